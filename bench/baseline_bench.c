@@ -1,0 +1,70 @@
+/* baseline_bench.c — reference points measured in the same run as the
+ * strategies, so results can be quoted as ratios on a noisy machine:
+ * baseline/pthread_spin — glibc's pthread_spin_lock/unlock pair on one
+ * shared lock, nothing inside, nothing outside. */
+#include "harness.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t spin_member_fn(int tid, const struct sb_round *r, void *arg)
+{
+	pthread_spinlock_t *l = arg;
+	uint64_t ops = 0;
+
+	(void)tid;
+	do {
+		pthread_spin_lock(l);
+		pthread_spin_unlock(l);
+		ops++;
+	} while (!sb_round_over(r, ops));
+	return ops;
+}
+
+static void baseline_body(sb_state *st, void *arg)
+{
+	const struct sb_point *pt = arg;
+	struct sb_drive d;
+	pthread_spinlock_t *l = sb_drive_alloc(st, pt, SB_CACHELINE);
+
+	if (!l)
+		return;
+	pthread_spin_init(l, PTHREAD_PROCESS_PRIVATE);
+	if (sb_drive_run(st, pt, spin_member_fn, (void *)l, &d) == 0)
+		sb_drive_report(st, &d);
+	pthread_spin_destroy(l);
+	sb_drive_free(pt, (void *)l, SB_CACHELINE);
+}
+
+static const char *const baselines[] = { "pthread_spin" };
+
+static int baseline_count(void)
+{
+	return 1;
+}
+
+static const char *baseline_at(int i)
+{
+	return baselines[i];
+}
+
+static bool baseline_has(const char *name)
+{
+	return strcmp(name, baselines[0]) == 0;
+}
+
+static bool baseline_takes_lock(const char *name)
+{
+	(void)name;
+	return false;
+}
+
+const struct sb_family_driver sb_baseline_driver = {
+	.family = "baseline",
+	.has_strategy = baseline_has,
+	.count = baseline_count,
+	.strategy_at = baseline_at,
+	.takes_lock = baseline_takes_lock,
+	.body = baseline_body,
+};

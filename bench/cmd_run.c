@@ -1,0 +1,105 @@
+/* cmd_run.c — `stratbench run`: plan, register, run, write DIR/gbench.json
+ * (Google Benchmark JSON with our context) and DIR/results.csv. */
+#include "harness.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* mkdir -p; refuses a directory that already holds results. */
+static int prepare_out(const char *dir, char *err, size_t errlen)
+{
+	char path[4096], *p;
+	struct stat sb;
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path) || !*dir) {
+		snprintf(err, errlen, "bad output directory '%s'", dir);
+		return -1;
+	}
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(path, 0777) && errno != EEXIST)
+		goto fail;
+	if (stat(path, &sb) || !S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "output '%s' is not a directory", dir);
+		return -1;
+	}
+	if (access(path, W_OK)) {
+		snprintf(err, errlen, "cannot write to output directory '%s': %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/gbench.json", dir);
+	if (access(path, F_OK) == 0) {
+		snprintf(err, errlen, "'%s' already holds results (gbench.json): choose a new --out",
+			 dir);
+		return -1;
+	}
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot create output directory '%s': %s", path, strerror(errno));
+	return -1;
+}
+
+int sb_cmd_run(int argc, char **argv)
+{
+	static char out_json[4200];
+	struct sb_opts o;
+	struct sb_topo *t;
+	char err[8192], path[4200];
+	int i, rc;
+
+	if (sb_opts_parse(&o, argc, argv, err, sizeof(err)))
+		goto usage;
+	for (i = 1; i < o.gb_argc; i++)
+		if (o.out && strncmp(o.gb_argv[i], "--benchmark_out=", 16) == 0) {
+			snprintf(err, sizeof(err), "give --out=DIR or --benchmark_out, not both");
+			goto usage;
+		}
+	if (sb_topo_load(&t, o.topology, err, sizeof(err)))
+		goto usage;
+	if (sb_topo_check_bindable(t, err, sizeof(err)))
+		goto usage;
+	if (o.home_node >= 0) {
+		int pkg, core, node, found = 0;
+
+		for (i = 0; i < 65536 && !found; i++)
+			found = sb_topo_cpu_where(t, i, &pkg, &core, &node) == 0 && node == o.home_node;
+		if (!found) {
+			snprintf(err, sizeof(err), "NUMA node %d does not exist here (%d node%s)",
+				 o.home_node, sb_topo_nnodes(t), sb_topo_nnodes(t) > 1 ? "s" : "");
+			goto usage;
+		}
+	}
+	if (sb_plan_register(&o, t, err, sizeof(err)))
+		goto usage;
+	if (o.out) {
+		if (prepare_out(o.out, err, sizeof(err)))
+			goto usage;
+		snprintf(path, sizeof(path), "%s/results.csv", o.out);
+		if (sb_csv_open(path, err, sizeof(err)))
+			goto usage;
+		snprintf(out_json, sizeof(out_json), "--benchmark_out=%s/gbench.json", o.out);
+		o.gb_argv[o.gb_argc++] = out_json;
+		o.gb_argv[o.gb_argc++] = "--benchmark_out_format=json";
+		o.gb_argv[o.gb_argc] = NULL;
+	}
+	sb_context_fingerprint(t, argc, argv);
+	rc = sb_gbench_main(o.gb_argc, o.gb_argv);
+	sb_csv_close();
+	if (o.out && rc != SB_EXIT_USAGE)
+		fprintf(stderr, "stratbench: results in %s/ (gbench.json, results.csv)\n", o.out);
+	sb_topo_destroy(t);
+	return rc;
+usage:
+	fprintf(stderr, "stratbench: %s\n", err);
+	return SB_EXIT_USAGE;
+}

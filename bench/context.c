@@ -1,0 +1,96 @@
+/* context.c — the machine fingerprint in the JSON context (DESIGN.md §6):
+ * CPU model, packages, NUMA nodes, cores, PUs, cache-line size, kernel
+ * release, compiler, git revision and the command line. */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <stratbench/arch.h>
+
+#ifndef STRATBENCH_SOURCE_DIR
+#define STRATBENCH_SOURCE_DIR "."
+#endif
+#ifndef STRATBENCH_GIT_REV
+#define STRATBENCH_GIT_REV "unknown"
+#endif
+
+static void cpu_model(char *buf, size_t n)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, n, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		/* x86 "model name", POWER "cpu", Arm has neither: "CPU part" */
+		if (!strncmp(line, "model name", 10) || !strncmp(line, "cpu\t", 4) ||
+		    !strncmp(line, "CPU part", 8)) {
+			char *v = strchr(line, ':');
+
+			if (v) {
+				v += 1 + strspn(v + 1, " \t");
+				v[strcspn(v, "\n")] = '\0';
+				snprintf(buf, n, "%s", v);
+				break;
+			}
+		}
+	}
+	fclose(f);
+}
+
+/* The revision of the tree the binary was built from, read now (so it
+ * follows commits since configure), else the configure-time one. */
+static void git_rev(char *buf, size_t n)
+{
+	FILE *p = popen("git -C '" STRATBENCH_SOURCE_DIR "' describe --always --dirty "
+			"--abbrev=12 2>/dev/null", "r");
+
+	buf[0] = '\0';
+	if (p) {
+		if (!fgets(buf, (int)n, p))
+			buf[0] = '\0';
+		pclose(p);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!buf[0])
+		snprintf(buf, n, "%s", STRATBENCH_GIT_REV);
+}
+
+void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv)
+{
+	char buf[1024];
+	struct utsname u;
+	long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	size_t len = 0;
+	int i;
+
+	cpu_model(buf, sizeof(buf));
+	sb_context_add("sb_cpu_model", buf);
+	snprintf(buf, sizeof(buf), "%d", sb_topo_npackages(t));
+	sb_context_add("sb_packages", buf);
+	snprintf(buf, sizeof(buf), "%d", sb_topo_nnodes(t));
+	sb_context_add("sb_numa_nodes", buf);
+	snprintf(buf, sizeof(buf), "%d", sb_topo_ncores(t));
+	sb_context_add("sb_cores", buf);
+	snprintf(buf, sizeof(buf), "%d", sb_topo_npus(t));
+	sb_context_add("sb_pus", buf);
+	snprintf(buf, sizeof(buf), "%ld", line > 0 ? line : 0);
+	sb_context_add("sb_cacheline_os", line > 0 ? buf : "unavailable (sysconf)");
+	snprintf(buf, sizeof(buf), "%d", SB_CACHELINE);
+	sb_context_add("sb_cacheline_padding", buf);
+	sb_context_add("sb_arch", SB_ARCH_NAME);
+	sb_context_add("sb_kernel", uname(&u) == 0 ? u.release : "unknown");
+	sb_context_add("sb_compiler", "gcc-compatible " __VERSION__);
+	git_rev(buf, sizeof(buf));
+	sb_context_add("sb_git_revision", buf);
+	snprintf(buf, sizeof(buf), "%.4f", sb_cycles_per_ns());
+	sb_context_add("sb_cycles_per_ns", buf);
+	buf[0] = '\0';
+	for (i = 0; i < argc && len < sizeof(buf) - 2; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "", argv[i]);
+	sb_context_add("sb_command_line", buf);
+}

@@ -1,0 +1,271 @@
+// gbench.cc — the C API of include/stratbench/gbench.h over Google Benchmark.
+// The only C++ in stratbench: keep it a thin, checked translation layer.
+#include <stratbench/gbench.h>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct sb_bench {
+	benchmark::internal::Benchmark *b;
+	sb_bench_fn fn, setup, teardown;
+	void *arg;
+	int nargs;		// length of every argument set registered
+};
+
+struct sb_state {
+	benchmark::State *st;
+	const sb_bench *b;
+	int64_t done;		// iterations handed out by keep_running_batch
+};
+
+namespace {
+
+std::vector<std::unique_ptr<sb_bench>> &benches()
+{
+	static std::vector<std::unique_ptr<sb_bench>> v;
+	return v;
+}
+
+sb_run_hook run_hook;
+void *run_hook_arg;
+bool any_error;
+
+std::string strip_manual_time(const std::string &name)
+{
+	static const std::string suffix = "/manual_time";
+	size_t pos = name.find(suffix);
+
+	if (pos == std::string::npos)
+		return name;
+	return name.substr(0, pos) + name.substr(pos + suffix.size());
+}
+
+// Forwards to the reporter --benchmark_format asked for, and to the C hook.
+class TeeReporter : public benchmark::BenchmarkReporter {
+public:
+	explicit TeeReporter(benchmark::BenchmarkReporter *inner) : inner_(inner) {}
+	bool ReportContext(const Context &ctx) override { return inner_->ReportContext(ctx); }
+	void ReportRuns(const std::vector<Run> &runs) override
+	{
+		inner_->ReportRuns(runs);
+		for (const Run &r : runs)
+			forward(r);
+	}
+	void Finalize() override { inner_->Finalize(); }
+
+private:
+	static void forward(const Run &r)
+	{
+		double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
+		std::string name = strip_manual_time(r.benchmark_name());
+		std::vector<const char *> names;
+		std::vector<double> values;
+
+		if (r.error_occurred)
+			any_error = true;
+		if (!run_hook)
+			return;
+		// Aggregates carry the suffix in run_name (e.g. _mean): keep the
+		// plain benchmark name, the aggregate goes in its own field.
+		name = strip_manual_time(r.run_name.str());
+		for (const auto &c : r.counters) {
+			names.push_back(c.first.c_str());
+			values.push_back(c.second.value);
+		}
+		sb_run_report rep = {};
+		rep.name = name.c_str();
+		rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
+		rep.iterations = r.iterations;
+		rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
+		rep.real_ns = r.GetAdjustedRealTime() / mult * 1e9;
+		rep.cpu_ns = r.GetAdjustedCPUTime() / mult * 1e9;
+		rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
+		rep.ncounters = (int)names.size();
+		rep.counter_names = names.data();
+		rep.counter_values = values.data();
+		run_hook(&rep, run_hook_arg);
+	}
+
+	std::unique_ptr<benchmark::BenchmarkReporter> inner_;
+};
+
+void run_body(benchmark::State &st, sb_bench *b)
+{
+	sb_state s = { &st, b, 0 };
+
+	if (b->setup)
+		b->setup(&s, b->arg);
+	if (!st.error_occurred())
+		b->fn(&s, b->arg);
+	if (b->teardown)
+		b->teardown(&s, b->arg);
+	// GB insists the loop ran to completion unless an error was reported.
+	if (!st.error_occurred() && st.iterations() < st.max_iterations) {
+		st.SkipWithError("benchmark body returned before its iterations were done");
+		while (st.KeepRunningBatch(st.max_iterations))
+			;
+	}
+}
+
+// Self-test bodies: the same empty work item, as native C++ and through C.
+void native_loop(benchmark::State &st)
+{
+	uint64_t x = 0;
+
+	for (auto _ : st)
+		benchmark::DoNotOptimize(++x);
+}
+
+void c_batch_loop(sb_state *s, void *arg)
+{
+	int64_t batch = (int64_t)(intptr_t)arg, n;
+	uint64_t x = 0;
+
+	while ((n = sb_state_keep_running_batch(s, batch)) > 0)
+		for (int64_t i = 0; i < n; i++)
+			benchmark::DoNotOptimize(++x);
+}
+
+} // namespace
+
+extern "C" {
+
+sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg)
+{
+	auto h = std::make_unique<sb_bench>();
+	sb_bench *raw = h.get();
+
+	raw->fn = fn;
+	raw->arg = arg;
+	raw->setup = raw->teardown = nullptr;
+	raw->nargs = 0;
+	raw->b = benchmark::RegisterBenchmark(name, [raw](benchmark::State &st) { run_body(st, raw); });
+	benches().push_back(std::move(h));
+	return raw;
+}
+
+void sb_bench_setup(sb_bench *b, sb_bench_fn f) { b->setup = f; }
+void sb_bench_teardown(sb_bench *b, sb_bench_fn f) { b->teardown = f; }
+void sb_bench_arg(sb_bench *b, int64_t v)
+{
+	b->nargs = 1;
+	b->b->Arg(v);
+}
+
+void sb_bench_args(sb_bench *b, const int64_t *v, int n)
+{
+	b->nargs = n;
+	b->b->Args(std::vector<int64_t>(v, v + n));
+}
+
+void sb_bench_range(sb_bench *b, int64_t lo, int64_t hi)
+{
+	b->nargs = 1;
+	b->b->Range(lo, hi);
+}
+void sb_bench_use_manual_time(sb_bench *b) { b->b->UseManualTime(); }
+void sb_bench_iterations(sb_bench *b, int64_t n) { b->b->Iterations(n); }
+void sb_bench_min_time(sb_bench *b, double s) { b->b->MinTime(s); }
+void sb_bench_repetitions(sb_bench *b, int n) { b->b->Repetitions(n); }
+
+int sb_state_range(sb_state *s, int i, int64_t *out)
+{
+	// State::range() only asserts: under NDEBUG a bad index reads past the
+	// vector.  GB requires every argument set of a benchmark to have the
+	// same length, which the registration calls below recorded.
+	if (i < 0 || i >= s->b->nargs)
+		return -1;
+	*out = s->st->range(i);
+	return 0;
+}
+
+bool sb_state_keep_running(sb_state *s) { return s->st->KeepRunning(); }
+
+int64_t sb_state_keep_running_batch(sb_state *s, int64_t max_batch)
+{
+	benchmark::State &st = *s->st;
+	// iterations() is not meaningful before the loop starts: count here.
+	int64_t left = st.max_iterations - s->done;
+
+	if (max_batch < 1)
+		max_batch = 1;
+	if (left < 1)
+		left = 1;	// the final call must still see KeepRunningBatch fail
+	if (left > max_batch)
+		left = max_batch;
+	if (!st.KeepRunningBatch(left))
+		return 0;
+	s->done += left;
+	return left;
+}
+
+int64_t sb_state_iterations(const sb_state *s) { return s->st->iterations(); }
+void sb_state_set_iteration_time(sb_state *s, double sec) { s->st->SetIterationTime(sec); }
+void sb_state_pause_timing(sb_state *s) { s->st->PauseTiming(); }
+void sb_state_resume_timing(sb_state *s) { s->st->ResumeTiming(); }
+
+void sb_state_counter(sb_state *s, const char *name, double v, unsigned flags)
+{
+	s->st->counters[name] = benchmark::Counter(v, (benchmark::Counter::Flags)flags);
+}
+
+void sb_state_set_label(sb_state *s, const char *label) { s->st->SetLabel(label); }
+
+void sb_state_skip_with_error(sb_state *s, const char *msg)
+{
+	if (!s->st->error_occurred())
+		s->st->SkipWithError(msg);
+}
+
+bool sb_state_error_occurred(const sb_state *s) { return s->st->error_occurred(); }
+
+void sb_context_add(const char *key, const char *value)
+{
+	benchmark::AddCustomContext(key, value);
+}
+
+void sb_gbench_on_run(sb_run_hook hook, void *arg)
+{
+	run_hook = hook;
+	run_hook_arg = arg;
+}
+
+int sb_gbench_main(int argc, char **argv)
+{
+	std::vector<char *> args(argv, argv + argc);
+	int n = argc;
+
+	args.push_back(nullptr);
+	benchmark::Initialize(&n, args.data());
+	if (n > 1) {
+		std::fprintf(stderr, "stratbench: unknown option '%s'\n", args[1]);
+		return 2;
+	}
+	TeeReporter display(benchmark::CreateDefaultDisplayReporter());
+	size_t matched = benchmark::RunSpecifiedBenchmarks(&display);
+	benchmark::Shutdown();
+	if (matched == 0) {
+		std::fprintf(stderr, "stratbench: no benchmark matches the filter\n");
+		return 2;
+	}
+	return any_error ? 1 : 0;
+}
+
+void sb_gbench_register_selftest(void)
+{
+	static const int64_t batches[] = { 1, 64, 1024 };
+
+	benchmark::RegisterBenchmark("harness/loop/native", native_loop);
+	for (int64_t b : batches) {
+		std::string name = "harness/loop/c_batch:" + std::to_string(b);
+
+		sb_bench_register(name.c_str(), c_batch_loop, (void *)(intptr_t)b);
+	}
+}
+
+} // extern "C"

@@ -1,0 +1,123 @@
+/* lock_bench.c — the lock/<name>/threads:N/place:P benchmark, as lockhammer:
+ * acquire → --crit ns of work writing --crit-lines shared lines → release →
+ * --par ns of work.  One op is one acquisition.  Work lengths are calibrated
+ * once per process (sb_work_ns_per_iter, reported as a counter). */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <stratbench/lock.h>
+
+struct lock_member {
+	SB_CACHE_ALIGNED struct sb_lock_loop lp;
+};
+
+struct lock_run {
+	const struct sb_lock_ops *ops;
+	struct lock_member *m;
+};
+
+static uint64_t lock_member_fn(int tid, const struct sb_round *r, void *arg)
+{
+	struct lock_run *run = arg;
+
+	return run->ops->loop(&run->m[tid].lp, r);
+}
+
+static size_t round_line(size_t n)
+{
+	return (n + SB_CACHELINE - 1) / SB_CACHELINE * SB_CACHELINE;
+}
+
+static void lock_body(sb_state *st, void *arg)
+{
+	const struct sb_point *pt = arg;
+	const struct sb_lock_ops *ops = sb_lock_find(pt->strategy);
+	const struct sb_opts *o = pt->opts;
+	/* lock words on their own line(s), then the critical section's lines */
+	size_t lock_bytes = round_line(ops->state_size);
+	size_t size = lock_bytes + (size_t)o->crit_lines * SB_CACHELINE + SB_CACHELINE;
+	struct lock_run run = { .ops = ops };
+	uint64_t attempts = 0, fails = 0, max_wait = 0;
+	struct sb_drive d;
+	char *shared;
+	int i;
+
+	shared = sb_drive_alloc(st, pt, size);
+	if (!shared)
+		return;
+	if (ops->init && ops->init(shared)) {
+		sb_state_skip_with_error(st, "lock init failed");
+		sb_drive_free(pt, shared, size);
+		return;
+	}
+	run.m = aligned_alloc(SB_CACHELINE, sizeof(*run.m) * pt->threads);
+	memset(run.m, 0, sizeof(*run.m) * pt->threads);
+	for (i = 0; i < pt->threads; i++) {
+		struct sb_lock_loop *lp = &run.m[i].lp;
+
+		lp->lock = shared;
+		if (ops->node_size) {
+			lp->node = aligned_alloc(SB_CACHELINE, round_line(ops->node_size));
+			memset(lp->node, 0, ops->node_size);
+		}
+		lp->crit_iters = sb_work_iters(o->crit_ns);
+		lp->par_iters = sb_work_iters(o->par_ns);
+		lp->crit_lines = o->crit_lines;
+		lp->crit_data = (uint64_t *)(shared + lock_bytes);
+		lp->use_trylock = o->trylock;
+		lp->sample_shift = 6;	/* time one acquisition in 64 */
+	}
+	if (sb_drive_run(st, pt, lock_member_fn, &run, &d) == 0) {
+		for (i = 0; i < pt->threads; i++) {
+			attempts += run.m[i].lp.try_attempts;
+			fails += run.m[i].lp.try_fails;
+			if (run.m[i].lp.max_wait_cycles > max_wait)
+				max_wait = run.m[i].lp.max_wait_cycles;
+		}
+		sb_state_counter(st, "max_wait_ns", (double)max_wait / sb_cycles_per_ns(),
+				 SB_COUNTER_DEFAULT);
+		if (o->trylock && attempts)
+			sb_state_counter(st, "trylock_success", 1.0 - (double)fails / attempts,
+					 SB_COUNTER_DEFAULT);
+		sb_state_counter(st, "work_ns_per_iter", sb_work_ns_per_iter(), SB_COUNTER_DEFAULT);
+		sb_drive_report(st, &d);
+	}
+	if (ops->fini)
+		ops->fini(shared);
+	for (i = 0; i < pt->threads; i++)
+		free(run.m[i].lp.node);
+	free(run.m);
+	sb_drive_free(pt, shared, size);
+}
+
+static int lock_count(void)
+{
+	return sb_registry_count(SB_FAMILY_lock, false);
+}
+
+static const char *lock_at(int i)
+{
+	return sb_registry_at(SB_FAMILY_lock, i, false)->name;
+}
+
+static bool lock_has(const char *name)
+{
+	return sb_lock_find(name) != NULL;
+}
+
+static bool lock_takes_lock(const char *name)
+{
+	(void)name;
+	return false;
+}
+
+const struct sb_family_driver sb_lock_driver = {
+	.family = "lock",
+	.has_strategy = lock_has,
+	.count = lock_count,
+	.strategy_at = lock_at,
+	.takes_lock = lock_takes_lock,
+	.body = lock_body,
+};

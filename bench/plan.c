@@ -1,0 +1,224 @@
+/* plan.c — expand run options into plan points and register each one as a
+ * Google Benchmark: families × strategies [× locks] × threads × placements. */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <stratbench/lock.h>
+
+const struct sb_family_driver *const sb_drivers[] = {
+	&sb_window_driver, &sb_lock_driver, &sb_baseline_driver, NULL,
+};
+
+/* Splits a comma list into a NULL-terminated array of fresh strings. */
+static char **split(const char *s, int *n)
+{
+	char *dup = strdup(s), *save = NULL, *tok;
+	char **v = calloc(strlen(s) + 2, sizeof(*v));
+	int k = 0;
+
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		v[k++] = strdup(tok);
+	*n = k;
+	free(dup);
+	return v;
+}
+
+static bool in_list(char **v, int n, const char *s)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
+
+static int parse_threads(const char *s, int npus, int *out, int *n, char *err, size_t errlen)
+{
+	int k = 0, t;
+
+	if (strcmp(s, "auto") == 0) {
+		for (t = 1; t < npus; t *= 2)
+			out[k++] = t;
+		out[k++] = npus;
+		*n = k;
+		return 0;
+	}
+	for (const char *p = s; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || (*end && *end != ',') || v < 1) {
+			snprintf(err, errlen, "bad thread count list '%s' (want e.g. 1,2,4 or auto)", s);
+			return -1;
+		}
+		if (v > npus) {
+			snprintf(err, errlen, "%ld threads but this machine has %d CPUs", v, npus);
+			return -1;
+		}
+		if (k == 64) {
+			snprintf(err, errlen, "too many thread counts in '%s'", s);
+			return -1;
+		}
+		out[k++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	*n = k;
+	return 0;
+}
+
+static int add_point(const struct sb_opts *o, const struct sb_topo *t,
+		     const struct sb_family_driver *drv, const char *strategy, const char *lock,
+		     int threads, const char *placement, const int *cpus)
+{
+	struct sb_point *pt = calloc(1, sizeof(*pt));
+	char extra[96] = "";
+	int node;
+
+	pt->family = drv->family;
+	pt->strategy = strategy;
+	pt->lock = lock;
+	pt->threads = threads;
+	pt->placement = placement;
+	pt->cpus = malloc(sizeof(int) * threads);
+	memcpy(pt->cpus, cpus, sizeof(int) * threads);
+	pt->opts = o;
+	pt->topo = t;
+	node = o->home_node >= 0 ? o->home_node : sb_topo_node_of_cpu(t, cpus[0]);
+	pt->home_node = node >= 0 ? node : 0;
+	/* non-default parameters become name parts, so runs compare by name */
+	if (strcmp(drv->family, "window") == 0 && o->exact)
+		snprintf(extra, sizeof(extra), "/acct:exact");
+	if (strcmp(drv->family, "lock") == 0 && (o->crit_ns > 0 || o->par_ns > 0 || o->trylock))
+		snprintf(extra, sizeof(extra), "/crit:%g/par:%g%s", o->crit_ns, o->par_ns,
+			 o->trylock ? "/acquire:trylock" : "");
+	snprintf(pt->name, sizeof(pt->name), "%s/%s%s%s/threads:%d/place:%s%s", drv->family,
+		 strategy, lock ? "/lock:" : "", lock ? lock : "", threads, placement, extra);
+	sb_bench_use_manual_time(sb_bench_register(pt->name, drv->body, pt));
+	return 0;
+}
+
+/* The placements to run for one thread count.  "auto" keeps only those that
+ * put threads on distinct CPU sets here (on a 1-package, no-SMT machine
+ * compact, cores and scatter coincide). */
+static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
+			  const struct sb_family_driver *drv, const char *strategy,
+			  const char *lock, int threads, char **places, int nplaces, bool autop,
+			  char *err, size_t errlen)
+{
+	int (*plans)[1024] = malloc(sizeof(*plans) * (nplaces + 1));
+	int kept = 0, i, j;
+
+	for (i = 0; i < nplaces; i++) {
+		int *cpus = plans[kept];
+		bool dup = false;
+
+		if (threads > 1024 || sb_topo_plan(t, places[i], threads, cpus, err, errlen)) {
+			if (autop)
+				continue;	/* e.g. cores with more threads than cores */
+			free(plans);
+			return -1;
+		}
+		for (j = 0; autop && j < kept; j++)
+			dup |= memcmp(plans[j], cpus, sizeof(int) * threads) == 0;
+		if (dup)
+			continue;
+		add_point(o, t, drv, strategy, lock, threads, places[i], cpus);
+		kept++;
+	}
+	free(plans);
+	return 0;
+}
+
+int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen)
+{
+	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, f, i, s, l, ti;
+	char **strat = NULL, **locks = NULL, **places;
+	bool autop = strcmp(o->placement, "auto") == 0;
+	int threads[64];
+
+	if (o->family) {
+		for (f = 0; sb_drivers[f] && strcmp(sb_drivers[f]->family, o->family); f++)
+			;
+		if (!sb_drivers[f]) {
+			snprintf(err, errlen, "unknown family '%s' (want window, lock or baseline)",
+				 o->family);
+			return -1;
+		}
+	}
+	if (parse_threads(o->threads, sb_topo_npus(t), threads, &nthreads, err, errlen))
+		return -1;
+	places = autop ? split("compact,cores,scatter", &nplaces) : split(o->placement, &nplaces);
+	for (i = 0; i < nplaces; i++)	/* validate explicit placements once, at 1 thread */
+		if (!autop && sb_topo_plan(t, places[i], 1, threads + 63, err, errlen))
+			return -1;
+	if (o->strategy) {
+		strat = split(o->strategy, &nstrat);
+		for (i = 0; i < nstrat; i++) {
+			bool found = false;
+
+			for (f = 0; sb_drivers[f]; f++)
+				if ((!o->family || strcmp(o->family, sb_drivers[f]->family) == 0) &&
+				    sb_drivers[f]->has_strategy(strat[i]))
+					found = true;
+			if (!found) {
+				snprintf(err, errlen, "unknown strategy '%s'%s%s (see stratbench list)",
+					 strat[i], o->family ? " in family " : "",
+					 o->family ? o->family : "");
+				return -1;
+			}
+		}
+	}
+	if (o->lock && strcmp(o->lock, "all") != 0) {
+		locks = split(o->lock, &nlocks);
+		for (i = 0; i < nlocks; i++)
+			if (!sb_lock_find(locks[i])) {
+				snprintf(err, errlen, "unknown lock '%s' (see stratbench list)", locks[i]);
+				return -1;
+			}
+	} else if (o->lock) {
+		nlocks = sb_registry_count(SB_FAMILY_lock, false);
+		locks = calloc(nlocks + 1, sizeof(*locks));
+		for (i = 0; i < nlocks; i++)
+			locks[i] = (char *)sb_registry_at(SB_FAMILY_lock, i, false)->name;
+	}
+	for (f = 0; sb_drivers[f]; f++) {
+		const struct sb_family_driver *drv = sb_drivers[f];
+
+		if (o->family && strcmp(o->family, drv->family))
+			continue;
+		for (s = 0; s < drv->count(); s++) {
+			const char *name = drv->strategy_at(s);
+			const char *deflock[1];
+			char **lk = locks;
+			int nl = nlocks;
+
+			if (strat && !in_list(strat, nstrat, name))
+				continue;
+			if (!drv->takes_lock(name)) {
+				nl = 1;
+				lk = NULL;
+			} else if (!locks) {
+				deflock[0] = drv->default_lock && sb_lock_find(drv->default_lock) ?
+					     drv->default_lock : "ttas";
+				lk = (char **)deflock;
+				nl = 1;
+			}
+			for (l = 0; l < nl; l++)
+				for (ti = 0; ti < nthreads; ti++) {
+					if (add_placements(o, t, drv, name, lk ? lk[l] : NULL,
+							   threads[ti], places, nplaces, autop, err,
+							   errlen))
+						return -1;
+					registered++;
+				}
+		}
+	}
+	if (!registered) {
+		snprintf(err, errlen, "nothing to run: no strategy of the chosen family matches");
+		return -1;
+	}
+	return 0;
+}

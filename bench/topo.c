@@ -1,0 +1,435 @@
+/* topo.c — hwloc topology, the placement plans of DESIGN.md §6, binding checks. */
+#include <stratbench/topo.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <hwloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct sb_pu {
+	int os;		/* OS CPU number: what binding uses */
+	int core;	/* logical index of its core (its own index if no cores) */
+	int smt;	/* rank among the PUs of its core */
+	int pkg;	/* logical index of its package, 0 if none */
+	int node;	/* logical index of its NUMA node, 0 if none */
+	int node_os;	/* OS index of that node, -1 if none */
+};
+
+struct sb_topo {
+	hwloc_topology_t h;
+	bool native;
+	int npus, ncores, npkgs, nnodes;
+	struct sb_pu *pu;	/* in logical (tree) order */
+};
+
+const char *const sb_topo_placements[] = { "compact", "cores", "scatter", NULL };
+
+static int depth_index(hwloc_topology_t h, hwloc_obj_t pu, hwloc_obj_type_t type)
+{
+	hwloc_obj_t a = hwloc_get_ancestor_obj_by_type(h, type, pu);
+
+	return a ? (int)a->logical_index : -1;
+}
+
+static void fill_pus(struct sb_topo *t)
+{
+	hwloc_topology_t h = t->h;
+	int i, j;
+
+	t->npus = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_PU);
+	t->ncores = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_CORE);
+	t->npkgs = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_PACKAGE);
+	t->nnodes = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_NUMANODE);
+	t->pu = calloc(t->npus, sizeof(*t->pu));
+	for (i = 0; i < t->npus; i++) {
+		hwloc_obj_t o = hwloc_get_obj_by_type(h, HWLOC_OBJ_PU, i);
+		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(h, HWLOC_OBJ_CORE, o);
+		struct sb_pu *p = &t->pu[i];
+
+		p->os = (int)o->os_index;
+		p->core = core ? (int)core->logical_index : i;
+		p->smt = core ? hwloc_get_nbobjs_inside_cpuset_by_type(h, core->cpuset,
+								       HWLOC_OBJ_PU) : 0;
+		if (core) {	/* rank: how many PUs of the core come before it */
+			for (j = 0; j < p->smt; j++)
+				if (hwloc_get_obj_inside_cpuset_by_type(h, core->cpuset,
+									HWLOC_OBJ_PU, j) == o)
+					break;
+			p->smt = j;
+		}
+		p->pkg = depth_index(h, o, HWLOC_OBJ_PACKAGE);
+		if (p->pkg < 0)
+			p->pkg = 0;
+		p->node = 0;
+		p->node_os = -1;
+		for (j = 0; j < t->nnodes; j++) {
+			hwloc_obj_t n = hwloc_get_obj_by_type(h, HWLOC_OBJ_NUMANODE, j);
+
+			if (hwloc_bitmap_isset(n->cpuset, o->os_index)) {
+				p->node = j;
+				p->node_os = (int)n->os_index;
+				break;
+			}
+		}
+	}
+	if (t->ncores == 0)
+		t->ncores = t->npus;
+	if (t->npkgs == 0)
+		t->npkgs = 1;
+	if (t->nnodes == 0)
+		t->nnodes = 1;
+}
+
+int sb_topo_load(struct sb_topo **out, const char *spec, char *err, size_t errlen)
+{
+	struct sb_topo *t = calloc(1, sizeof(*t));
+
+	*out = NULL;
+	if (!t || hwloc_topology_init(&t->h)) {
+		snprintf(err, errlen, "cannot initialise hwloc");
+		free(t);
+		return -1;
+	}
+	if (spec && strncmp(spec, "synthetic:", 10) == 0) {
+		if (hwloc_topology_set_synthetic(t->h, spec + 10)) {
+			snprintf(err, errlen, "bad synthetic topology '%s'", spec + 10);
+			goto fail;
+		}
+	} else if (spec && strncmp(spec, "xml:", 4) == 0) {
+		if (access(spec + 4, R_OK)) {
+			snprintf(err, errlen, "cannot read topology file '%s': %s", spec + 4,
+				 strerror(errno));
+			goto fail;
+		}
+		if (hwloc_topology_set_xml(t->h, spec + 4)) {
+			snprintf(err, errlen, "bad topology XML '%s'", spec + 4);
+			goto fail;
+		}
+	} else if (spec && *spec && strcmp(spec, "native") != 0) {
+		snprintf(err, errlen, "unknown topology '%s' (want synthetic:DESC or xml:FILE)", spec);
+		goto fail;
+	}
+	if (hwloc_topology_load(t->h)) {
+		snprintf(err, errlen, "hwloc cannot load topology '%s'", spec ? spec : "native");
+		goto fail;
+	}
+	t->native = hwloc_topology_is_thissystem(t->h);
+	fill_pus(t);
+	if (t->npus == 0) {
+		snprintf(err, errlen, "topology '%s' has no PUs", spec ? spec : "native");
+		sb_topo_destroy(t);
+		return -1;
+	}
+	*out = t;
+	return 0;
+fail:
+	hwloc_topology_destroy(t->h);
+	free(t);
+	return -1;
+}
+
+void sb_topo_destroy(struct sb_topo *t)
+{
+	if (!t)
+		return;
+	hwloc_topology_destroy(t->h);
+	free(t->pu);
+	free(t);
+}
+
+int sb_topo_npus(const struct sb_topo *t) { return t->npus; }
+int sb_topo_ncores(const struct sb_topo *t) { return t->ncores; }
+int sb_topo_npackages(const struct sb_topo *t) { return t->npkgs; }
+int sb_topo_nnodes(const struct sb_topo *t) { return t->nnodes; }
+bool sb_topo_is_native(const struct sb_topo *t) { return t->native; }
+
+static const struct sb_pu *pu_by_os(const struct sb_topo *t, int os)
+{
+	int i;
+
+	for (i = 0; i < t->npus; i++)
+		if (t->pu[i].os == os)
+			return &t->pu[i];
+	return NULL;
+}
+
+int sb_topo_node_of_cpu(const struct sb_topo *t, int cpu)
+{
+	const struct sb_pu *p = pu_by_os(t, cpu);
+
+	return p ? p->node_os : -1;
+}
+
+static int cmp_scatter(const void *a, const void *b)
+{
+	const struct sb_pu *x = *(const struct sb_pu *const *)a, *y = *(const struct sb_pu *const *)b;
+
+	/* within one (package, node) group: every core's first PU before any sibling */
+	if (x->smt != y->smt)
+		return x->smt - y->smt;
+	return x->core - y->core;
+}
+
+/* Round-robin over groups[0..ng) of lengths len[]: one from each in turn. */
+static int interleave(const struct sb_pu ***groups, const int *len, int ng,
+		      const struct sb_pu **out)
+{
+	int taken = 0, round, g, any = 1;
+
+	for (round = 0; any; round++) {
+		any = 0;
+		for (g = 0; g < ng; g++)
+			if (round < len[g]) {
+				out[taken++] = groups[g][round];
+				any = 1;
+			}
+	}
+	return taken;
+}
+
+static int plan_scatter(const struct sb_topo *t, int *cpus, int n)
+{
+	const struct sb_pu **order = malloc(sizeof(*order) * t->npus);
+	const struct sb_pu **pkg_seq = malloc(sizeof(*pkg_seq) * t->npus);
+	const struct sb_pu ***pkg_groups = calloc(t->npkgs, sizeof(*pkg_groups));
+	int *pkg_len = calloc(t->npkgs, sizeof(int));
+	int pk, nd, i, used = 0;
+
+	for (pk = 0; pk < t->npkgs; pk++) {
+		/* this package's PUs, one group per NUMA node, each in scatter order */
+		const struct sb_pu ***node_groups = calloc(t->nnodes, sizeof(*node_groups));
+		int *node_len = calloc(t->nnodes, sizeof(int));
+
+		for (nd = 0; nd < t->nnodes; nd++) {
+			node_groups[nd] = malloc(sizeof(**node_groups) * t->npus);
+			for (i = 0; i < t->npus; i++)
+				if (t->pu[i].pkg == pk && t->pu[i].node == nd)
+					node_groups[nd][node_len[nd]++] = &t->pu[i];
+			qsort(node_groups[nd], node_len[nd], sizeof(**node_groups), cmp_scatter);
+		}
+		pkg_groups[pk] = pkg_seq + used;
+		pkg_len[pk] = interleave(node_groups, node_len, t->nnodes, pkg_seq + used);
+		used += pkg_len[pk];
+		for (nd = 0; nd < t->nnodes; nd++)
+			free(node_groups[nd]);
+		free(node_groups);
+		free(node_len);
+	}
+	interleave(pkg_groups, pkg_len, t->npkgs, order);
+	for (i = 0; i < n; i++)
+		cpus[i] = order[i]->os;
+	free(order);
+	free(pkg_seq);
+	free(pkg_groups);
+	free(pkg_len);
+	return 0;
+}
+
+/* Strict hwloc list syntax: N or N-M, comma separated, ascending use. */
+static int parse_cpu_list(const struct sb_topo *t, const char *s, int *cpus, int max, int *count,
+			  char *err, size_t errlen)
+{
+	char *mark = calloc(1, 65536);
+	const char *p = s;
+	int n = 0, c;
+
+	if (!*p)
+		goto bad;
+	while (*p) {
+		char *end;
+		long a, b;
+
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		a = strtol(p, &end, 10);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			if (!isdigit((unsigned char)p[1]))
+				goto bad;
+			b = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		if (a > b || b >= 65536)
+			goto bad;
+		for (c = (int)a; c <= b; c++) {
+			if (!pu_by_os(t, c)) {
+				snprintf(err, errlen, "bad CPU list '%s': CPU %d does not exist here", s, c);
+				free(mark);
+				return -1;
+			}
+			mark[c] = 1;
+		}
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	for (c = 0; c < 65536; c++)
+		if (mark[c]) {
+			if (n < max)
+				cpus[n] = c;
+			n++;
+		}
+	*count = n;
+	free(mark);
+	return 0;
+bad:
+	snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,8)", s);
+	free(mark);
+	return -1;
+}
+
+int sb_topo_plan(const struct sb_topo *t, const char *placement, int n, int *cpus,
+		 char *err, size_t errlen)
+{
+	int i, avail, k;
+
+	if (n < 1) {
+		snprintf(err, errlen, "thread count must be at least 1 (got %d)", n);
+		return -1;
+	}
+	if (strncmp(placement, "list:", 5) == 0) {
+		int *tmp = malloc(sizeof(int) * (t->npus > n ? t->npus : n));
+
+		if (parse_cpu_list(t, placement + 5, tmp, t->npus > n ? t->npus : n, &avail, err,
+				   errlen)) {
+			free(tmp);
+			return -1;
+		}
+		if (n > avail) {
+			snprintf(err, errlen, "%d threads but the list '%s' has %d CPUs", n,
+				 placement + 5, avail);
+			free(tmp);
+			return -1;
+		}
+		memcpy(cpus, tmp, sizeof(int) * n);
+		free(tmp);
+		return 0;
+	}
+	if (strcmp(placement, "compact") == 0) {
+		avail = t->npus;
+	} else if (strcmp(placement, "cores") == 0) {
+		avail = t->ncores;
+	} else if (strcmp(placement, "scatter") == 0) {
+		avail = t->npus;
+	} else {
+		snprintf(err, errlen, "unknown placement '%s' (want compact, cores, scatter or list:CPUS)",
+			 placement);
+		return -1;
+	}
+	if (n > avail) {
+		snprintf(err, errlen, "%d threads but placement %s has %d CPUs here", n, placement,
+			 avail);
+		return -1;
+	}
+	if (strcmp(placement, "compact") == 0) {
+		for (i = 0; i < n; i++)
+			cpus[i] = t->pu[i].os;
+	} else if (strcmp(placement, "cores") == 0) {
+		for (i = 0, k = 0; i < t->npus && k < n; i++)
+			if (t->pu[i].smt == 0)
+				cpus[k++] = t->pu[i].os;
+	} else {
+		plan_scatter(t, cpus, n);
+	}
+	return 0;
+}
+
+int sb_topo_check_bindable(const struct sb_topo *t, char *err, size_t errlen)
+{
+	const char *vars[] = { "HWLOC_XMLFILE", "HWLOC_SYNTHETIC", "HWLOC_FSROOT" };
+	size_t i;
+
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (getenv(vars[i])) {
+			snprintf(err, errlen, "%s is set: refusing to bind threads on a topology "
+				 "that may not be this machine (unset it)", vars[i]);
+			return -1;
+		}
+	if (!t->native) {
+		snprintf(err, errlen, "the topology is not this machine (synthetic or XML): "
+			 "threads can be planned but not bound");
+		return -1;
+	}
+	return 0;
+}
+
+void *sb_topo_alloc_on_node(const struct sb_topo *t, size_t size, int node, bool *bound,
+			    char *err, size_t errlen)
+{
+	hwloc_obj_t n = hwloc_get_numanode_obj_by_os_index(t->h, (unsigned)node);
+	void *p = NULL;
+
+	*bound = false;
+	if (!n) {
+		snprintf(err, errlen, "NUMA node %d does not exist here", node);
+		return NULL;
+	}
+	if (t->native)
+		p = hwloc_alloc_membind(t->h, size, n->nodeset, HWLOC_MEMBIND_BIND,
+					HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
+	if (p) {
+		*bound = true;
+	} else {
+		p = hwloc_alloc(t->h, size);
+		if (!p) {
+			snprintf(err, errlen, "cannot allocate %zu bytes", size);
+			return NULL;
+		}
+	}
+	memset(p, 0, size);	/* first touch, after the policy is set */
+	return p;
+}
+
+void sb_topo_free(const struct sb_topo *t, void *p, size_t size)
+{
+	if (p)
+		hwloc_free(t->h, p, size);
+}
+
+void sb_topo_print(const struct sb_topo *t, FILE *f)
+{
+	hwloc_obj_t root = hwloc_get_root_obj(t->h);
+	const char *model = NULL;
+	int pk, nd, i;
+
+	for (i = 0; !model && i < hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_PACKAGE); i++)
+		model = hwloc_obj_get_info_by_name(hwloc_get_obj_by_type(t->h, HWLOC_OBJ_PACKAGE, i),
+						   "CPUModel");
+	fprintf(f, "machine: %d packages, %d NUMA nodes, %d cores, %d PUs (%s)%s%s\n", t->npkgs,
+		t->nnodes, t->ncores, t->npus, t->native ? "this system" : "not this system",
+		model ? " — " : "", model ? model : "");
+	(void)root;
+	for (pk = 0; pk < t->npkgs; pk++)
+		for (nd = 0; nd < t->nnodes; nd++) {
+			int first = 1;
+
+			for (i = 0; i < t->npus; i++) {
+				if (t->pu[i].pkg != pk || t->pu[i].node != nd)
+					continue;
+				if (first)
+					fprintf(f, "  package %d node %d: CPUs", pk,
+						t->pu[i].node_os);
+				fprintf(f, "%s%d", first ? " " : ",", t->pu[i].os);
+				first = 0;
+			}
+			if (!first)
+				fputc('\n', f);
+		}
+}
+
+int sb_topo_cpu_where(const struct sb_topo *t, int cpu, int *pkg, int *core, int *node)
+{
+	const struct sb_pu *p = pu_by_os(t, cpu);
+
+	if (!p)
+		return -1;
+	*pkg = p->pkg;
+	*core = p->core;
+	*node = p->node_os;
+	return 0;
+}

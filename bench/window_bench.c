@@ -1,0 +1,128 @@
+/* window_bench.c — the window/<policy>[/lock:L]/threads:N/place:P benchmark:
+ * every member calls the policy's update() in its own timed loop against one
+ * shared window on the home node; the clock is the cycle counter scaled to ns
+ * and read once per chunk (coarse, like jiffies). */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <stratbench/window.h>
+
+struct window_member {
+	SB_CACHE_ALIGNED struct sb_window_loop lp;
+};
+
+struct window_run {
+	const struct sb_window_policy *p;
+	struct window_member *m;
+};
+
+static uint64_t window_member_fn(int tid, const struct sb_round *r, void *arg)
+{
+	struct window_run *run = arg;
+
+	return run->p->loop(&run->m[tid].lp, r);
+}
+
+static void window_body(sb_state *st, void *arg)
+{
+	const struct sb_point *pt = arg;
+	const struct sb_window_policy *p = sb_window_find(pt->strategy);
+	const struct sb_lock_ops *lk = pt->lock ? sb_lock_find(pt->lock) : NULL;
+	struct sb_window_params params = {
+		.interval = (sb_ticks)(pt->opts->interval_ms * 1e6),	/* ticks are ns */
+		.limit = pt->opts->limit,
+		.exact = pt->opts->exact,
+	};
+	size_t lock_extra = lk ? lk->state_size : 0;
+	size_t size = sizeof(struct sb_window) + lock_extra;
+	double ticks_per_cycle = 1.0 / sb_cycles_per_ns();
+	struct window_run run = { .p = p };
+	struct sb_window_stats sum = { 0 };
+	struct sb_drive d;
+	struct sb_window *w;
+	void **nodes;
+	int i;
+
+	w = sb_drive_alloc(st, pt, size);
+	if (!w)
+		return;
+	run.m = aligned_alloc(SB_CACHELINE, sizeof(*run.m) * pt->threads);
+	nodes = calloc(pt->threads, sizeof(*nodes));
+	memset(run.m, 0, sizeof(*run.m) * pt->threads);
+	if (sb_window_init(w, p, lk, (char *)w + sizeof(*w), &params,
+			   (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle))) {
+		sb_state_skip_with_error(st, "lock init failed");
+		goto out;
+	}
+	for (i = 0; i < pt->threads; i++) {
+		struct sb_window_loop *lp = &run.m[i].lp;
+
+		lp->w = w;
+		lp->nr_pages = pt->opts->nr_pages;
+		lp->ticks_per_cycle = ticks_per_cycle;
+		if (lk && lk->node_size) {
+			nodes[i] = aligned_alloc(SB_CACHELINE,
+						 (lk->node_size + SB_CACHELINE - 1) / SB_CACHELINE *
+						 SB_CACHELINE);
+			memset(nodes[i], 0, lk->node_size);
+		}
+		lp->st.lock_node = nodes[i];
+	}
+	if (sb_drive_run(st, pt, window_member_fn, &run, &d) == 0) {
+		for (i = 0; i < pt->threads; i++) {
+			sum.resets += run.m[i].lp.st.resets;
+			sum.contended += run.m[i].lp.st.contended;
+			sum.limited += run.m[i].lp.st.limited;
+			sum.admitted += run.m[i].lp.st.admitted;
+		}
+		if (d.total_ops) {
+			sb_state_counter(st, "resets", (double)sum.resets, SB_COUNTER_DEFAULT);
+			sb_state_counter(st, "contended", (double)sum.contended / d.total_ops,
+					 SB_COUNTER_DEFAULT);
+			sb_state_counter(st, "limited", (double)sum.limited / d.total_ops,
+					 SB_COUNTER_DEFAULT);
+		}
+		sb_drive_report(st, &d);
+	}
+	sb_window_fini(w);
+out:
+	for (i = 0; i < pt->threads; i++)
+		free(nodes[i]);
+	free(nodes);
+	free(run.m);
+	sb_drive_free(pt, w, size);
+}
+
+static int window_count(void)
+{
+	return sb_registry_count(SB_FAMILY_window, false);
+}
+
+static const char *window_at(int i)
+{
+	return sb_registry_at(SB_FAMILY_window, i, false)->name;
+}
+
+static bool window_has(const char *name)
+{
+	return sb_window_find(name) != NULL;
+}
+
+static bool window_takes_lock(const char *name)
+{
+	const struct sb_window_policy *p = sb_window_find(name);
+
+	return p && p->uses_lock;
+}
+
+const struct sb_family_driver sb_window_driver = {
+	.family = "window",
+	.has_strategy = window_has,
+	.count = window_count,
+	.strategy_at = window_at,
+	.takes_lock = window_takes_lock,
+	.default_lock = "queued",
+	.body = window_body,
+};

@@ -1,0 +1,94 @@
+/* gbench.h — a C API over Google Benchmark (bench/gbench.cc).
+ *
+ * Contract: handles are opaque.  sb_bench_register() registers a named
+ * benchmark whose body is fn(state, arg); the optional setup/teardown run
+ * around every invocation of the body with the same arg (Google Benchmark
+ * 1.7.1's own Setup/Teardown take no user data).  Arguments are read with
+ * sb_state_range(), which checks the index (1.7.1's State::range() only
+ * asserts).  The hot loop is sb_state_keep_running_batch(): it returns how
+ * many iterations to run now (0 when done), so a C loop pays one call per
+ * batch.  Counters take Google Benchmark's flags.  sb_gbench_main()
+ * initialises (passing every --benchmark_* flag through untouched), runs,
+ * calls the run hook for every reported run, and shuts down.
+ */
+#ifndef STRATBENCH_GBENCH_H
+#define STRATBENCH_GBENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sb_state sb_state;
+typedef struct sb_bench sb_bench;
+typedef void (*sb_bench_fn)(sb_state *st, void *arg);
+
+/* Counter flags: the values of benchmark::Counter::Flags. */
+enum {
+	SB_COUNTER_DEFAULT = 0,
+	SB_COUNTER_RATE = 1 << 0,		/* divided by the run's time */
+	SB_COUNTER_AVG_THREADS = 1 << 1,	/* divided by GB's thread count */
+	SB_COUNTER_ITER_INVARIANT = 1 << 2,	/* multiplied by iterations */
+	SB_COUNTER_AVG_ITERATIONS = 1 << 3,	/* divided by iterations */
+	SB_COUNTER_INVERT = 1u << 31,		/* 1/x, last */
+};
+
+sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg);
+void sb_bench_setup(sb_bench *b, sb_bench_fn setup);
+void sb_bench_teardown(sb_bench *b, sb_bench_fn teardown);
+void sb_bench_arg(sb_bench *b, int64_t v);		/* one more argument set of one */
+void sb_bench_args(sb_bench *b, const int64_t *v, int n);/* one argument set of n */
+void sb_bench_range(sb_bench *b, int64_t lo, int64_t hi);
+void sb_bench_use_manual_time(sb_bench *b);
+void sb_bench_iterations(sb_bench *b, int64_t n);
+void sb_bench_min_time(sb_bench *b, double seconds);
+void sb_bench_repetitions(sb_bench *b, int n);
+
+/* 0 and *out set, or -1 if i is not an argument of this run. */
+int sb_state_range(sb_state *st, int i, int64_t *out);
+bool sb_state_keep_running(sb_state *st);
+int64_t sb_state_keep_running_batch(sb_state *st, int64_t max_batch);
+int64_t sb_state_iterations(const sb_state *st);
+void sb_state_set_iteration_time(sb_state *st, double seconds);
+void sb_state_pause_timing(sb_state *st);
+void sb_state_resume_timing(sb_state *st);
+void sb_state_counter(sb_state *st, const char *name, double value, unsigned flags);
+void sb_state_set_label(sb_state *st, const char *label);
+void sb_state_skip_with_error(sb_state *st, const char *msg);
+bool sb_state_error_occurred(const sb_state *st);
+
+/* JSON "context" entries; call before sb_gbench_main(). */
+void sb_context_add(const char *key, const char *value);
+
+/* One reported run, as the reporters see it (aggregates included). */
+struct sb_run_report {
+	const char *name;		/* benchmark name, without /manual_time */
+	const char *aggregate;		/* "" for an iteration, else mean/median/... */
+	int64_t iterations;
+	int64_t repetition_index;	/* -1 for aggregates */
+	double real_ns, cpu_ns;		/* per iteration */
+	const char *error;		/* NULL unless skipped with an error */
+	int ncounters;
+	const char *const *counter_names;
+	const double *counter_values;	/* final values, flags applied */
+};
+typedef void (*sb_run_hook)(const struct sb_run_report *r, void *arg);
+void sb_gbench_on_run(sb_run_hook hook, void *arg);
+
+/* Initialise with argv (consumes --benchmark_* flags), run what is
+ * registered, shut down.  Returns 0, or 1 if a benchmark failed. */
+int sb_gbench_main(int argc, char **argv);
+/* Any argument left after initialisation that GB did not recognise is an
+ * error: sb_gbench_main() reports it and returns 2. */
+
+/* Self-benchmarks of the wrapper: a native C++ loop and the C batched loop,
+ * for the overhead ratio (registered as harness/...). */
+void sb_gbench_register_selftest(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

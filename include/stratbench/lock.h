@@ -1,0 +1,145 @@
+/* lock.h — the lock contract (DESIGN.md §3).
+ *
+ * A lock is a descriptor of functions over caller-allocated lock words
+ * (state_size bytes, state_align aligned, zeroed before init) and an optional
+ * per-thread queue node (node_size bytes, SB_CACHELINE aligned, zeroed, owned
+ * by the calling thread for as long as it may hold or wait for the lock).
+ * lock() returns with the lock held and acquire ordering; trylock() returns
+ * true with the lock held (acquire) or false without side effects visible to
+ * others; unlock() releases with release ordering.  `fair` promises FIFO
+ * service, `sleeps` that waiters may block in the kernel.  One file per lock
+ * under strategies/lock/, registered with SB_LOCK(name, ...), which also
+ * emits the lock benchmark's timed loop in the lock's own translation unit
+ * so lock/unlock inline into it.
+ */
+#ifndef STRATBENCH_LOCK_H
+#define STRATBENCH_LOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stratbench/arch.h>
+#include <stratbench/registry.h>
+#include <stratbench/team.h>
+#include <stratbench/work.h>
+
+/* One member's view of the lock benchmark (bench/lock_bench.c fills it). */
+struct sb_lock_loop {
+	void *lock;
+	void *node;
+	uint64_t crit_iters;		/* calibrated sb_work() inside the lock */
+	uint64_t par_iters;		/* ... and outside it */
+	unsigned crit_lines;		/* shared cache lines written inside */
+	uint64_t *crit_data;		/* crit_lines * SB_CACHELINE bytes */
+	bool use_trylock;		/* acquire by spinning on trylock */
+	unsigned sample_shift;		/* time one acquisition in 2^shift */
+	/* results, per member */
+	uint64_t try_attempts;
+	uint64_t try_fails;
+	uint64_t max_wait_cycles;	/* longest sampled acquisition */
+};
+
+struct sb_lock_ops {
+	const char *name;
+	const char *summary;
+	bool test_only;			/* broken fixtures for the conformance tests */
+	bool fair;			/* FIFO service */
+	bool sleeps;			/* waiters may block in the kernel */
+	size_t state_size, state_align;
+	size_t node_size;		/* 0: no per-thread node */
+	int (*init)(void *lock);	/* optional; 0 on success */
+	void (*fini)(void *lock);	/* optional */
+	void (*lock)(void *lock, void *node);
+	bool (*trylock)(void *lock, void *node);
+	void (*unlock)(void *lock, void *node);
+	uint64_t (*loop)(struct sb_lock_loop *lp, const struct sb_round *r);
+};
+
+/* A lock instance as another strategy holds it. */
+struct sb_lock {
+	const struct sb_lock_ops *ops;
+	void *state;
+};
+
+static inline void sb_lock_lock(const struct sb_lock *l, void *node)
+{
+	l->ops->lock(l->state, node);
+}
+
+static inline bool sb_lock_trylock(const struct sb_lock *l, void *node)
+{
+	return l->ops->trylock(l->state, node);
+}
+
+static inline void sb_lock_unlock(const struct sb_lock *l, void *node)
+{
+	l->ops->unlock(l->state, node);
+}
+
+static inline const struct sb_lock_ops *sb_lock_find(const char *name)
+{
+	return (const struct sb_lock_ops *)sb_registry_find(SB_FAMILY_lock, name);
+}
+
+/* The timed loop, expanded once per lock with its own functions inlined. */
+static inline __attribute__((always_inline)) uint64_t
+sb_lock_loop_run(struct sb_lock_loop *lp, const struct sb_round *r,
+		 void (*lock)(void *, void *), bool (*trylock)(void *, void *),
+		 void (*unlock)(void *, void *))
+{
+	void *l = lp->lock, *node = lp->node;
+	uint64_t ops = 0, mask = (1ull << lp->sample_shift) - 1;
+
+	do {
+		uint64_t t0 = 0;
+		bool sample = (ops & mask) == 0;
+		unsigned i;
+
+		if (sample)
+			t0 = sb_read_cycles();
+		if (lp->use_trylock) {
+			lp->try_attempts++;
+			while (!trylock(l, node)) {
+				lp->try_fails++;
+				lp->try_attempts++;
+				sb_cpu_relax();
+			}
+		} else {
+			lock(l, node);
+		}
+		if (sample) {
+			uint64_t w = sb_read_cycles() - t0;
+
+			if (w > lp->max_wait_cycles)
+				lp->max_wait_cycles = w;
+		}
+		/* relaxed: the lock orders these; atomics keep TSan quiet if it fails */
+		for (i = 0; i < lp->crit_lines; i++) {
+			uint64_t *p = &lp->crit_data[i * (SB_CACHELINE / 8)];
+
+			__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+		}
+		sb_work(lp->crit_iters);
+		unlock(l, node);
+		sb_work(lp->par_iters);
+		ops++;
+	} while (!sb_round_over(r, ops));
+	return ops;
+}
+
+#define SB_LOCK(lname, ...)							\
+	static uint64_t lname##_bench_loop(struct sb_lock_loop *, const struct sb_round *); \
+	static const struct sb_lock_ops sb_lock_##lname = {			\
+		.name = #lname,							\
+		.loop = lname##_bench_loop,					\
+		__VA_ARGS__							\
+	};									\
+	static uint64_t lname##_bench_loop(struct sb_lock_loop *lp, const struct sb_round *r) \
+	{									\
+		return sb_lock_loop_run(lp, r, sb_lock_##lname.lock,		\
+					sb_lock_##lname.trylock, sb_lock_##lname.unlock); \
+	}									\
+	SB_REGISTER(lock, sb_lock_##lname)
+
+#endif

@@ -1,0 +1,58 @@
+/* team.h — a pinned thread team that runs timed rounds.
+ *
+ * Contract: sb_team_create() starts nthreads-1 workers and makes the calling
+ * thread member 0; with a CPU list each member is bound to cpus[i] and checks
+ * sched_getcpu() is that CPU (creation fails otherwise), and the caller's old
+ * affinity is restored by sb_team_destroy().  sb_team_run() runs one round:
+ * every member waits at the start barrier, the clock starts, each member runs
+ * fn(tid, round, arg) which returns its op count, and the round ends when all
+ * have returned.  A round has a per-member quota: the first member to reach it
+ * raises `stop` and the others stop at their next check, so op counts differ
+ * per member (fairness) while the round stays bounded.  Elapsed time is from
+ * the common start to the last member's finish.  Workers spin between rounds:
+ * never create more members than CPUs.  No hwloc here (cross-arch tests use it).
+ */
+#ifndef STRATBENCH_TEAM_H
+#define STRATBENCH_TEAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stratbench/arch.h>
+
+struct sb_round {
+	uint64_t quota;		/* ops per member at most */
+	int *stop;		/* raised by the first member to reach quota */
+};
+
+/* Loop helper: call after each chunk of ops; true when the member must stop. */
+static inline bool sb_round_over(const struct sb_round *r, uint64_t ops)
+{
+	if (ops >= r->quota) {
+		/* relaxed: stop carries no data; results are published by the team */
+		__atomic_store_n(r->stop, 1, __ATOMIC_RELAXED);
+		return true;
+	}
+	return __atomic_load_n(r->stop, __ATOMIC_RELAXED);
+}
+
+typedef uint64_t (*sb_team_fn)(int tid, const struct sb_round *round, void *arg);
+
+struct sb_team;
+
+struct sb_team_result {
+	uint64_t elapsed_ns;	/* common start → last finish */
+	uint64_t total_ops;
+	const uint64_t *ops;	/* per member, valid until the next round */
+};
+
+/* cpus: nthreads OS CPU numbers, or NULL for unpinned threads.
+ * Returns NULL and fills err (one line) on failure. */
+struct sb_team *sb_team_create(int nthreads, const int *cpus, sb_team_fn fn, void *arg,
+			       char *err, size_t errlen);
+void sb_team_run(struct sb_team *t, uint64_t quota, struct sb_team_result *res);
+void sb_team_destroy(struct sb_team *t);
+int sb_team_size(const struct sb_team *t);
+
+#endif

@@ -1,0 +1,52 @@
+/* topo.h — topology, placement plans, binding checks, home-node memory.
+ *
+ * Contract: sb_topo_load() loads this machine (spec NULL or ""), a synthetic
+ * topology ("synthetic:pack:2 numa:2 core:9 pu:2") or an XML export
+ * ("xml:FILE") with hwloc.  sb_topo_plan() maps nthreads to OS CPU numbers
+ * (DESIGN.md §6): compact (PUs in tree order: SMT siblings, then cores, then
+ * packages), cores (first PU of each core), scatter (round-robin across
+ * packages, then NUMA nodes within a package, then cores; SMT siblings only
+ * after every core has one thread), list:CPUS (hwloc list syntax of OS CPU
+ * numbers, used in ascending order).  Threads beyond what the plan can place
+ * are an error.  sb_topo_check_bindable() refuses topologies that are not
+ * this system (hwloc would silently not bind) and HWLOC_XMLFILE /
+ * HWLOC_SYNTHETIC leaking in from the environment.  Errors are one line in err.
+ */
+#ifndef STRATBENCH_TOPO_H
+#define STRATBENCH_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct sb_topo;
+
+int sb_topo_load(struct sb_topo **t, const char *spec, char *err, size_t errlen);
+void sb_topo_destroy(struct sb_topo *t);
+
+int sb_topo_npus(const struct sb_topo *t);
+int sb_topo_ncores(const struct sb_topo *t);
+int sb_topo_npackages(const struct sb_topo *t);
+int sb_topo_nnodes(const struct sb_topo *t);
+bool sb_topo_is_native(const struct sb_topo *t);
+/* NUMA node (OS index) holding OS CPU cpu, -1 if unknown. */
+int sb_topo_node_of_cpu(const struct sb_topo *t, int cpu);
+/* Package, core (logical indexes) and NUMA node (OS index) of an OS CPU. */
+int sb_topo_cpu_where(const struct sb_topo *t, int cpu, int *pkg, int *core, int *node);
+void sb_topo_print(const struct sb_topo *t, FILE *f);
+
+/* Fills cpus[0..nthreads) with OS CPU numbers.  0, or -1 with err set. */
+int sb_topo_plan(const struct sb_topo *t, const char *placement, int nthreads, int *cpus,
+		 char *err, size_t errlen);
+/* Placement names sb_topo_plan() knows, besides list:CPUS. */
+extern const char *const sb_topo_placements[];
+
+int sb_topo_check_bindable(const struct sb_topo *t, char *err, size_t errlen);
+
+/* Memory bound to NUMA node `node` (page aligned, zeroed); NULL with err set.
+ * *bound says whether the binding took (hwloc may not support it here). */
+void *sb_topo_alloc_on_node(const struct sb_topo *t, size_t size, int node, bool *bound,
+			    char *err, size_t errlen);
+void sb_topo_free(const struct sb_topo *t, void *p, size_t size);
+
+#endif

@@ -1,0 +1,27 @@
+/* spinlock — "mm: numa: Limit scope of lock for NUMA migrate rate limiting"
+ * (Mel Gorman, 2013), the original numamigrate_update_ratelimit().  Check the
+ * window without the lock; if it expired, take the lock, zero nr_pages and
+ * restart the window at now: next_window = now + interval, so windows
+ * stretch.  The expiry is not re-checked under the lock: every CPU that saw
+ * it expired resets in turn.  Page accounting stays racy and outside the lock. */
+#include <stratbench/window.h>
+
+static bool spinlock_update(struct sb_window *w, sb_ticks now, unsigned long nr_pages,
+			    struct sb_window_stats *st)
+{
+	if (sb_time_after(now, sb_read_once(&w->next_window))) {
+		sb_lock_lock(&w->lock, st->lock_node);	/* out-of-line, as spin_lock() */
+		sb_write_once(&w->nr_pages, 0);
+		sb_write_once(&w->next_window, now + w->interval);
+		sb_lock_unlock(&w->lock, st->lock_node);
+		st->resets++;
+	}
+	return sb_window_account(w, nr_pages, st);
+}
+
+SB_WINDOW_POLICY(spinlock,
+	.summary   = "lock, reset, next_window = now + interval (2013 original)",
+	.update    = spinlock_update,
+	.uses_lock = true,
+	.stretches = true,
+	.exact     = false);

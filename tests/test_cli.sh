@@ -1,0 +1,1 @@
+echo "test_cli: not written yet"; exit 1

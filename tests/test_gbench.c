@@ -1,0 +1,145 @@
+/* test_gbench.c — the C API over Google Benchmark: registration, argument
+ * bounds, manual time, counters and context in the JSON, skip-with-error,
+ * setup/teardown with user data, the run hook. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <stratbench/gbench.h>
+
+#include "check.h"
+
+static int setups, teardowns, bodies;
+static int hook_runs, hook_errors, hook_manual_ok, hook_counter_ok;
+
+static void args_body(sb_state *st, void *arg)
+{
+	int64_t a = -1, b = -1, c = 42;
+
+	(void)arg;
+	CHECK(sb_state_range(st, 0, &a) == 0 && a == 3, "range 0 = %lld", (long long)a);
+	CHECK(sb_state_range(st, 1, &b) == 0 && b == 7, "range 1 = %lld", (long long)b);
+	CHECK(sb_state_range(st, 2, &c) == -1 && c == 42, "range 2 out of bounds");
+	CHECK(sb_state_range(st, -1, &c) == -1, "range -1 out of bounds");
+	while (sb_state_keep_running_batch(st, 64))
+		;
+	sb_state_counter(st, "seen_args", (double)(a * 10 + b), SB_COUNTER_DEFAULT);
+}
+
+static void manual_body(sb_state *st, void *arg)
+{
+	int64_t n;
+
+	(void)arg;
+	bodies++;
+	/* each iteration "takes" exactly 1 ms of manual time */
+	while ((n = sb_state_keep_running_batch(st, 1000)) > 0)
+		sb_state_set_iteration_time(st, (double)n * 1e-3);
+	sb_state_counter(st, "c_plain", 5, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "c_per_iter", (double)sb_state_iterations(st) * 2,
+			 SB_COUNTER_AVG_ITERATIONS);
+}
+
+static void setup(sb_state *st, void *arg)
+{
+	(void)st;
+	CHECK(arg == (void *)&setups, "setup gets the user pointer");
+	setups++;
+}
+
+static void teardown(sb_state *st, void *arg)
+{
+	(void)st;
+	CHECK(arg == (void *)&setups, "teardown gets the user pointer");
+	teardowns++;
+}
+
+static void skip_body(sb_state *st, void *arg)
+{
+	(void)arg;
+	sb_state_skip_with_error(st, "deliberate failure");
+	CHECK(sb_state_error_occurred(st), "error flag set");
+}
+
+static void hook(const struct sb_run_report *r, void *arg)
+{
+	int k;
+
+	(void)arg;
+	hook_runs++;
+	if (r->error) {
+		hook_errors++;
+		CHECK(strcmp(r->name, "t/skip") == 0 && strcmp(r->error, "deliberate failure") == 0,
+		      "error run %s: %s", r->name, r->error);
+	}
+	if (strcmp(r->name, "t/manual") == 0) {
+		/* name without /manual_time; 1 ms per iteration, as set */
+		hook_manual_ok = r->real_ns > 0.999e6 && r->real_ns < 1.001e6;
+		for (k = 0; k < r->ncounters; k++) {
+			if (!strcmp(r->counter_names[k], "c_plain"))
+				hook_counter_ok += r->counter_values[k] == 5;
+			if (!strcmp(r->counter_names[k], "c_per_iter"))
+				hook_counter_ok += r->counter_values[k] == 2;
+		}
+	}
+}
+
+static int file_has(const char *path, const char *needle)
+{
+	static char buf[1 << 20];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strstr(buf, needle) != NULL;
+}
+
+int main(void)
+{
+	char out[] = "/tmp/sb_test_gbench_XXXXXX", outflag[128], path[64];
+	int64_t args[] = { 3, 7 };
+	char *argv[6];
+	sb_bench *b;
+	int rc;
+
+	CHECK(mkdtemp(out) != NULL, "tmpdir");
+	snprintf(path, sizeof(path), "%s/out.json", out);
+	snprintf(outflag, sizeof(outflag), "--benchmark_out=%s", path);
+	argv[0] = "test_gbench";
+	argv[1] = "--benchmark_min_time=0.01";
+	argv[2] = outflag;
+	argv[3] = "--benchmark_out_format=json";
+	argv[4] = NULL;
+
+	b = sb_bench_register("t/args", args_body, NULL);
+	sb_bench_args(b, args, 2);
+	b = sb_bench_register("t/manual", manual_body, &setups);
+	sb_bench_use_manual_time(b);
+	sb_bench_setup(b, setup);
+	sb_bench_teardown(b, teardown);
+	sb_bench_register("t/skip", skip_body, NULL);
+	sb_context_add("sb_test_key", "sb_test_value");
+	sb_gbench_on_run(hook, NULL);
+
+	rc = sb_gbench_main(4, argv);
+	CHECK(rc == 1, "a skipped-with-error benchmark makes main return 1, got %d", rc);
+	CHECK(setups > 0 && setups == teardowns && setups == bodies,
+	      "setup %d / body %d / teardown %d pair up", setups, bodies, teardowns);
+	CHECK(hook_runs == 3, "hook saw %d runs", hook_runs);
+	CHECK(hook_errors == 1, "one error run");
+	CHECK(hook_manual_ok, "manual time reported as set");
+	CHECK(hook_counter_ok == 2, "counters with flags applied");
+	CHECK(file_has(path, "\"seen_args\": 3.7"), "args counter in JSON");
+	CHECK(file_has(path, "\"c_plain\": 5"), "counter in JSON");
+	CHECK(file_has(path, "\"sb_test_key\": \"sb_test_value\""), "context in JSON");
+	CHECK(file_has(path, "\"t/args/3/7\""), "args in the run name");
+	CHECK(file_has(path, "\"error_message\": \"deliberate failure\""), "error in JSON");
+	unlink(path);
+	rmdir(out);
+	return check_done("test_gbench");
+}

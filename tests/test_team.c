@@ -1,0 +1,93 @@
+/* test_team.c — the start barrier releases every member into the same round,
+ * rounds do not overlap, op counts add up, elapsed runs to the last finish. */
+#include <string.h>
+#include <unistd.h>
+
+#include <stratbench/team.h>
+
+#include "check.h"
+
+#define N 4
+
+static unsigned entered;		/* members inside the current round */
+static unsigned finished;		/* member-rounds completed */
+static int round_no;			/* written by the test between rounds */
+static int bad_overlap, bad_together;
+
+static uint64_t member(int tid, const struct sb_round *r, void *arg)
+{
+	uint64_t spins = 0, ops = 0;
+
+	(void)arg;
+	/* no member may start round k before all finished round k-1 */
+	if (__atomic_load_n(&finished, __ATOMIC_ACQUIRE) != (unsigned)(round_no * N))
+		__atomic_fetch_add(&bad_overlap, 1, __ATOMIC_RELAXED);
+	/* all members must be inside together: wait (bounded) for the others */
+	__atomic_fetch_add(&entered, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&entered, __ATOMIC_ACQUIRE) < (unsigned)(round_no + 1) * N &&
+	       ++spins < 2000000000ull)
+		sb_cpu_relax();
+	if (spins >= 2000000000ull)
+		__atomic_fetch_add(&bad_together, 1, __ATOMIC_RELAXED);
+	if (tid == N - 1)
+		usleep(30000);	/* the last finisher defines elapsed */
+	/* member tid does tid+1 ops, ignoring stop: counts must add up exactly */
+	ops = (uint64_t)tid + 1;
+	(void)r;
+	__atomic_fetch_add(&finished, 1, __ATOMIC_RELEASE);
+	return ops;
+}
+
+static uint64_t quota_member(int tid, const struct sb_round *r, void *arg)
+{
+	uint64_t ops = 0;
+
+	(void)arg;
+	do {
+		ops++;
+		if (tid != 0)
+			usleep(100);	/* slow members: member 0 reaches the quota */
+	} while (!sb_round_over(r, ops));
+	return ops;
+}
+
+int main(void)
+{
+	struct sb_team_result res;
+	char err[256];
+	struct sb_team *t = sb_team_create(N, NULL, member, NULL, err, sizeof(err));
+	int k, i;
+
+	CHECK(t != NULL, "create: %s", err);
+	if (!t)
+		return check_done("test_team");
+	CHECK(sb_team_size(t) == N, "size");
+	for (k = 0; k < 3; k++) {
+		round_no = k;
+		sb_team_run(t, 1000, &res);
+		CHECK(res.total_ops == 1 + 2 + 3 + 4, "round %d total %llu", k,
+		      (unsigned long long)res.total_ops);
+		for (i = 0; i < N; i++)
+			CHECK(res.ops[i] == (uint64_t)i + 1, "member %d ops", i);
+		CHECK(res.elapsed_ns >= 30000000, "elapsed %llu ns covers the last finisher",
+		      (unsigned long long)res.elapsed_ns);
+	}
+	CHECK(bad_overlap == 0, "rounds overlapped %d times", bad_overlap);
+	CHECK(bad_together == 0, "members not released together %d times", bad_together);
+	sb_team_destroy(t);
+
+	t = sb_team_create(3, NULL, quota_member, NULL, err, sizeof(err));
+	CHECK(t != NULL, "create: %s", err);
+	sb_team_run(t, 2000, &res);
+	CHECK(res.ops[0] == 2000, "member 0 stops at its quota: %llu",
+	      (unsigned long long)res.ops[0]);
+	CHECK(res.ops[1] < 2000 && res.ops[2] < 2000 && res.ops[1] >= 1,
+	      "stop ends the slow members early: %llu %llu", (unsigned long long)res.ops[1],
+	      (unsigned long long)res.ops[2]);
+	CHECK(res.total_ops == res.ops[0] + res.ops[1] + res.ops[2], "sum");
+	sb_team_destroy(t);
+
+	CHECK(sb_team_create(0, NULL, member, NULL, err, sizeof(err)) == NULL &&
+	      strstr(err, "at least one"), "zero members refused");
+	return check_done("test_team");
+}
