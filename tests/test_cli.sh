@@ -1,1 +1,104 @@
-echo "test_cli: not written yet"; exit 1
+#!/usr/bin/env bash
+# test_cli.sh STRATBENCH — the CLI end to end: list, topo, a short run that
+# writes JSON and CSV, and bad input (one line, exit 2, nothing lost).
+set -u
+sb=$1
+tmp=$(mktemp -d /tmp/sb_cli.XXXXXX)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+
+# expect_usage "what" NEEDLE args...: exit 2, one line on stderr naming the problem
+expect_usage() {
+	local what=$1 needle=$2; shift 2
+	"$sb" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$? lines
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$needle" "$tmp/err"; then
+		ok
+	else
+		bad "$what: rc=$rc lines=$lines stderr='$(head -3 "$tmp/err")' (want 2, 1, '$needle')"
+	fi
+}
+
+fast=(--benchmark_min_time=0.01)
+
+# list: families and strategies, no test-only fixtures
+"$sb" list >"$tmp/list" 2>&1
+check "list exits 0" [ $? -eq 0 ]
+for s in null spinlock ttas pthread_spin; do
+	check "list names $s" grep -q "^  $s " "$tmp/list"
+done
+check "list hides test-only locks" bash -c "! grep -qi broken '$tmp/list'"
+
+# topo on a lab topology
+"$sb" topo --topology="synthetic:pack:2 numa:2 core:9 pu:2" --placement=scatter --threads=4 >"$tmp/topo"
+check "topo plan" grep -q "plan scatter, 4 threads: 0,36,18,54" "$tmp/topo"
+check "topo summary" grep -q "2 packages, 4 NUMA nodes, 36 cores, 72 PUs" "$tmp/topo"
+
+# a short run: JSON with the fingerprint, CSV with the counters
+out=$tmp/r
+"$sb" run --strategy=null,spinlock,pthread_spin --threads=1,2 --placement=compact \
+	--out="$out" "${fast[@]}" >"$tmp/run.out" 2>"$tmp/run.err"
+check "run exits 0 ($(tail -2 "$tmp/run.err"))" [ $? -eq 0 ]
+check "gbench.json written" [ -s "$out/gbench.json" ]
+for k in sb_cpu_model sb_packages sb_numa_nodes sb_cores sb_pus sb_cacheline_os sb_kernel \
+	sb_compiler sb_git_revision sb_command_line; do
+	check "context has $k" grep -q "\"$k\"" "$out/gbench.json"
+done
+for n in window/null/threads:1/place:compact window/spinlock/lock:ttas/threads:2/place:compact \
+	baseline/pthread_spin/threads:2/place:compact; do
+	check "json has $n" grep -q "\"$n/manual_time\"" "$out/gbench.json"
+	check "csv has $n" grep -q "^$n," "$out/results.csv"
+done
+check "csv header" grep -q '^name,family,strategy,lock,threads,placement,params,aggregate,repetition,iterations,real_ns,cpu_ns,ops_per_s,ns_per_op,ops_min,ops_max,jain,resets,contended,limited' "$out/results.csv"
+# every row has a positive ops_per_s (column 13) and no error
+check "csv rows measured" awk -F, 'NR > 1 { n++; if (!($13 > 0) || $NF != "") exit 1 } END { exit n == 6 ? 0 : 1 }' "$out/results.csv"
+check "spinlock row has resets and lock column" \
+	awk -F, '$3 == "spinlock" && $4 == "ttas" && $18 != "" { f = 1 } END { exit !f }' "$out/results.csv"
+for c in ops_per_s ns_per_op ops_min ops_max resets contended; do
+	check "json counter $c" grep -q "\"$c\":" "$out/gbench.json"
+done
+
+# bad input: one line, exit 2
+expect_usage "unknown strategy" "unknown strategy 'nosuch'" run --strategy=nosuch
+expect_usage "unknown family" "unknown family 'nosuch'" run --family=nosuch
+expect_usage "unknown lock" "unknown lock 'nosuch'" run --strategy=spinlock --lock=nosuch
+expect_usage "bad CPU list" "bad CPU list" run --placement=list:0-x --strategy=null
+expect_usage "missing CPU" "does not exist" run --placement=list:4000 --strategy=null
+expect_usage "too many threads" "threads but this machine has" run --threads=100000 --strategy=null
+expect_usage "bad thread list" "bad thread count" run --threads=1,,x --strategy=null
+expect_usage "unknown option" "unknown option '--nosuch'" run --nosuch
+expect_usage "unknown GB flag" "unknown option '--benchmark_nosuch=1'" run --strategy=null --benchmark_nosuch=1
+expect_usage "unknown command" "unknown command" frobnicate
+expect_usage "bad value" "bad value" run --limit=-3
+expect_usage "synthetic run" "not this machine" run --topology="synthetic:pack:1 core:2 pu:1" --strategy=null
+expect_usage "missing home node" "NUMA node 7 does not exist" run --home-node=7 --strategy=null
+HWLOC_XMLFILE=/nonexistent expect_usage "leaked HWLOC_XMLFILE" "HWLOC_XMLFILE is set" run --strategy=null
+touch "$tmp/afile"
+expect_usage "output under a file" "cannot create output directory" run --strategy=null --out="$tmp/afile/x"
+expect_usage "no filter match" "Failed to match any benchmarks" run --strategy=null --benchmark_filter=zzz "${fast[@]}"
+# existing results are never overwritten
+sum=$(cat "$out/gbench.json" "$out/results.csv" | md5sum)
+expect_usage "existing results" "already holds results" run --strategy=null --out="$out" "${fast[@]}"
+check "earlier results untouched" [ "$sum" = "$(cat "$out/gbench.json" "$out/results.csv" | md5sum)" ]
+if [ "$(id -u)" -ne 0 ]; then
+	mkdir "$tmp/ro" && chmod a-w "$tmp/ro"
+	expect_usage "unwritable out" "cannot write" run --strategy=null --out="$tmp/ro"
+fi
+expect_usage "out and benchmark_out" "not both" run --strategy=null --out="$tmp/z" --benchmark_out=/tmp/x
+
+# plot.sh draws the run; rejects a malformed results file
+bash "$(dirname "$0")/../scripts/plot.sh" "$out" >"$tmp/plot.out" 2>&1
+check "plot.sh exits 0 ($(tail -1 "$tmp/plot.out"))" [ $? -eq 0 ]
+check "window PNG" [ -s "$out/plots/window-throughput.png" ]
+check "window SVG" [ -s "$out/plots/window-throughput.svg" ]
+mkdir "$tmp/m" && echo "garbage,here" >"$tmp/m/results.csv"
+bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/m" >/dev/null 2>"$tmp/plot.err"
+check "plot.sh rejects a malformed CSV" [ $? -eq 2 ]
+check "plot.sh names the problem" grep -q "bad header" "$tmp/plot.err"
+
+echo "test_cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

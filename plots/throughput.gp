@@ -1,0 +1,21 @@
+# throughput.gp — ops/s vs threads, one line per series (strategy[/lock],
+# placement).  Variables (gnuplot -e): datafile, outbase, plottitle, nseries.
+# datafile: one index block per series; first line the series title, then
+# "threads ops_per_s" rows (medians when the run had repetitions).
+set key outside right top noautotitle
+set grid
+set xlabel "threads"
+set ylabel "operations/s (all threads)"
+set format y "%.2s%c"
+set logscale x 2
+set xtics 1,2
+set title plottitle noenhanced
+set key noenhanced
+
+set terminal pngcairo size 1100,600 noenhanced
+set output outbase.".png"
+plot for [i=0:nseries-1] datafile index i using 1:2 with linespoints pt 7 title columnheader(1)
+
+set terminal svg size 1100,600 dynamic noenhanced
+set output outbase.".svg"
+replot

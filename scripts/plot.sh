@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# plot.sh DIR — draw DIR/results.csv into DIR/plots/ with gnuplot:
+# <family>-throughput.png/.svg (ops/s vs threads; medians when repeated).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || SB_DIE_RC=2 sb_die "usage: plot.sh RESULTS_DIR"
+dir=$1 csv=$1/results.csv
+[ -r "$csv" ] || SB_DIE_RC=2 sb_die "no readable $csv"
+head -1 "$csv" | grep -q '^name,family,strategy,lock,threads,placement,' ||
+	SB_DIE_RC=2 sb_die "$csv is not a stratbench results.csv (bad header)"
+command -v gnuplot >/dev/null || sb_need_pkgs gnuplot-nox
+mkdir -p "$dir/plots" || sb_die "cannot create $dir/plots"
+
+col() { head -1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+c_ops=$(col ops_per_s) c_agg=$(col aggregate) c_err=$(col error)
+[ -n "$c_ops" ] && [ -n "$c_agg" ] || SB_DIE_RC=2 sb_die "$csv lacks ops_per_s/aggregate columns"
+
+families=$(awk -F, 'NR > 1 && $2 != "" { print $2 }' "$csv" | sort -u)
+[ -n "$families" ] || SB_DIE_RC=2 sb_die "$csv has no result rows"
+drawn=0
+for fam in $families; do
+	dat="$dir/plots/$fam-throughput.dat"
+	# series key: strategy[/lock] placement [params]; value: median row if
+	# present, else the mean of the repetitions; failed runs are left out.
+	awk -F, -v fam="$fam" -v cops="$c_ops" -v cagg="$c_agg" -v cerr="$c_err" '
+	NR == 1 { next }
+	$2 != fam || $cops == "" || (cerr && $cerr != "") { next }
+	{
+		s = $3 ($4 != "" ? "/" $4 : "") " " $6 ($7 != "" ? " " $7 : "")
+		k = s SUBSEP $5
+		series[s] = 1; threads[s, $5] = 1
+		if ($cagg == "median") { med[k] = $cops }
+		else if ($cagg == "") { sum[k] += $cops; n[k]++ }
+	}
+	END {
+		for (s in series) {
+			printf "\"%s\"\n", s
+			cmd = "sort -n"
+			for (kk in threads) {
+				split(kk, p, SUBSEP)
+				if (p[1] != s) continue
+				k = s SUBSEP p[2]
+				v = (k in med) ? med[k] : sum[k] / n[k]
+				printf "%s %.6g\n", p[2], v | cmd
+			}
+			close(cmd)
+			printf "\n\n"
+		}
+	}' "$csv" >"$dat"
+	nseries=$(grep -c '^"' "$dat" || true)
+	[ "$nseries" -gt 0 ] || { echo "plot.sh: no successful $fam rows, no plot" >&2; continue; }
+	gnuplot -e "datafile='$dat'; outbase='$dir/plots/$fam-throughput'; nseries=$nseries; \
+plottitle='$fam: throughput vs threads ($(basename "$dir"))'" "$SB_ROOT/plots/throughput.gp" ||
+		sb_die "gnuplot failed for $fam"
+	drawn=$((drawn + 1))
+	echo "plot: $dir/plots/$fam-throughput.png"
+done
+[ "$drawn" -gt 0 ] || sb_die "nothing plotted"
