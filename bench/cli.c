@@ -110,3 +110,9 @@ bad:
 	o->gb_argv[o->gb_argc] = NULL;
 	return 0;
 }
+
+void sb_opts_free(struct sb_opts *o)
+{
+	free(o->gb_argv);
+	o->gb_argv = NULL;
+}

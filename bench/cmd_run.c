@@ -52,10 +52,10 @@ fail:
 int sb_cmd_run(int argc, char **argv)
 {
 	static char out_json[4200];
+	struct sb_topo *t = NULL;
 	struct sb_opts o;
-	struct sb_topo *t;
 	char err[8192], path[4200];
-	int i, rc;
+	int i, rc = SB_EXIT_USAGE;
 
 	if (sb_opts_parse(&o, argc, argv, err, sizeof(err)))
 		goto usage;
@@ -64,9 +64,8 @@ int sb_cmd_run(int argc, char **argv)
 			snprintf(err, sizeof(err), "give --out=DIR or --benchmark_out, not both");
 			goto usage;
 		}
-	if (sb_topo_load(&t, o.topology, err, sizeof(err)))
-		goto usage;
-	if (sb_topo_check_bindable(t, err, sizeof(err)))
+	if (sb_topo_load(&t, o.topology, err, sizeof(err)) ||
+	    sb_topo_check_bindable(t, err, sizeof(err)))
 		goto usage;
 	if (o.home_node >= 0) {
 		int pkg, core, node, found = 0;
@@ -97,9 +96,12 @@ int sb_cmd_run(int argc, char **argv)
 	sb_csv_close();
 	if (o.out && rc != SB_EXIT_USAGE)
 		fprintf(stderr, "stratbench: results in %s/ (gbench.json, results.csv)\n", o.out);
-	sb_topo_destroy(t);
-	return rc;
+	goto out;
 usage:
 	fprintf(stderr, "stratbench: %s\n", err);
-	return SB_EXIT_USAGE;
+out:
+	sb_plan_free();
+	sb_topo_destroy(t);
+	sb_opts_free(&o);
+	return rc;
 }

@@ -13,8 +13,10 @@ int sb_cmd_topo(int argc, char **argv)
 
 	if (sb_opts_parse(&o, argc, argv, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
+		sb_opts_free(&o);
 		return SB_EXIT_USAGE;
 	}
+	sb_opts_free(&o);	/* topo uses no Google Benchmark flags */
 	if (sb_topo_load(&t, o.topology, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
 		return SB_EXIT_USAGE;
@@ -33,6 +35,7 @@ int sb_cmd_topo(int argc, char **argv)
 	cpus = calloc(n > 0 ? n : 1, sizeof(int));
 	if (sb_topo_plan(t, o.placement, n, cpus, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
+		free(cpus);
 		sb_topo_destroy(t);
 		return SB_EXIT_USAGE;
 	}

@@ -46,13 +46,15 @@ struct sb_point {
 	char name[256];
 	const char *family;
 	const char *strategy;
-	const char *lock;		/* NULL when the strategy takes none */
+	const char *lock;		/* NULL when the strategy takes none, else lock_name */
+	char lock_name[64];
 	int threads;
-	const char *placement;
+	char placement[128];
 	int *cpus;			/* threads OS CPU numbers */
 	int home_node;
 	const struct sb_opts *opts;
 	const struct sb_topo *topo;
+	struct sb_point *next;		/* every registered point, freed by sb_plan_free */
 };
 
 /* One family's benchmark body; arg is the struct sb_point. */
@@ -88,6 +90,7 @@ void sb_drive_report(sb_state *st, struct sb_drive *d);
 
 /* plan.c */
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen);
+void sb_plan_free(void);
 
 /* context.c */
 void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv);
@@ -98,9 +101,11 @@ void sb_csv_close(void);
 
 /* cli.c */
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen);
+void sb_opts_free(struct sb_opts *o);
 
 int sb_cmd_list(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);
 int sb_cmd_run(int argc, char **argv);
+int sb_cmd_selftest(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static void usage(FILE *f)
 	      "                      [--out=DIR] [--home-node=N] [--interval-ms=MS] [--limit=PAGES]\n"
 	      "                      [--nr-pages=N] [--exact] [--crit=NS] [--par=NS] [--crit-lines=N]\n"
 	      "                      [--trylock] [--benchmark_*...]\n"
+	      "       stratbench selftest [--benchmark_*...]   (cost of the C API over Google Benchmark)\n"
 	      "Exit status: 0 ok, 1 a benchmark failed at run time, 2 usage error.\n", f);
 }
 
@@ -31,6 +32,8 @@ int main(int argc, char **argv)
 		return sb_cmd_topo(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "run"))
 		return sb_cmd_run(argc - 1, argv + 1);
-	fprintf(stderr, "stratbench: unknown command '%s' (want list, topo or run)\n", argv[1]);
+	if (!strcmp(argv[1], "selftest"))
+		return sb_cmd_selftest(argc - 1, argv + 1);
+	fprintf(stderr, "stratbench: unknown command '%s' (want list, topo, run or selftest)\n", argv[1]);
 	return SB_EXIT_USAGE;
 }

@@ -11,6 +11,26 @@ const struct sb_family_driver *const sb_drivers[] = {
 	&sb_window_driver, &sb_lock_driver, &sb_baseline_driver, NULL,
 };
 
+static struct sb_point *points;	/* every registered point */
+
+static void free_list(char **v)
+{
+	for (int i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+void sb_plan_free(void)
+{
+	while (points) {
+		struct sb_point *next = points->next;
+
+		free(points->cpus);
+		free(points);
+		points = next;
+	}
+}
+
 /* Splits a comma list into a NULL-terminated array of fresh strings. */
 static char **split(const char *s, int *n)
 {
@@ -78,10 +98,15 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t,
 	int node;
 
 	pt->family = drv->family;
-	pt->strategy = strategy;
-	pt->lock = lock;
+	pt->strategy = strategy;	/* registry strings: static */
+	if (lock) {
+		snprintf(pt->lock_name, sizeof(pt->lock_name), "%s", lock);
+		pt->lock = pt->lock_name;
+	}
 	pt->threads = threads;
-	pt->placement = placement;
+	snprintf(pt->placement, sizeof(pt->placement), "%s", placement);
+	pt->next = points;
+	points = pt;
 	pt->cpus = malloc(sizeof(int) * threads);
 	memcpy(pt->cpus, cpus, sizeof(int) * threads);
 	pt->opts = o;
@@ -132,7 +157,26 @@ static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
 	return 0;
 }
 
+static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
+			 char ***locks_p, char ***places_p, bool *locks_owned, char *err, size_t errlen);
+
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen)
+{
+	char **strat = NULL, **locks = NULL, **places = NULL;
+	bool locks_owned = true;
+	int rc = plan_register(o, t, &strat, &locks, &places, &locks_owned, err, errlen);
+
+	free_list(strat);
+	free_list(places);
+	if (locks_owned)
+		free_list(locks);
+	else
+		free(locks);
+	return rc;
+}
+
+static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
+			 char ***locks_p, char ***places_p, bool *locks_owned, char *err, size_t errlen)
 {
 	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, f, i, s, l, ti;
 	char **strat = NULL, **locks = NULL, **places;
@@ -151,11 +195,13 @@ int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err
 	if (parse_threads(o->threads, sb_topo_npus(t), threads, &nthreads, err, errlen))
 		return -1;
 	places = autop ? split("compact,cores,scatter", &nplaces) : split(o->placement, &nplaces);
+	*places_p = places;
 	for (i = 0; i < nplaces; i++)	/* validate explicit placements once, at 1 thread */
 		if (!autop && sb_topo_plan(t, places[i], 1, threads + 63, err, errlen))
 			return -1;
 	if (o->strategy) {
 		strat = split(o->strategy, &nstrat);
+		*strat_p = strat;
 		for (i = 0; i < nstrat; i++) {
 			bool found = false;
 
@@ -173,6 +219,7 @@ int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err
 	}
 	if (o->lock && strcmp(o->lock, "all") != 0) {
 		locks = split(o->lock, &nlocks);
+		*locks_p = locks;
 		for (i = 0; i < nlocks; i++)
 			if (!sb_lock_find(locks[i])) {
 				snprintf(err, errlen, "unknown lock '%s' (see stratbench list)", locks[i]);
@@ -181,6 +228,8 @@ int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err
 	} else if (o->lock) {
 		nlocks = sb_registry_count(SB_FAMILY_lock, false);
 		locks = calloc(nlocks + 1, sizeof(*locks));
+		*locks_p = locks;
+		*locks_owned = false;	/* registry names */
 		for (i = 0; i < nlocks; i++)
 			locks[i] = (char *)sb_registry_at(SB_FAMILY_lock, i, false)->name;
 	}

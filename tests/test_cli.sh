@@ -62,6 +62,12 @@ for c in ops_per_s ns_per_op ops_min ops_max resets contended; do
 	check "json counter $c" grep -q "\"$c\":" "$out/gbench.json"
 done
 
+# the wrapper's self-benchmark runs and names its loops
+"$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1
+check "selftest exits 0" [ $? -eq 0 ]
+check "selftest native and batched" grep -q "harness/loop/c_batch:64" "$tmp/self"
+expect_usage "selftest bad flag" "selftest takes only" selftest --strategy=x
+
 # bad input: one line, exit 2
 expect_usage "unknown strategy" "unknown strategy 'nosuch'" run --strategy=nosuch
 expect_usage "unknown family" "unknown family 'nosuch'" run --family=nosuch
