@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hwloc.h>
+#include <unistd.h>
+
 #include <stratbench/topo.h>
 
 #include "check.h"
@@ -151,6 +154,32 @@ static void bad_input(void)
 	sb_topo_destroy(t);
 }
 
+/* xml:FILE — an lstopo-style export of the POWER8 layout plans the same. */
+static void xml_file(void)
+{
+	char path[] = "/tmp/sb_topo_XXXXXX.xml", spec[64];
+	hwloc_topology_t h;
+	struct sb_topo *t;
+	const int scatter[] = { 0, 80, 40, 120, 8, 88 };
+	int fd = mkstemps(path, 4);
+
+	CHECK(fd >= 0, "tmp file");
+	close(fd);
+	hwloc_topology_init(&h);
+	hwloc_topology_set_synthetic(h, "pack:2 numa:2 core:5 pu:8");
+	hwloc_topology_load(h);
+	CHECK(hwloc_topology_export_xml(h, path, 0) == 0, "export xml");
+	hwloc_topology_destroy(h);
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	t = load(spec);
+	if (t) {
+		CHECK(!sb_topo_is_native(t), "xml is not this system");
+		expect_plan(t, "xml power8", "scatter", 6, scatter);
+		sb_topo_destroy(t);
+	}
+	unlink(path);
+}
+
 static void this_machine(void)
 {
 	struct sb_topo *t = load(NULL);
@@ -180,6 +209,7 @@ int main(void)
 	power8();
 	power7();
 	bad_input();
+	xml_file();
 	this_machine();
 	return check_done("test_topo");
 }
