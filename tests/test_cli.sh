@@ -28,7 +28,7 @@ fast=(--benchmark_min_time=0.01)
 # list: families and strategies, no test-only fixtures
 "$sb" list >"$tmp/list" 2>&1
 check "list exits 0" [ $? -eq 0 ]
-for s in null spinlock ttas pthread_spin; do
+for s in null spinlock ttas queued mcs clh ticket tas ppc_simple pthread_mutex pthread_spin; do
 	check "list names $s" grep -q "^  $s " "$tmp/list"
 done
 check "list hides test-only locks" bash -c "! grep -qi broken '$tmp/list'"
@@ -48,19 +48,27 @@ for k in sb_cpu_model sb_packages sb_numa_nodes sb_cores sb_pus sb_cacheline_os 
 	sb_compiler sb_git_revision sb_command_line; do
 	check "context has $k" grep -q "\"$k\"" "$out/gbench.json"
 done
-for n in window/null/threads:1/place:compact window/spinlock/lock:ttas/threads:2/place:compact \
+for n in window/null/threads:1/place:compact window/spinlock/lock:queued/threads:2/place:compact lock/pthread_spin/threads:1/place:compact \
 	baseline/pthread_spin/threads:2/place:compact; do
 	check "json has $n" grep -q "\"$n/manual_time\"" "$out/gbench.json"
 	check "csv has $n" grep -q "^$n," "$out/results.csv"
 done
 check "csv header" grep -q '^name,family,strategy,lock,threads,placement,params,aggregate,repetition,iterations,real_ns,cpu_ns,ops_per_s,ns_per_op,ops_min,ops_max,jain,resets,contended,limited' "$out/results.csv"
 # every row has a positive ops_per_s (column 13) and no error
-check "csv rows measured" awk -F, 'NR > 1 { n++; if (!($13 > 0) || $NF != "") exit 1 } END { exit n == 6 ? 0 : 1 }' "$out/results.csv"
+check "csv rows measured" awk -F, 'NR > 1 { n++; if (!($13 > 0) || $NF != "") exit 1 } END { exit n == 8 ? 0 : 1 }' "$out/results.csv"
 check "spinlock row has resets and lock column" \
-	awk -F, '$3 == "spinlock" && $4 == "ttas" && $18 != "" { f = 1 } END { exit !f }' "$out/results.csv"
+	awk -F, '$3 == "spinlock" && $4 == "queued" && $18 != "" { f = 1 } END { exit !f }' "$out/results.csv"
 for c in ops_per_s ns_per_op ops_min ops_max resets contended; do
 	check "json counter $c" grep -q "\"$c\":" "$out/gbench.json"
 done
+
+# --lock=all: every listed lock under a lock-based policy
+nlocks=$(sed -n '/^lock /,/^baseline /p' "$tmp/list" | grep -c '^  ')
+"$sb" run --strategy=spinlock --lock=all --threads=1 --placement=compact \
+	--benchmark_list_tests=true >"$tmp/all" 2>&1
+check "--lock=all expands to all $nlocks locks" \
+	[ "$(grep -c '^window/spinlock/lock:.*/threads:1/place:compact' "$tmp/all")" -eq "$nlocks" ]
+check "at least 9 locks" [ "$nlocks" -ge 9 ]
 
 # the wrapper's self-benchmark runs and names its loops
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1

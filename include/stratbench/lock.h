@@ -3,7 +3,9 @@
  * A lock is a descriptor of functions over caller-allocated lock words
  * (state_size bytes, state_align aligned, zeroed before init) and an optional
  * per-thread queue node (node_size bytes, SB_CACHELINE aligned, zeroed, owned
- * by the calling thread for as long as it may hold or wait for the lock).
+ * by the calling thread for as long as it may hold or wait for the lock;
+ * every node stays allocated until the lock's fini, because CLH-style locks
+ * hand nodes from thread to thread).
  * lock() returns with the lock held and acquire ordering; trylock() returns
  * true with the lock held (acquire) or false without side effects visible to
  * others; unlock() releases with release ordering.  `fair` promises FIFO
