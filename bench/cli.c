@@ -52,7 +52,6 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		unsigned long ul;
-		double d;
 
 		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {
 			o->gb_argv[o->gb_argc++] = argv[i];
@@ -101,7 +100,6 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 			snprintf(err, errlen, "unknown option '%s' (see stratbench --help)", a);
 			return -1;
 		}
-		(void)d;
 		continue;
 bad:
 		snprintf(err, errlen, "bad value in '%s'", a);

@@ -68,11 +68,7 @@ int sb_cmd_run(int argc, char **argv)
 	    sb_topo_check_bindable(t, err, sizeof(err)))
 		goto usage;
 	if (o.home_node >= 0) {
-		int pkg, core, node, found = 0;
-
-		for (i = 0; i < 65536 && !found; i++)
-			found = sb_topo_cpu_where(t, i, &pkg, &core, &node) == 0 && node == o.home_node;
-		if (!found) {
+		if (!sb_topo_has_node(t, o.home_node)) {
 			snprintf(err, sizeof(err), "NUMA node %d does not exist here (%d node%s)",
 				 o.home_node, sb_topo_nnodes(t), sb_topo_nnodes(t) > 1 ? "s" : "");
 			goto usage;

@@ -62,7 +62,7 @@ private:
 	static void forward(const Run &r)
 	{
 		double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
-		std::string name = strip_manual_time(r.benchmark_name());
+		std::string name;
 		std::vector<const char *> names;
 		std::vector<double> values;
 

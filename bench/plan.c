@@ -133,21 +133,21 @@ static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
 			  const char *lock, int threads, char **places, int nplaces, bool autop,
 			  char *err, size_t errlen)
 {
-	int (*plans)[1024] = malloc(sizeof(*plans) * (nplaces + 1));
+	int *plans = malloc(sizeof(int) * threads * (nplaces + 1));
 	int kept = 0, i, j;
 
 	for (i = 0; i < nplaces; i++) {
-		int *cpus = plans[kept];
+		int *cpus = plans + kept * threads;
 		bool dup = false;
 
-		if (threads > 1024 || sb_topo_plan(t, places[i], threads, cpus, err, errlen)) {
+		if (sb_topo_plan(t, places[i], threads, cpus, err, errlen)) {
 			if (autop)
 				continue;	/* e.g. cores with more threads than cores */
 			free(plans);
 			return -1;
 		}
 		for (j = 0; autop && j < kept; j++)
-			dup |= memcmp(plans[j], cpus, sizeof(int) * threads) == 0;
+			dup |= memcmp(plans + j * threads, cpus, sizeof(int) * threads) == 0;
 		if (dup)
 			continue;
 		add_point(o, t, drv, strategy, lock, threads, places[i], cpus);

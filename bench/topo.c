@@ -51,15 +51,10 @@ static void fill_pus(struct sb_topo *t)
 
 		p->os = (int)o->os_index;
 		p->core = core ? (int)core->logical_index : i;
-		p->smt = core ? hwloc_get_nbobjs_inside_cpuset_by_type(h, core->cpuset,
-								       HWLOC_OBJ_PU) : 0;
-		if (core) {	/* rank: how many PUs of the core come before it */
-			for (j = 0; j < p->smt; j++)
-				if (hwloc_get_obj_inside_cpuset_by_type(h, core->cpuset,
-									HWLOC_OBJ_PU, j) == o)
-					break;
-			p->smt = j;
-		}
+		p->smt = 0;	/* rank among the core's PUs: SMT sibling number */
+		while (core && hwloc_get_obj_inside_cpuset_by_type(h, core->cpuset, HWLOC_OBJ_PU,
+								   p->smt) != o)
+			p->smt++;
 		p->pkg = depth_index(h, o, HWLOC_OBJ_PACKAGE);
 		if (p->pkg < 0)
 			p->pkg = 0;
@@ -154,6 +149,11 @@ static const struct sb_pu *pu_by_os(const struct sb_topo *t, int os)
 		if (t->pu[i].os == os)
 			return &t->pu[i];
 	return NULL;
+}
+
+bool sb_topo_has_node(const struct sb_topo *t, int node)
+{
+	return node >= 0 && hwloc_get_numanode_obj_by_os_index(t->h, (unsigned)node) != NULL;
 }
 
 int sb_topo_node_of_cpu(const struct sb_topo *t, int cpu)
@@ -393,7 +393,6 @@ void sb_topo_free(const struct sb_topo *t, void *p, size_t size)
 
 void sb_topo_print(const struct sb_topo *t, FILE *f)
 {
-	hwloc_obj_t root = hwloc_get_root_obj(t->h);
 	const char *model = NULL;
 	int pk, nd, i;
 
@@ -403,7 +402,6 @@ void sb_topo_print(const struct sb_topo *t, FILE *f)
 	fprintf(f, "machine: %d packages, %d NUMA nodes, %d cores, %d PUs (%s)%s%s\n", t->npkgs,
 		t->nnodes, t->ncores, t->npus, t->native ? "this system" : "not this system",
 		model ? " — " : "", model ? model : "");
-	(void)root;
 	for (pk = 0; pk < t->npkgs; pk++)
 		for (nd = 0; nd < t->nnodes; nd++) {
 			int first = 1;

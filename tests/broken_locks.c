@@ -33,7 +33,15 @@ SB_LOCK(broken_nowait,
 	.unlock      = nowait_unlock);
 
 /* broken_racy: test, then set with a plain store instead of an atomic RMW:
- * two waiters that both see the word clear both enter. */
+ * two waiters that both see the word clear both enter.  The gap between
+ * test and set is widened (a few spin hints) so the conformance test sees
+ * the bug on every run, under sanitizers and qemu too, not by luck. */
+static void racy_gap(void)
+{
+	for (int i = 0; i < 64; i++)
+		sb_cpu_relax();
+}
+
 static void racy_lock(void *l, void *node)
 {
 	int *word = l;
@@ -41,6 +49,7 @@ static void racy_lock(void *l, void *node)
 	(void)node;
 	while (__atomic_load_n(word, __ATOMIC_ACQUIRE))
 		sb_cpu_relax();
+	racy_gap();
 	__atomic_store_n(word, 1, __ATOMIC_RELAXED);	/* the bug: not atomic with the load */
 }
 
@@ -51,6 +60,7 @@ static bool racy_trylock(void *l, void *node)
 	(void)node;
 	if (__atomic_load_n(word, __ATOMIC_ACQUIRE))
 		return false;
+	racy_gap();
 	__atomic_store_n(word, 1, __ATOMIC_RELAXED);
 	return true;
 }

@@ -1,7 +1,9 @@
 /* test_window.c — window policies driven by a scripted clock (the harness
  * owns `now`), and the declared properties of every registered policy. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <stratbench/window.h>
 
@@ -54,6 +56,45 @@ static void test_spinlock_script(bool exact)
 	      (unsigned long long)st.admitted);
 	sb_window_fini(w);
 	free(w);
+}
+
+/* A reset that finds the lock held counts as contended, then waits for it. */
+struct held_arg {
+	struct sb_window *w;
+	struct sb_window_stats st;
+	bool limited;
+	int started;
+};
+
+static void *reset_behind_holder(void *p)
+{
+	struct held_arg *a = p;
+
+	__atomic_store_n(&a->started, 1, __ATOMIC_RELEASE);
+	a->limited = sb_window_find("spinlock")->update(a->w, 500, 1, &a->st);
+	return NULL;
+}
+
+static void test_spinlock_contended(void)
+{
+	struct held_arg a = { .w = new_window("spinlock", "ttas", 100, 10, false, 0) };
+	pthread_t th;
+
+	sb_lock_lock(&a.w->lock, NULL);		/* ttas takes no node */
+	pthread_create(&th, NULL, reset_behind_holder, &a);
+	while (!__atomic_load_n(&a.started, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(50000);	/* long enough to reach the lock, even under qemu */
+	CHECK(sb_read_once(&a.w->next_window) == 100, "no reset while the lock is held");
+	sb_lock_unlock(&a.w->lock, NULL);
+	pthread_join(th, NULL);
+	CHECK(a.st.contended == 1 && a.st.resets == 1 && !a.limited,
+	      "contended %llu resets %llu", (unsigned long long)a.st.contended,
+	      (unsigned long long)a.st.resets);
+	CHECK(a.w->next_window == 600, "reset after the holder let go: %llu",
+	      (unsigned long long)a.w->next_window);
+	sb_window_fini(a.w);
+	free(a.w);
 }
 
 /* Every registered policy: a reset puts next_window where `stretches` says. */
@@ -146,6 +187,7 @@ int main(void)
 {
 	test_spinlock_script(false);
 	test_spinlock_script(true);
+	test_spinlock_contended();
 	test_declared_phase();
 	test_null();
 	test_loop_exact();

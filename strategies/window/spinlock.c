@@ -10,7 +10,12 @@ static bool spinlock_update(struct sb_window *w, sb_ticks now, unsigned long nr_
 			    struct sb_window_stats *st)
 {
 	if (sb_time_after(now, sb_read_once(&w->next_window))) {
-		sb_lock_lock(&w->lock, st->lock_node);	/* out-of-line, as spin_lock() */
+		/* spin_lock(), out of line as in the kernel; the trylock first only
+		 * counts contention (it is the qspinlock fast path anyway) */
+		if (!sb_lock_trylock(&w->lock, st->lock_node)) {
+			st->contended++;
+			sb_lock_lock(&w->lock, st->lock_node);
+		}
 		sb_write_once(&w->nr_pages, 0);
 		sb_write_once(&w->next_window, now + w->interval);
 		sb_lock_unlock(&w->lock, st->lock_node);
