@@ -116,9 +116,10 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t,
 	/* non-default parameters become name parts, so runs compare by name */
 	if (strcmp(drv->family, "window") == 0 && o->exact)
 		snprintf(extra, sizeof(extra), "/acct:exact");
-	if (strcmp(drv->family, "lock") == 0 && (o->crit_ns > 0 || o->par_ns > 0 || o->trylock))
-		snprintf(extra, sizeof(extra), "/crit:%g/par:%g%s", o->crit_ns, o->par_ns,
-			 o->trylock ? "/acquire:trylock" : "");
+	if (strcmp(drv->family, "lock") == 0 &&
+	    (o->crit_ns > 0 || o->par_ns > 0 || o->crit_lines || o->trylock))
+		snprintf(extra, sizeof(extra), "/crit:%g/par:%g/lines:%u%s", o->crit_ns, o->par_ns,
+			 o->crit_lines, o->trylock ? "/acquire:trylock" : "");
 	snprintf(pt->name, sizeof(pt->name), "%s/%s%s%s/threads:%d/place:%s%s", drv->family,
 		 strategy, lock ? "/lock:" : "", lock ? lock : "", threads, placement, extra);
 	sb_bench_use_manual_time(sb_bench_register(pt->name, drv->body, pt));
