@@ -1,8 +1,12 @@
 /* cli.c — `stratbench run|topo` options; --benchmark_* pass through untouched. */
 #include "harness.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *value_of(const char *arg, const char *key)
 {
@@ -11,12 +15,12 @@ static const char *value_of(const char *arg, const char *key)
 	return strncmp(arg, key, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
 }
 
-static int parse_double(const char *s, double *out, double min)
+static int parse_double(const char *s, double *out, double min, double max)
 {
 	char *end;
 	double v = strtod(s, &end);
 
-	if (end == s || *end || v < min)
+	if (end == s || *end || !isfinite(v) || v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;
@@ -29,11 +33,95 @@ static int parse_ulong(const char *s, unsigned long *out, unsigned long min)
 
 	if (*s == '-')
 		return -1;
+	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (end == s || *end || v < min)
+	if (end == s || *end || errno || v < min)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+static bool one_of(const char *v, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(v, *set) == 0)
+			return true;
+	return false;
+}
+
+/* Google Benchmark 1.7.1 aborts, prints its whole usage or exits 0 on some
+ * bad flag values; check the ones we know before it sees them. */
+int sb_gb_flag_check(const char *a, char *err, size_t errlen)
+{
+	static const char *const bools[] = { "list_tests", "enable_random_interleaving",
+		"report_aggregates_only", "display_aggregates_only", "counters_tabular", NULL };
+	static const char *const truth[] = { "", "true", "false", "yes", "no", "1", "0", "t",
+		"f", "y", "n", "TRUE", "FALSE", "True", "False", NULL };
+	static const char *const formats[] = { "console", "json", "csv", NULL };
+	static const char *const units[] = { "ns", "us", "ms", "s", NULL };
+	static const char *const colors[] = { "auto", "true", "false", "yes", "no", "1", "0",
+		NULL };
+	static const char *const free_form[] = { "filter", "perf_counters", "context", NULL };
+	char name[64];
+	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
+	size_t n = eq ? (size_t)(eq - a) : strlen(a);
+	double d;
+	unsigned long ul;
+
+	if (strncmp(a, "--v=", 4) == 0) {
+		if (parse_ulong(a + 4, &ul, 0))
+			goto bad;
+		return 0;
+	}
+	if (n - 12 >= sizeof(name))
+		goto unknown;
+	memcpy(name, a + 12, n - 12);
+	name[n - 12] = '\0';
+	if (one_of(name, bools)) {
+		if (!one_of(v, truth))
+			goto bad;
+	} else if (!strcmp(name, "repetitions")) {
+		if (parse_ulong(v, &ul, 1) || ul > 1000000)
+			goto bad;
+	} else if (!strcmp(name, "min_time") || !strcmp(name, "min_warmup_time")) {
+		if (parse_double(v, &d, 0, 1e6))
+			goto bad;
+	} else if (!strcmp(name, "format") || !strcmp(name, "out_format")) {
+		if (!one_of(v, formats))
+			goto bad;
+	} else if (!strcmp(name, "time_unit")) {
+		if (!one_of(v, units))
+			goto bad;
+	} else if (!strcmp(name, "color")) {
+		if (!one_of(v, colors))
+			goto bad;
+	} else if (!strcmp(name, "out")) {
+		char dir[4096];
+		char *slash;
+
+		snprintf(dir, sizeof(dir), "%s", v);
+		slash = strrchr(dir, '/');
+		if (!*v)
+			goto bad;
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		if (access(slash ? dir : ".", W_OK)) {
+			snprintf(err, errlen, "cannot write '%s': its directory is missing or read-only",
+				 v);
+			return -1;
+		}
+	} else if (!one_of(name, free_form)) {
+		goto unknown;
+	}
+	if (!eq && !one_of(name, bools))
+		goto bad;
+	return 0;
+bad:
+	snprintf(err, errlen, "bad value in '%s'", a);
+	return -1;
+unknown:
+	snprintf(err, errlen, "unknown option '%s'", a);
+	return -1;
 }
 
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
@@ -54,6 +142,8 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 		unsigned long ul;
 
 		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {
+			if (sb_gb_flag_check(a, err, errlen))
+				return -1;
 			o->gb_argv[o->gb_argc++] = argv[i];
 		} else if ((v = value_of(a, "--family"))) {
 			o->family = v;
@@ -70,11 +160,12 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 		} else if ((v = value_of(a, "--topology"))) {
 			o->topology = v;
 		} else if ((v = value_of(a, "--home-node"))) {
-			if (parse_ulong(v, &ul, 0))
+			if (parse_ulong(v, &ul, 0) || ul > INT_MAX)
 				goto bad;
 			o->home_node = (int)ul;
 		} else if ((v = value_of(a, "--interval-ms"))) {
-			if (parse_double(v, &o->interval_ms, 1e-6))
+			/* up to ~11 days: ticks (ns) stay far below 2^62 */
+			if (parse_double(v, &o->interval_ms, 1e-6, 1e9))
 				goto bad;
 		} else if ((v = value_of(a, "--limit"))) {
 			if (parse_ulong(v, &o->limit, 1))
@@ -85,10 +176,10 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 		} else if (strcmp(a, "--exact") == 0) {
 			o->exact = true;
 		} else if ((v = value_of(a, "--crit"))) {
-			if (parse_double(v, &o->crit_ns, 0))
+			if (parse_double(v, &o->crit_ns, 0, 1e9))
 				goto bad;
 		} else if ((v = value_of(a, "--par"))) {
-			if (parse_double(v, &o->par_ns, 0))
+			if (parse_double(v, &o->par_ns, 0, 1e9))
 				goto bad;
 		} else if ((v = value_of(a, "--crit-lines"))) {
 			if (parse_ulong(v, &ul, 0) || ul > 4096)

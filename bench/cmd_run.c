@@ -8,6 +8,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Results are written under .partial names and renamed when the run ends,
+ * so a crash leaves the finished rows in *.partial and never a file that
+ * looks complete. */
+static const char *const out_files[] = {
+	"gbench.json", "results.csv", "gbench.json.partial", "results.csv.partial", NULL,
+};
+
+/* Renames DIR/NAME.partial to DIR/NAME (keep) or removes it. */
+static void finish_out(const char *dir, bool keep)
+{
+	char from[4300], to[4200];
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(to, sizeof(to), "%s/%s", dir, out_files[i]);
+		snprintf(from, sizeof(from), "%s.partial", to);
+		if (keep ? rename(from, to) : unlink(from))
+			fprintf(stderr, "stratbench: cannot %s %s: %s\n", keep ? "rename" : "remove",
+				from, strerror(errno));
+	}
+}
+
 /* mkdir -p; refuses a directory that already holds results. */
 static int prepare_out(const char *dir, char *err, size_t errlen)
 {
@@ -37,11 +58,13 @@ static int prepare_out(const char *dir, char *err, size_t errlen)
 			 strerror(errno));
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/gbench.json", dir);
-	if (access(path, F_OK) == 0) {
-		snprintf(err, errlen, "'%s' already holds results (gbench.json): choose a new --out",
-			 dir);
-		return -1;
+	for (const char *const *f = out_files; *f; f++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *f);
+		if (access(path, F_OK) == 0) {
+			snprintf(err, errlen, "'%s' already holds results (%s): choose a new --out",
+				 dir, *f);
+			return -1;
+		}
 	}
 	return 0;
 fail:
@@ -60,8 +83,9 @@ int sb_cmd_run(int argc, char **argv)
 	if (sb_opts_parse(&o, argc, argv, err, sizeof(err)))
 		goto usage;
 	for (i = 1; i < o.gb_argc; i++)
-		if (o.out && strncmp(o.gb_argv[i], "--benchmark_out=", 16) == 0) {
-			snprintf(err, sizeof(err), "give --out=DIR or --benchmark_out, not both");
+		if (o.out && strncmp(o.gb_argv[i], "--benchmark_out", 15) == 0) {
+			snprintf(err, sizeof(err), "--out=DIR writes DIR/gbench.json itself: "
+				 "drop %s", o.gb_argv[i]);
 			goto usage;
 		}
 	if (sb_topo_load(&t, o.topology, err, sizeof(err)) ||
@@ -76,13 +100,20 @@ int sb_cmd_run(int argc, char **argv)
 	}
 	if (sb_plan_register(&o, t, err, sizeof(err)))
 		goto usage;
+	for (i = 1; i < o.gb_argc; i++)
+		if (o.out && strncmp(o.gb_argv[i], "--benchmark_list_tests", 22) == 0 &&
+		    strcmp(o.gb_argv[i], "--benchmark_list_tests=false") != 0) {
+			fprintf(stderr, "stratbench: note: --benchmark_list_tests runs nothing; "
+				"--out ignored\n");
+			o.out = NULL;
+		}
 	if (o.out) {
 		if (prepare_out(o.out, err, sizeof(err)))
 			goto usage;
-		snprintf(path, sizeof(path), "%s/results.csv", o.out);
+		snprintf(path, sizeof(path), "%s/results.csv.partial", o.out);
 		if (sb_csv_open(path, err, sizeof(err)))
 			goto usage;
-		snprintf(out_json, sizeof(out_json), "--benchmark_out=%s/gbench.json", o.out);
+		snprintf(out_json, sizeof(out_json), "--benchmark_out=%s/gbench.json.partial", o.out);
 		o.gb_argv[o.gb_argc++] = out_json;
 		o.gb_argv[o.gb_argc++] = "--benchmark_out_format=json";
 		o.gb_argv[o.gb_argc] = NULL;
@@ -90,8 +121,13 @@ int sb_cmd_run(int argc, char **argv)
 	sb_context_fingerprint(t, argc, argv);
 	rc = sb_gbench_main(o.gb_argc, o.gb_argv);
 	sb_csv_close();
-	if (o.out && rc != SB_EXIT_USAGE)
-		fprintf(stderr, "stratbench: results in %s/ (gbench.json, results.csv)\n", o.out);
+	if (o.out) {
+		/* rc 2: nothing ran (no benchmark matched); 1 keeps the failed rows */
+		finish_out(o.out, rc != SB_EXIT_USAGE);
+		if (rc != SB_EXIT_USAGE)
+			fprintf(stderr, "stratbench: results in %s/ (gbench.json, results.csv)\n",
+				o.out);
+	}
 	goto out;
 usage:
 	fprintf(stderr, "stratbench: %s\n", err);

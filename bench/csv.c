@@ -12,7 +12,8 @@ static FILE *csv;
 /* Counters with their own column; any other goes to `extra` as k=v;k=v. */
 static const char *const counter_cols[] = {
 	"ops_per_s", "ns_per_op", "ops_min", "ops_max", "jain", "resets", "contended",
-	"limited", "max_wait_ns", "trylock_success", NULL,
+	"limited", "resets_per_interval", "wait_p50_ns", "wait_p99_ns", "max_wait_ns",
+	"trylock_success", NULL,	/* columns 13..25 */
 };
 
 static void put_field(const char *s)
@@ -94,6 +95,8 @@ static void csv_row(const struct sb_run_report *r, void *arg)
 	}
 	put_field(extra);
 	fputc(',', csv);
+	put_field(r->label);
+	fputc(',', csv);
 	put_field(r->error ? r->error : "");
 	fputc('\n', csv);
 	fflush(csv);
@@ -112,7 +115,7 @@ int sb_csv_open(const char *path, char *err, size_t errlen)
 	      "iterations,real_ns,cpu_ns", csv);
 	for (c = 0; counter_cols[c]; c++)
 		fprintf(csv, ",%s", counter_cols[c]);
-	fputs(",extra,error\n", csv);
+	fputs(",extra,label,error\n", csv);
 	fflush(csv);
 	sb_gbench_on_run(csv_row, NULL);
 	return 0;

@@ -45,54 +45,82 @@ std::string strip_manual_time(const std::string &name)
 	return name.substr(0, pos) + name.substr(pos + suffix.size());
 }
 
-// Forwards to the reporter --benchmark_format asked for, and to the C hook.
-class TeeReporter : public benchmark::BenchmarkReporter {
+using Run = benchmark::BenchmarkReporter::Run;
+
+// Hands one run to the C hook.  Called by exactly one reporter: the file
+// reporter when there is one (it sees every run, whatever
+// --benchmark_display_aggregates_only hides), else the display reporter.
+void forward(const Run &r)
+{
+	double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
+	std::vector<const char *> names;
+	std::vector<double> values;
+	// Aggregates carry their suffix (_mean) outside run_name: the plain
+	// benchmark name goes in name, the aggregate in its own field.
+	std::string name = strip_manual_time(r.run_name.str());
+
+	if (r.error_occurred)
+		any_error = true;
+	if (!run_hook)
+		return;
+	for (const auto &c : r.counters) {
+		names.push_back(c.first.c_str());
+		values.push_back(c.second.value);
+	}
+	sb_run_report rep = {};
+	rep.name = name.c_str();
+	rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
+	rep.iterations = r.iterations;
+	rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
+	rep.real_ns = r.GetAdjustedRealTime() / mult * 1e9;
+	rep.cpu_ns = r.GetAdjustedCPUTime() / mult * 1e9;
+	rep.label = r.report_label.c_str();
+	rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
+	rep.ncounters = (int)names.size();
+	rep.counter_names = names.data();
+	rep.counter_values = values.data();
+	run_hook(&rep, run_hook_arg);
+}
+
+// The display reporter --benchmark_format asked for, optionally hooked.
+class DisplayReporter : public benchmark::BenchmarkReporter {
 public:
-	explicit TeeReporter(benchmark::BenchmarkReporter *inner) : inner_(inner) {}
+	DisplayReporter(benchmark::BenchmarkReporter *inner, bool hooked)
+		: inner_(inner), hooked_(hooked) {}
 	bool ReportContext(const Context &ctx) override { return inner_->ReportContext(ctx); }
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
 		inner_->ReportRuns(runs);
 		for (const Run &r : runs)
-			forward(r);
+			if (hooked_)
+				forward(r);
 	}
 	void Finalize() override { inner_->Finalize(); }
 
 private:
-	static void forward(const Run &r)
-	{
-		double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
-		std::string name;
-		std::vector<const char *> names;
-		std::vector<double> values;
-
-		if (r.error_occurred)
-			any_error = true;
-		if (!run_hook)
-			return;
-		// Aggregates carry the suffix in run_name (e.g. _mean): keep the
-		// plain benchmark name, the aggregate goes in its own field.
-		name = strip_manual_time(r.run_name.str());
-		for (const auto &c : r.counters) {
-			names.push_back(c.first.c_str());
-			values.push_back(c.second.value);
-		}
-		sb_run_report rep = {};
-		rep.name = name.c_str();
-		rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
-		rep.iterations = r.iterations;
-		rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
-		rep.real_ns = r.GetAdjustedRealTime() / mult * 1e9;
-		rep.cpu_ns = r.GetAdjustedCPUTime() / mult * 1e9;
-		rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
-		rep.ncounters = (int)names.size();
-		rep.counter_names = names.data();
-		rep.counter_values = values.data();
-		run_hook(&rep, run_hook_arg);
-	}
-
 	std::unique_ptr<benchmark::BenchmarkReporter> inner_;
+	bool hooked_;
 };
+
+// A file reporter of GB's own kind (GB points its stream at the file).
+template <class Base> class FileReporter : public Base {
+public:
+	void ReportRuns(const std::vector<Run> &runs) override
+	{
+		Base::ReportRuns(runs);
+		for (const Run &r : runs)
+			forward(r);
+	}
+};
+
+std::unique_ptr<benchmark::BenchmarkReporter> make_file_reporter(const std::string &format)
+{
+	if (format == "csv")	// deprecated in GB: let it make its own, unhooked
+		return nullptr;
+	if (format == "console")
+		return std::make_unique<FileReporter<benchmark::ConsoleReporter>>();
+	return std::make_unique<FileReporter<benchmark::JSONReporter>>();
+}
 
 void run_body(benchmark::State &st, sb_bench *b)
 {
@@ -238,16 +266,27 @@ void sb_gbench_on_run(sb_run_hook hook, void *arg)
 int sb_gbench_main(int argc, char **argv)
 {
 	std::vector<char *> args(argv, argv + argc);
+	std::unique_ptr<benchmark::BenchmarkReporter> file;
+	std::string out_format = "json";
+	bool has_out = false;
 	int n = argc;
 
+	for (int i = 1; i < argc; i++) {
+		if (!std::strncmp(argv[i], "--benchmark_out=", 16))
+			has_out = true;
+		if (!std::strncmp(argv[i], "--benchmark_out_format=", 23))
+			out_format = argv[i] + 23;
+	}
 	args.push_back(nullptr);
 	benchmark::Initialize(&n, args.data());
 	if (n > 1) {
 		std::fprintf(stderr, "stratbench: unknown option '%s'\n", args[1]);
 		return 2;
 	}
-	TeeReporter display(benchmark::CreateDefaultDisplayReporter());
-	size_t matched = benchmark::RunSpecifiedBenchmarks(&display);
+	if (has_out)
+		file = make_file_reporter(out_format);
+	DisplayReporter display(benchmark::CreateDefaultDisplayReporter(), !file);
+	size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
 	benchmark::Shutdown();
 	if (matched == 0)	// GB has said so, naming the filter
 		return 2;

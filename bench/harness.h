@@ -102,6 +102,8 @@ void sb_csv_close(void);
 /* cli.c */
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen);
 void sb_opts_free(struct sb_opts *o);
+/* 0 if a --benchmark_* (or --v=) flag is known and its value well formed */
+int sb_gb_flag_check(const char *arg, char *err, size_t errlen);
 
 int sb_cmd_list(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);

@@ -25,6 +25,32 @@ static uint64_t lock_member_fn(int tid, const struct sb_round *r, void *arg)
 	return run->ops->loop(&run->m[tid].lp, r);
 }
 
+/* Sampled acquisition times: median, p99 (histogram midpoints) and max. */
+static void report_waits(sb_state *st, const uint64_t *hist, uint64_t max_wait)
+{
+	const double cpn = sb_cycles_per_ns();
+	uint64_t n = 0, seen = 0;
+	double p50 = -1, p99 = -1;
+	int b;
+
+	for (b = 0; b < SB_WAIT_BUCKETS; b++)
+		n += hist[b];
+	if (!n) {
+		sb_state_set_label(st, "waits: unavailable (no acquisition sampled)");
+		return;
+	}
+	for (b = 0; b < SB_WAIT_BUCKETS; b++) {
+		seen += hist[b];
+		if (p50 < 0 && seen * 2 >= n)
+			p50 = sb_wait_bucket_mid(b) / cpn;
+		if (p99 < 0 && seen * 100 >= n * 99)
+			p99 = sb_wait_bucket_mid(b) / cpn;
+	}
+	sb_state_counter(st, "wait_p50_ns", p50, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "wait_p99_ns", p99, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "max_wait_ns", (double)max_wait / cpn, SB_COUNTER_DEFAULT);
+}
+
 static size_t round_line(size_t n)
 {
 	return (n + SB_CACHELINE - 1) / SB_CACHELINE * SB_CACHELINE;
@@ -39,7 +65,7 @@ static void lock_body(sb_state *st, void *arg)
 	size_t lock_bytes = round_line(ops->state_size);
 	size_t size = lock_bytes + (size_t)o->crit_lines * SB_CACHELINE + SB_CACHELINE;
 	struct lock_run run = { .ops = ops };
-	uint64_t attempts = 0, fails = 0, max_wait = 0;
+	uint64_t attempts = 0, fails = 0, max_wait = 0, hist[SB_WAIT_BUCKETS] = { 0 };
 	struct sb_drive d;
 	char *shared;
 	int i;
@@ -67,7 +93,8 @@ static void lock_body(sb_state *st, void *arg)
 		lp->crit_lines = o->crit_lines;
 		lp->crit_data = (uint64_t *)(shared + lock_bytes);
 		lp->use_trylock = o->trylock;
-		lp->sample_shift = 6;	/* time one acquisition in 64 */
+		lp->sample_shift = 6;	/* time one acquisition in 64, at a per-thread offset */
+		lp->sample_phase = 1 + (unsigned)(i * 37) % 63;
 	}
 	if (sb_drive_run(st, pt, lock_member_fn, &run, &d) == 0) {
 		for (i = 0; i < pt->threads; i++) {
@@ -75,9 +102,10 @@ static void lock_body(sb_state *st, void *arg)
 			fails += run.m[i].lp.try_fails;
 			if (run.m[i].lp.max_wait_cycles > max_wait)
 				max_wait = run.m[i].lp.max_wait_cycles;
+			for (int b = 0; b < SB_WAIT_BUCKETS; b++)
+				hist[b] += run.m[i].lp.wait_hist[b];
 		}
-		sb_state_counter(st, "max_wait_ns", (double)max_wait / sb_cycles_per_ns(),
-				 SB_COUNTER_DEFAULT);
+		report_waits(st, hist, max_wait);
 		if (o->trylock && attempts)
 			sb_state_counter(st, "trylock_success", 1.0 - (double)fails / attempts,
 					 SB_COUNTER_DEFAULT);

@@ -31,18 +31,44 @@ void sb_plan_free(void)
 	}
 }
 
-/* Splits a comma list into a NULL-terminated array of fresh strings. */
-static char **split(const char *s, int *n)
+static bool in_list(char **v, int n, const char *s);
+
+/* Splits a comma list into a NULL-terminated array of fresh strings,
+ * dropping repeats (a name twice would register the benchmark twice).
+ * With cpu_lists, a part that starts with a digit continues the preceding
+ * list:CPUS, whose hwloc syntax has commas of its own (list:0-3,8). */
+static char **split_list(const char *s, int *n, bool cpu_lists)
 {
 	char *dup = strdup(s), *save = NULL, *tok;
 	char **v = calloc(strlen(s) + 2, sizeof(*v));
 	int k = 0;
 
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		v[k++] = strdup(tok);
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (cpu_lists && k && *tok >= '0' && *tok <= '9' &&
+		    strncmp(v[k - 1], "list:", 5) == 0) {
+			char *joined = malloc(strlen(v[k - 1]) + strlen(tok) + 2);
+
+			sprintf(joined, "%s,%s", v[k - 1], tok);
+			free(v[k - 1]);
+			v[k - 1] = joined;
+		} else {
+			v[k++] = strdup(tok);
+		}
+	}
+	for (int i = k - 1; i > 0; i--)		/* drop repeats, keep first */
+		if (in_list(v, i, v[i])) {
+			free(v[i]);
+			memmove(&v[i], &v[i + 1], sizeof(*v) * (size_t)(k - i));
+			k--;
+		}
 	*n = k;
 	free(dup);
 	return v;
+}
+
+static char **split(const char *s, int *n)
+{
+	return split_list(s, n, false);
 }
 
 static bool in_list(char **v, int n, const char *s)
@@ -82,7 +108,10 @@ static int parse_threads(const char *s, int npus, int *out, int *n, char *err, s
 			snprintf(err, errlen, "too many thread counts in '%s'", s);
 			return -1;
 		}
-		out[k++] = (int)v;
+		for (t = 0; t < k && out[t] != v; t++)
+			;
+		if (t == k)	/* a repeat would register the benchmark twice */
+			out[k++] = (int)v;
 		p = *end ? end + 1 : end;
 	}
 	*n = k;
@@ -94,7 +123,7 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t,
 		     int threads, const char *placement, const int *cpus)
 {
 	struct sb_point *pt = calloc(1, sizeof(*pt));
-	char extra[96] = "";
+	char extra[96] = "", place[128];
 	int node;
 
 	pt->family = drv->family;
@@ -120,8 +149,13 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t,
 	    (o->crit_ns > 0 || o->par_ns > 0 || o->crit_lines || o->trylock))
 		snprintf(extra, sizeof(extra), "/crit:%g/par:%g/lines:%u%s", o->crit_ns, o->par_ns,
 			 o->crit_lines, o->trylock ? "/acquire:trylock" : "");
+	/* names stay comma-free for CSV and filters: list:0-3,8 -> list:0-3+8 */
+	snprintf(place, sizeof(place), "%s", placement);
+	for (char *c = place; *c; c++)
+		if (*c == ',')
+			*c = '+';
 	snprintf(pt->name, sizeof(pt->name), "%s/%s%s%s/threads:%d/place:%s%s", drv->family,
-		 strategy, lock ? "/lock:" : "", lock ? lock : "", threads, placement, extra);
+		 strategy, lock ? "/lock:" : "", lock ? lock : "", threads, place, extra);
 	sb_bench_use_manual_time(sb_bench_register(pt->name, drv->body, pt));
 	return 0;
 }
@@ -195,11 +229,15 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 	}
 	if (parse_threads(o->threads, sb_topo_npus(t), threads, &nthreads, err, errlen))
 		return -1;
-	places = autop ? split("compact,cores,scatter", &nplaces) : split(o->placement, &nplaces);
+	places = autop ? split("compact,cores,scatter", &nplaces) :
+			 split_list(o->placement, &nplaces, true);
 	*places_p = places;
-	for (i = 0; i < nplaces; i++)	/* validate explicit placements once, at 1 thread */
-		if (!autop && sb_topo_plan(t, places[i], 1, threads + 63, err, errlen))
+	for (i = 0; i < nplaces; i++) {	/* validate explicit placements once, at 1 thread */
+		int cpu;
+
+		if (!autop && sb_topo_plan(t, places[i], 1, &cpu, err, errlen))
 			return -1;
+	}
 	if (o->strategy) {
 		strat = split(o->strategy, &nstrat);
 		*strat_p = strat;

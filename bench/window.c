@@ -15,7 +15,7 @@ int sb_window_init(struct sb_window *w, const struct sb_window_policy *p,
 		w->lock.ops = lock;
 		/* the lock word shares the window's line, as in pglist_data */
 		w->lock.state = lock->state_size <= sizeof(w->lock_words) &&
-				lock->state_align <= SB_CACHELINE ? w->lock_words : lock_mem;
+				lock->state_align <= 8 ? w->lock_words : lock_mem;
 		if (!w->lock.state)
 			return -1;
 		memset(w->lock.state, 0, lock->state_size);

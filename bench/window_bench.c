@@ -77,10 +77,20 @@ static void window_body(sb_state *st, void *arg)
 			sum.limited += run.m[i].lp.st.limited;
 			sum.admitted += run.m[i].lp.st.admitted;
 		}
-		if (d.total_ops) {
+		if (d.total_ops && d.elapsed_ns) {
 			sb_state_counter(st, "resets", (double)sum.resets, SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "contended", (double)sum.contended / d.total_ops,
-					 SB_COUNTER_DEFAULT);
+			/* 1 when every window is reset once; > 1: repeated resets
+			 * (spinlock's unlocked re-check); < 1: stretched windows */
+			sb_state_counter(st, "resets_per_interval",
+					 (double)sum.resets * (double)params.interval /
+					 (double)d.elapsed_ns, SB_COUNTER_DEFAULT);
+			if (lk && !lk->is_locked)	/* unavailable, not 0 */
+				sb_state_set_label(st, "contended: unavailable (this lock cannot "
+						   "tell whether it is held)");
+			else
+				sb_state_counter(st, "contended",
+						 (double)sum.contended / d.total_ops,
+						 SB_COUNTER_DEFAULT);
 			sb_state_counter(st, "limited", (double)sum.limited / d.total_ops,
 					 SB_COUNTER_DEFAULT);
 		}

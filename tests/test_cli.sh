@@ -102,7 +102,39 @@ if [ "$(id -u)" -ne 0 ]; then
 	mkdir "$tmp/ro" && chmod a-w "$tmp/ro"
 	expect_usage "unwritable out" "cannot write" run --strategy=null --out="$tmp/ro"
 fi
-expect_usage "out and benchmark_out" "not both" run --strategy=null --out="$tmp/z" --benchmark_out=/tmp/x
+expect_usage "out and benchmark_out" "drop --benchmark_out" run --strategy=null --out="$tmp/z" --benchmark_out=/tmp/x
+# Google Benchmark's own flags are checked before it sees them
+expect_usage "negative repetitions" "bad value" run --strategy=null --benchmark_repetitions=-1
+expect_usage "bad format" "bad value" run --strategy=null --benchmark_format=bogus
+expect_usage "bad min_time" "bad value" run --strategy=null --benchmark_min_time=abc
+expect_usage "unwritable benchmark_out" "cannot write" run --strategy=null --benchmark_out=/no/dir/x
+expect_usage "selftest bad GB flag" "bad value" selftest --benchmark_repetitions=0
+# numbers: finite and in range
+expect_usage "nan interval" "bad value" run --strategy=spinlock --interval-ms=nan
+expect_usage "inf crit" "bad value" run --family=lock --crit=inf
+expect_usage "huge crit" "bad value" run --family=lock --crit=1e12
+expect_usage "huge home node" "bad value" run --strategy=null --home-node=4294967296
+expect_usage "overflowing limit" "bad value" run --strategy=spinlock --limit=99999999999999999999999
+# list:CPUS keeps its commas; repeats register once
+"$sb" run --strategy=null --placement=list:0,compact,compact --threads=1,1 \
+	--benchmark_list_tests=true >"$tmp/lt" 2>&1
+check "list:0,compact parsed" grep -q "^window/null/threads:1/place:list:0/manual_time" "$tmp/lt"
+check "repeats dropped" [ "$(grep -c '^window/null' "$tmp/lt")" -eq 2 ]
+if [ "$(nproc)" -ge 2 ]; then
+	"$sb" run --strategy=null --placement=list:0,1 --threads=2 --benchmark_list_tests=true >"$tmp/lt2" 2>&1
+	check "list:0,1 is one placement" grep -q "place:list:0+1/manual_time" "$tmp/lt2"
+fi
+# a run that matches nothing leaves the directory reusable; list_tests writes nothing
+expect_usage "no match with --out" "Failed to match" run --strategy=null --out="$tmp/nm" --benchmark_filter=zzz
+check "no partial files left" [ -z "$(ls -A "$tmp/nm")" ]
+"$sb" run --strategy=null --out="$tmp/nm" --benchmark_list_tests=true >/dev/null 2>&1
+check "list_tests writes no results" [ -z "$(ls -A "$tmp/nm")" ]
+# every repetition reaches the CSV even when the display shows aggregates only
+"$sb" run --strategy=null --threads=1 --placement=compact --out="$tmp/agg" "${fast[@]}" \
+	--benchmark_repetitions=2 --benchmark_display_aggregates_only=true >/dev/null 2>&1
+check "repetition rows in CSV" [ "$(awk -F, '$8 == "" && NR > 1' "$tmp/agg/results.csv" | wc -l)" -eq 2 ]
+check "median row in CSV" grep -q ",median," "$tmp/agg/results.csv"
+check "no .partial after a run" [ ! -e "$tmp/agg/results.csv.partial" ]
 
 # plot.sh draws the run; rejects a malformed results file
 bash "$(dirname "$0")/../scripts/plot.sh" "$out" >"$tmp/plot.out" 2>&1

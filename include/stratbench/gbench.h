@@ -69,6 +69,7 @@ struct sb_run_report {
 	int64_t iterations;
 	int64_t repetition_index;	/* -1 for aggregates */
 	double real_ns, cpu_ns;		/* per iteration */
+	const char *label;		/* "" unless the benchmark set one */
 	const char *error;		/* NULL unless skipped with an error */
 	int ncounters;
 	const char *const *counter_names;

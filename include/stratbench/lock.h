@@ -26,6 +26,30 @@
 #include <stratbench/team.h>
 #include <stratbench/work.h>
 
+/* Log-linear histogram of cycle counts: 4 buckets per power of two (within
+ * 12 % of the value), cheap enough to update on the sampled path. */
+#define SB_WAIT_BUCKETS 256
+
+static inline unsigned sb_wait_bucket(uint64_t c)
+{
+	unsigned lg;
+
+	if (c < 4)
+		return (unsigned)c;
+	lg = 63 - (unsigned)__builtin_clzll(c);
+	return (lg - 1) * 4 + (unsigned)((c >> (lg - 2)) & 3);
+}
+
+/* Midpoint of bucket b, in cycles. */
+static inline double sb_wait_bucket_mid(unsigned b)
+{
+	unsigned lg = b / 4 + 1;
+
+	if (b < 4)
+		return b;
+	return (double)((4ull + b % 4) << (lg - 2)) + (double)(1ull << (lg - 2)) / 2;
+}
+
 /* One member's view of the lock benchmark (bench/lock_bench.c fills it). */
 struct sb_lock_loop {
 	void *lock;
@@ -35,11 +59,14 @@ struct sb_lock_loop {
 	unsigned crit_lines;		/* shared cache lines written inside */
 	uint64_t *crit_data;		/* crit_lines * SB_CACHELINE bytes */
 	bool use_trylock;		/* acquire by spinning on trylock */
-	unsigned sample_shift;		/* time one acquisition in 2^shift */
+	unsigned sample_shift;		/* time one acquisition in 2^shift ... */
+	unsigned sample_phase;		/* ... the one at this offset, in [1, 2^shift):
+					 * never the first op after the start barrier */
 	/* results, per member */
 	uint64_t try_attempts;
 	uint64_t try_fails;
 	uint64_t max_wait_cycles;	/* longest sampled acquisition */
+	uint32_t wait_hist[SB_WAIT_BUCKETS];	/* sampled acquisitions, sb_wait_bucket() */
 };
 
 struct sb_lock_ops {
@@ -55,6 +82,9 @@ struct sb_lock_ops {
 	void (*lock)(void *lock, void *node);
 	bool (*trylock)(void *lock, void *node);
 	void (*unlock)(void *lock, void *node);
+	/* optional, as the kernel's spin_is_locked(): one relaxed look at the
+	 * words, true if held or waited for; no write, no ordering */
+	bool (*is_locked)(const void *lock);
 	uint64_t (*loop)(struct sb_lock_loop *lp, const struct sb_round *r);
 };
 
@@ -79,6 +109,12 @@ static inline void sb_lock_unlock(const struct sb_lock *l, void *node)
 	l->ops->unlock(l->state, node);
 }
 
+/* 1 held, 0 free, -1 this lock cannot tell (no is_locked). */
+static inline int sb_lock_is_locked(const struct sb_lock *l)
+{
+	return l->ops->is_locked ? l->ops->is_locked(l->state) : -1;
+}
+
 static inline const struct sb_lock_ops *sb_lock_find(const char *name)
 {
 	return (const struct sb_lock_ops *)sb_registry_find(SB_FAMILY_lock, name);
@@ -95,7 +131,7 @@ sb_lock_loop_run(struct sb_lock_loop *lp, const struct sb_round *r,
 
 	do {
 		uint64_t t0 = 0;
-		bool sample = (ops & mask) == 0;
+		bool sample = (ops & mask) == lp->sample_phase;
 		unsigned i;
 
 		if (sample)
@@ -115,6 +151,7 @@ sb_lock_loop_run(struct sb_lock_loop *lp, const struct sb_round *r,
 
 			if (w > lp->max_wait_cycles)
 				lp->max_wait_cycles = w;
+			lp->wait_hist[sb_wait_bucket(w)]++;
 		}
 		/* relaxed: the lock orders these; atomics keep TSan quiet if it fails */
 		for (i = 0; i < lp->crit_lines; i++) {

@@ -50,14 +50,15 @@ struct sb_window {
 	unsigned long limit;
 	bool exact;
 	struct sb_lock lock;		/* ops NULL for lock-free policies */
-	/* the shared line, laid out as pglist_data's numabalancing_migrate_*
-	 * fields: lock words (lock.state points here), next_window, nr_pages */
-	SB_CACHE_ALIGNED unsigned char lock_words[64];
-	sb_ticks next_window;
+	/* One shared line (64 B, the smallest SB_CACHELINE), as pglist_data's
+	 * numabalancing_migrate_{lock,next_window,nr_pages} share one: */
+	SB_CACHE_ALIGNED sb_ticks next_window;
 	unsigned long nr_pages;
 	/* for policies that keep a window start / base instead (cmpxchg) */
 	sb_ticks window_start;
 	unsigned long base;
+	/* lock.state points here when the lock's words fit (else lock_mem) */
+	_Alignas(8) unsigned char lock_words[32];
 };
 
 /* Per thread, never shared; the harness sums them. */

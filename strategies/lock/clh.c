@@ -107,6 +107,16 @@ static void clh_unlock(void *l, void *node)
 	__atomic_store_n(&q->locked, 0, __ATOMIC_RELEASE);
 }
 
+static bool clh_is_locked(const void *l)
+{
+	const struct clh_lock *c = l;
+	/* the tail's node is locked while its owner holds or waits; nodes
+	 * outlive the lock's use, so the read is safe if racy */
+	const struct clh_qnode *tail = __atomic_load_n(&c->tail, __ATOMIC_RELAXED);
+
+	return __atomic_load_n(&tail->locked, __ATOMIC_RELAXED) != 0;
+}
+
 SB_LOCK(clh,
 	.summary     = "CLH queue lock: spin on the predecessor's node (FIFO)",
 	.fair        = true,
@@ -117,4 +127,5 @@ SB_LOCK(clh,
 	.init        = clh_init,
 	.lock        = clh_lock,
 	.trylock     = clh_trylock,
-	.unlock      = clh_unlock);
+	.unlock      = clh_unlock,
+	.is_locked   = clh_is_locked);

@@ -71,6 +71,13 @@ static void mcs_unlock(void *l, void *node)
 	__atomic_store_n(&next->locked, 1, __ATOMIC_RELEASE);
 }
 
+static bool mcs_is_locked(const void *l)
+{
+	const struct mcs_lock *m = l;
+
+	return __atomic_load_n(&m->tail, __ATOMIC_RELAXED) != NULL;
+}
+
 SB_LOCK(mcs,
 	.summary     = "MCS queue lock: spin on a per-thread node (FIFO)",
 	.fair        = true,
@@ -80,4 +87,5 @@ SB_LOCK(mcs,
 	.node_size   = sizeof(struct mcs_node),
 	.lock        = mcs_lock,
 	.trylock     = mcs_trylock,
-	.unlock      = mcs_unlock);
+	.unlock      = mcs_unlock,
+	.is_locked   = mcs_is_locked);

@@ -75,6 +75,11 @@ static void ppc_simple_unlock(void *l, void *node)
 	__atomic_store_n((uint32_t *)l, 0, __ATOMIC_RELEASE);
 }
 
+static bool ppc_simple_is_locked(const void *l)
+{
+	return __atomic_load_n((const uint32_t *)l, __ATOMIC_RELAXED) != 0;
+}
+
 SB_LOCK(ppc_simple,
 	.summary     = "POWER pre-qspinlock: lwarx/stwcx. token, spin reading with HMT_low",
 	.fair        = false,
@@ -83,4 +88,5 @@ SB_LOCK(ppc_simple,
 	.state_align = sizeof(uint32_t),
 	.lock        = ppc_simple_lock,
 	.trylock     = ppc_simple_trylock,
-	.unlock      = ppc_simple_unlock);
+	.unlock      = ppc_simple_unlock,
+	.is_locked   = ppc_simple_is_locked);

@@ -33,6 +33,12 @@ static void pthread_spin_unlock_lock(void *l, void *node)
 	pthread_spin_unlock(l);
 }
 
+static bool pthread_spin_is_locked(const void *l)
+{
+	/* glibc: the spinlock is an int, 0 when free */
+	return __atomic_load_n((const int *)l, __ATOMIC_RELAXED) != 0;
+}
+
 SB_LOCK(pthread_spin,
 	.summary     = "glibc pthread_spinlock_t",
 	.fair        = false,
@@ -43,4 +49,5 @@ SB_LOCK(pthread_spin,
 	.fini        = pthread_spin_fini_lock,
 	.lock        = pthread_spin_lock_lock,
 	.trylock     = pthread_spin_trylock_lock,
-	.unlock      = pthread_spin_unlock_lock);
+	.unlock      = pthread_spin_unlock_lock,
+	.is_locked   = pthread_spin_is_locked);

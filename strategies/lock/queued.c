@@ -177,6 +177,12 @@ static void queued_unlock(void *l, void *node)
 	__atomic_fetch_sub((uint64_t *)l, Q_LOCKED_VAL, __ATOMIC_RELEASE);
 }
 
+static bool queued_is_locked(const void *l)
+{
+	/* queued_spin_is_locked(): any of locked, pending, tail */
+	return __atomic_load_n((const uint64_t *)l, __ATOMIC_RELAXED) != 0;
+}
+
 SB_LOCK(queued,
 	.summary     = "qspinlock: locked byte, pending bit, MCS tail in one word",
 	.fair        = true,
@@ -186,4 +192,5 @@ SB_LOCK(queued,
 	.node_size   = sizeof(struct qnode),
 	.lock        = queued_lock,
 	.trylock     = queued_trylock,
-	.unlock      = queued_unlock);
+	.unlock      = queued_unlock,
+	.is_locked   = queued_is_locked);

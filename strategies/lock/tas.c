@@ -27,6 +27,11 @@ static void tas_unlock(void *l, void *node)
 	__atomic_store_n((int *)l, 0, __ATOMIC_RELEASE);
 }
 
+static bool tas_is_locked(const void *l)
+{
+	return __atomic_load_n((const int *)l, __ATOMIC_RELAXED) != 0;
+}
+
 SB_LOCK(tas,
 	.summary     = "test-and-set: spin on the atomic exchange",
 	.fair        = false,
@@ -35,4 +40,5 @@ SB_LOCK(tas,
 	.state_align = sizeof(int),
 	.lock        = tas_lock,
 	.trylock     = tas_trylock,
-	.unlock      = tas_unlock);
+	.unlock      = tas_unlock,
+	.is_locked   = tas_is_locked);

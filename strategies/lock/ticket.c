@@ -53,6 +53,14 @@ static void ticket_unlock(void *l, void *node)
 	__atomic_store_n(&t->owner, owner + 1, __ATOMIC_RELEASE);
 }
 
+static bool ticket_is_locked(const void *l)
+{
+	const struct ticket_lock *t = l;
+
+	return __atomic_load_n(&t->next, __ATOMIC_RELAXED) !=
+	       __atomic_load_n(&t->owner, __ATOMIC_RELAXED);
+}
+
 SB_LOCK(ticket,
 	.summary     = "ticket lock: fetch-add next, spin on owner (FIFO)",
 	.fair        = true,
@@ -61,4 +69,5 @@ SB_LOCK(ticket,
 	.state_align = _Alignof(struct ticket_lock),
 	.lock        = ticket_lock,
 	.trylock     = ticket_trylock,
-	.unlock      = ticket_unlock);
+	.unlock      = ticket_unlock,
+	.is_locked   = ticket_is_locked);

@@ -33,6 +33,11 @@ static void ttas_unlock(void *l, void *node)
 	__atomic_store_n((int *)l, 0, __ATOMIC_RELEASE);
 }
 
+static bool ttas_is_locked(const void *l)
+{
+	return __atomic_load_n((const int *)l, __ATOMIC_RELAXED) != 0;
+}
+
 SB_LOCK(ttas,
 	.summary     = "test-and-test-and-set with cpu_relax()",
 	.fair        = false,
@@ -41,4 +46,5 @@ SB_LOCK(ttas,
 	.state_align = sizeof(int),
 	.lock        = ttas_lock,
 	.trylock     = ttas_trylock,
-	.unlock      = ttas_unlock);
+	.unlock      = ttas_unlock,
+	.is_locked   = ttas_is_locked);

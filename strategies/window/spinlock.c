@@ -10,12 +10,11 @@ static bool spinlock_update(struct sb_window *w, sb_ticks now, unsigned long nr_
 			    struct sb_window_stats *st)
 {
 	if (sb_time_after(now, sb_read_once(&w->next_window))) {
-		/* spin_lock(), out of line as in the kernel; the trylock first only
-		 * counts contention (it is the qspinlock fast path anyway) */
-		if (!sb_lock_trylock(&w->lock, st->lock_node)) {
+		/* contended: the lock was seen held just before spin_lock() — one
+		 * relaxed read (spin_is_locked()), no extra atomic */
+		if (sb_lock_is_locked(&w->lock) > 0)
 			st->contended++;
-			sb_lock_lock(&w->lock, st->lock_node);
-		}
+		sb_lock_lock(&w->lock, st->lock_node);	/* out of line, as spin_lock() */
 		sb_write_once(&w->nr_pages, 0);
 		sb_write_once(&w->next_window, now + w->interval);
 		sb_lock_unlock(&w->lock, st->lock_node);
