@@ -21,7 +21,7 @@ int sb_cmd_list(int argc, char **argv)
 		printf("  %-14s %s [%s, %s, %s]\n", e->name, e->summary,
 		       p->uses_lock ? "takes --lock" : "lock-free",
 		       p->stretches ? "stretches" : "keeps phase",
-		       p->exact ? "exact" : "racy accounting");
+		       p->exact ? "exact" : "racy accounting; --exact: fetch-add");
 	}
 	printf("lock — locks, alone and inside lock-based policies: lock/<name>/threads:N/place:P\n");
 	for (i = 0; i < sb_registry_count(SB_FAMILY_lock, false); i++) {

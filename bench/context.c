@@ -10,12 +10,7 @@
 
 #include <stratbench/arch.h>
 
-#ifndef STRATBENCH_SOURCE_DIR
-#define STRATBENCH_SOURCE_DIR "."
-#endif
-#ifndef STRATBENCH_GIT_REV
-#define STRATBENCH_GIT_REV "unknown"
-#endif
+#include "sb_gitrev.h"	/* generated at build time: the revision built */
 
 static void cpu_model(char *buf, size_t n)
 {
@@ -40,24 +35,6 @@ static void cpu_model(char *buf, size_t n)
 		}
 	}
 	fclose(f);
-}
-
-/* The revision of the tree the binary was built from, read now (so it
- * follows commits since configure), else the configure-time one. */
-static void git_rev(char *buf, size_t n)
-{
-	FILE *p = popen("git -C '" STRATBENCH_SOURCE_DIR "' describe --always --dirty "
-			"--abbrev=12 2>/dev/null", "r");
-
-	buf[0] = '\0';
-	if (p) {
-		if (!fgets(buf, (int)n, p))
-			buf[0] = '\0';
-		pclose(p);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!buf[0])
-		snprintf(buf, n, "%s", STRATBENCH_GIT_REV);
 }
 
 void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv)
@@ -85,8 +62,7 @@ void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv)
 	sb_context_add("sb_arch", SB_ARCH_NAME);
 	sb_context_add("sb_kernel", uname(&u) == 0 ? u.release : "unknown");
 	sb_context_add("sb_compiler", "gcc-compatible " __VERSION__);
-	git_rev(buf, sizeof(buf));
-	sb_context_add("sb_git_revision", buf);
+	sb_context_add("sb_git_revision", STRATBENCH_GIT_REV);
 	snprintf(buf, sizeof(buf), "%.4f", sb_cycles_per_ns());
 	sb_context_add("sb_cycles_per_ns", buf);
 	buf[0] = '\0';

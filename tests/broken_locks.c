@@ -4,11 +4,15 @@
  * release) so the bugs are logic bugs, not data races TSan would flag. */
 #include <stratbench/lock.h>
 
-/* broken_nowait: lock() never waits, it just marks the word. */
+static void racy_gap(void);
+
+/* broken_nowait: lock() never waits, it just marks the word (and dawdles,
+ * so two holders overlap on every run, not by luck). */
 static void nowait_lock(void *l, void *node)
 {
 	(void)node;
 	__atomic_store_n((int *)l, 1, __ATOMIC_RELAXED);
+	racy_gap();
 }
 
 static bool nowait_trylock(void *l, void *node)

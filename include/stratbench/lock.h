@@ -8,7 +8,9 @@
  * hand nodes from thread to thread).
  * lock() returns with the lock held and acquire ordering; trylock() returns
  * true with the lock held (acquire) or false without side effects visible to
- * others; unlock() releases with release ordering.  `fair` promises FIFO
+ * others, and does not wait for a holder (clh may, in a rare race its file
+ * documents); unlock() releases with release ordering; the optional
+ * is_locked() is a relaxed look, as the kernel's spin_is_locked().  `fair` promises FIFO
  * service, `sleeps` that waiters may block in the kernel.  One file per lock
  * under strategies/lock/, registered with SB_LOCK(name, ...), which also
  * emits the lock benchmark's timed loop in the lock's own translation unit

@@ -33,10 +33,14 @@ static void pthread_spin_unlock_lock(void *l, void *node)
 	pthread_spin_unlock(l);
 }
 
+/* glibc's spinlock is an int whose free value is per arch (1 on x86-64,
+ * where lock is `lock decl`; 0 elsewhere): compare with a fresh one. */
 static bool pthread_spin_is_locked(const void *l)
 {
-	/* glibc: the spinlock is an int, 0 when free */
-	return __atomic_load_n((const int *)l, __ATOMIC_RELAXED) != 0;
+	pthread_spinlock_t fresh;
+
+	pthread_spin_init(&fresh, PTHREAD_PROCESS_PRIVATE);
+	return __atomic_load_n((const int *)l, __ATOMIC_RELAXED) != *(volatile int *)&fresh;
 }
 
 SB_LOCK(pthread_spin,
