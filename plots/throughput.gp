@@ -14,7 +14,9 @@ set key noenhanced
 
 set terminal pngcairo size 1100,600 noenhanced
 set output outbase.".png"
-plot for [i=0:nseries-1] datafile index i using 1:2 with linespoints pt 7 title columnheader(1)
+# 8 colours, then dashes and point shapes tell series apart
+plot for [i=0:nseries-1] datafile index i using 1:2 with linespoints \
+	lt (i % 8 + 1) dashtype int(i / 8) + 1 pt (i % 13 + 1) ps 1.2 title columnheader(1)
 
 set terminal svg size 1100,600 dynamic noenhanced
 set output outbase.".svg"

@@ -28,26 +28,16 @@ for fam in $families; do
 	$2 != fam || $cops == "" || (cerr && $cerr != "") { next }
 	{
 		s = $3 ($4 != "" ? "/" $4 : "") " " $6 ($7 != "" ? " " $7 : "")
-		k = s SUBSEP $5
-		series[s] = 1; threads[s, $5] = 1
-		if ($cagg == "median") { med[k] = $cops }
+		k = s "\t" $5
+		if ($cagg == "median") med[k] = $cops
 		else if ($cagg == "") { sum[k] += $cops; n[k]++ }
 	}
 	END {
-		for (s in series) {
-			printf "\"%s\"\n", s
-			cmd = "sort -n"
-			for (kk in threads) {
-				split(kk, p, SUBSEP)
-				if (p[1] != s) continue
-				k = s SUBSEP p[2]
-				v = (k in med) ? med[k] : sum[k] / n[k]
-				printf "%s %.6g\n", p[2], v | cmd
-			}
-			close(cmd)
-			printf "\n\n"
-		}
-	}' "$csv" >"$dat"
+		for (k in n) printf "%s\t%.6g\n", k, (k in med) ? med[k] : sum[k] / n[k]
+	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+	awk -F'\t' '	# one gnuplot index block per series, sorted by name
+	$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
+	{ print $2, $3 }' >"$dat"
 	nseries=$(grep -c '^"' "$dat" || true)
 	[ "$nseries" -gt 0 ] || { echo "plot.sh: no successful $fam rows, no plot" >&2; continue; }
 	gnuplot -e "datafile='$dat'; outbase='$dir/plots/$fam-throughput'; nseries=$nseries; \
