@@ -5,8 +5,6 @@
 #include "harness.h"
 
 #include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
 
 static uint64_t spin_member_fn(int tid, const struct sb_round *r, void *arg)
 {
@@ -37,34 +35,11 @@ static void baseline_body(sb_state *st, void *arg)
 	sb_drive_free(pt, (void *)l, SB_CACHELINE);
 }
 
-static const char *const baselines[] = { "pthread_spin" };
-
-static int baseline_count(void)
-{
-	return 1;
-}
-
-static const char *baseline_at(int i)
-{
-	return baselines[i];
-}
-
-static bool baseline_has(const char *name)
-{
-	return strcmp(name, baselines[0]) == 0;
-}
-
-static bool baseline_takes_lock(const char *name)
-{
-	(void)name;
-	return false;
-}
+static const char *const baselines[] = { "pthread_spin", NULL };
 
 const struct sb_family_driver sb_baseline_driver = {
 	.family = "baseline",
-	.has_strategy = baseline_has,
-	.count = baseline_count,
-	.strategy_at = baseline_at,
-	.takes_lock = baseline_takes_lock,
+	.reg = SB_FAMILY_MAX,
+	.names = baselines,
 	.body = baseline_body,
 };

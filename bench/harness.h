@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include <stratbench/gbench.h>
+#include <stratbench/registry.h>
 #include <stratbench/team.h>
 #include <stratbench/topo.h>
 
@@ -60,10 +61,9 @@ struct sb_point {
 /* One family's benchmark body; arg is the struct sb_point. */
 struct sb_family_driver {
 	const char *family;
-	bool (*has_strategy)(const char *name);
-	int (*count)(void);			/* listed strategies */
-	const char *(*strategy_at)(int i);	/* listed order */
-	bool (*takes_lock)(const char *strategy);
+	enum sb_family reg;			/* its registry, or SB_FAMILY_MAX ... */
+	const char *const *names;		/* ... and a fixed NULL-terminated list */
+	bool (*takes_lock)(const char *strategy);	/* NULL: none does */
 	const char *default_lock;
 	void (*body)(sb_state *st, void *point);
 };

@@ -120,32 +120,8 @@ static void lock_body(sb_state *st, void *arg)
 	sb_drive_free(pt, shared, size);
 }
 
-static int lock_count(void)
-{
-	return sb_registry_count(SB_FAMILY_lock, false);
-}
-
-static const char *lock_at(int i)
-{
-	return sb_registry_at(SB_FAMILY_lock, i, false)->name;
-}
-
-static bool lock_has(const char *name)
-{
-	return sb_lock_find(name) != NULL;
-}
-
-static bool lock_takes_lock(const char *name)
-{
-	(void)name;
-	return false;
-}
-
 const struct sb_family_driver sb_lock_driver = {
 	.family = "lock",
-	.has_strategy = lock_has,
-	.count = lock_count,
-	.strategy_at = lock_at,
-	.takes_lock = lock_takes_lock,
+	.reg = SB_FAMILY_lock,
 	.body = lock_body,
 };

@@ -13,6 +13,33 @@ const struct sb_family_driver *const sb_drivers[] = {
 
 static struct sb_point *points;	/* every registered point */
 
+/* A family's listed strategies: its registry, or the driver's fixed list. */
+static int drv_count(const struct sb_family_driver *d)
+{
+	int n = 0;
+
+	if (d->reg != SB_FAMILY_MAX)
+		return sb_registry_count(d->reg, false);
+	while (d->names[n])
+		n++;
+	return n;
+}
+
+static const char *drv_at(const struct sb_family_driver *d, int i)
+{
+	return d->reg != SB_FAMILY_MAX ? sb_registry_at(d->reg, i, false)->name : d->names[i];
+}
+
+static bool drv_has(const struct sb_family_driver *d, const char *name)
+{
+	if (d->reg != SB_FAMILY_MAX)
+		return sb_registry_find(d->reg, name) != NULL;
+	for (int i = 0; d->names[i]; i++)
+		if (strcmp(d->names[i], name) == 0)
+			return true;
+	return false;
+}
+
 static void free_list(char **v)
 {
 	for (int i = 0; v && v[i]; i++)
@@ -246,7 +273,7 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 
 			for (f = 0; sb_drivers[f]; f++)
 				if ((!o->family || strcmp(o->family, sb_drivers[f]->family) == 0) &&
-				    sb_drivers[f]->has_strategy(strat[i]))
+				    drv_has(sb_drivers[f], strat[i]))
 					found = true;
 			if (!found) {
 				snprintf(err, errlen, "unknown strategy '%s'%s%s (see stratbench list)",
@@ -277,15 +304,15 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 
 		if (o->family && strcmp(o->family, drv->family))
 			continue;
-		for (s = 0; s < drv->count(); s++) {
-			const char *name = drv->strategy_at(s);
+		for (s = 0; s < drv_count(drv); s++) {
+			const char *name = drv_at(drv, s);
 			const char *deflock[1];
 			char **lk = locks;
 			int nl = nlocks;
 
 			if (strat && !in_list(strat, nstrat, name))
 				continue;
-			if (!drv->takes_lock(name)) {
+			if (!drv->takes_lock || !drv->takes_lock(name)) {
 				nl = 1;
 				lk = NULL;
 			} else if (!locks) {

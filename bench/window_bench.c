@@ -105,21 +105,6 @@ out:
 	sb_drive_free(pt, w, size);
 }
 
-static int window_count(void)
-{
-	return sb_registry_count(SB_FAMILY_window, false);
-}
-
-static const char *window_at(int i)
-{
-	return sb_registry_at(SB_FAMILY_window, i, false)->name;
-}
-
-static bool window_has(const char *name)
-{
-	return sb_window_find(name) != NULL;
-}
-
 static bool window_takes_lock(const char *name)
 {
 	const struct sb_window_policy *p = sb_window_find(name);
@@ -129,9 +114,7 @@ static bool window_takes_lock(const char *name)
 
 const struct sb_family_driver sb_window_driver = {
 	.family = "window",
-	.has_strategy = window_has,
-	.count = window_count,
-	.strategy_at = window_at,
+	.reg = SB_FAMILY_window,
 	.takes_lock = window_takes_lock,
 	.default_lock = "queued",
 	.body = window_body,
