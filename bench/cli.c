@@ -1,6 +1,7 @@
 /* cli.c — `stratbench run|topo` options; --benchmark_* pass through untouched. */
 #include "harness.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -49,19 +50,33 @@ static bool one_of(const char *v, const char *const *set)
 	return false;
 }
 
+/* Google Benchmark 1.7.1's IsTruthyFlagValue(): how it reads a bool flag. */
+bool sb_gb_truthy(const char *v)
+{
+	static const char *const no[] = { "false", "no", "off", NULL };
+	char lower[16];
+	size_t i;
+
+	if (!*v)
+		return true;
+	if (!v[1])
+		return isalnum((unsigned char)*v) && !strchr("0fFnN", *v);
+	for (i = 0; v[i] && i < sizeof(lower) - 1; i++)
+		lower[i] = (char)tolower((unsigned char)v[i]);
+	lower[i] = '\0';
+	return v[i] || !one_of(lower, no);
+}
+
 /* Google Benchmark 1.7.1 aborts, prints its whole usage or exits 0 on some
  * bad flag values; check the ones we know before it sees them. */
 int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 {
 	static const char *const bools[] = { "list_tests", "enable_random_interleaving",
 		"report_aggregates_only", "display_aggregates_only", "counters_tabular", NULL };
-	static const char *const truth[] = { "", "true", "false", "yes", "no", "1", "0", "t",
-		"f", "y", "n", "TRUE", "FALSE", "True", "False", NULL };
 	static const char *const formats[] = { "console", "json", "csv", NULL };
 	static const char *const units[] = { "ns", "us", "ms", "s", NULL };
-	static const char *const colors[] = { "auto", "true", "false", "yes", "no", "1", "0",
-		NULL };
-	static const char *const free_form[] = { "filter", "perf_counters", "context", NULL };
+	/* GB reads any value of these (truthy or not); nothing to check */
+	static const char *const free_form[] = { "filter", "perf_counters", "color", NULL };
 	char name[64];
 	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
 	size_t n = eq ? (size_t)(eq - a) : strlen(a);
@@ -78,8 +93,7 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 	memcpy(name, a + 12, n - 12);
 	name[n - 12] = '\0';
 	if (one_of(name, bools)) {
-		if (!one_of(v, truth))
-			goto bad;
+		/* any value: GB's IsTruthyFlagValue() reads it (sb_gb_truthy) */
 	} else if (!strcmp(name, "repetitions")) {
 		if (parse_ulong(v, &ul, 1) || ul > 1000000)
 			goto bad;
@@ -91,9 +105,6 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 			goto bad;
 	} else if (!strcmp(name, "time_unit")) {
 		if (!one_of(v, units))
-			goto bad;
-	} else if (!strcmp(name, "color")) {
-		if (!one_of(v, colors))
 			goto bad;
 	} else if (!strcmp(name, "out")) {
 		char dir[4096];
@@ -110,6 +121,18 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 				 v);
 			return -1;
 		}
+	} else if (!strcmp(name, "context")) {	/* key=value[,key=value...] */
+		for (const char *p = v; *p;) {
+			const char *end = strchr(p, ','), *e = strchr(p, '=');
+
+			if (!end)
+				end = p + strlen(p);
+			if (!e || e >= end || e == p)
+				goto bad;
+			p = *end ? end + 1 : end;
+		}
+		if (!*v)
+			goto bad;
 	} else if (!one_of(name, free_form)) {
 		goto unknown;
 	}

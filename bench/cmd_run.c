@@ -23,7 +23,7 @@ static void finish_out(const char *dir, bool keep)
 	for (int i = 0; i < 2; i++) {
 		snprintf(to, sizeof(to), "%s/%s", dir, out_files[i]);
 		snprintf(from, sizeof(from), "%s.partial", to);
-		if (keep ? rename(from, to) : unlink(from))
+		if ((keep ? rename(from, to) : unlink(from)) && (keep || errno != ENOENT))
 			fprintf(stderr, "stratbench: cannot %s %s: %s\n", keep ? "rename" : "remove",
 				from, strerror(errno));
 	}
@@ -79,6 +79,7 @@ int sb_cmd_run(int argc, char **argv)
 	struct sb_opts o;
 	char err[8192], path[4200];
 	int i, rc = SB_EXIT_USAGE;
+	bool list_only = false;
 
 	if (sb_opts_parse(&o, argc, argv, err, sizeof(err)))
 		goto usage;
@@ -100,13 +101,17 @@ int sb_cmd_run(int argc, char **argv)
 	}
 	if (sb_plan_register(&o, t, err, sizeof(err)))
 		goto usage;
-	for (i = 1; i < o.gb_argc; i++)
-		if (o.out && strncmp(o.gb_argv[i], "--benchmark_list_tests", 22) == 0 &&
-		    strcmp(o.gb_argv[i], "--benchmark_list_tests=false") != 0) {
-			fprintf(stderr, "stratbench: note: --benchmark_list_tests runs nothing; "
-				"--out ignored\n");
-			o.out = NULL;
-		}
+	for (i = 1; i < o.gb_argc; i++) {	/* the last one counts, as in GB */
+		const char *a = o.gb_argv[i];
+
+		if (strncmp(a, "--benchmark_list_tests", 22) == 0 && (!a[22] || a[22] == '='))
+			list_only = sb_gb_truthy(a[22] ? a + 23 : "");
+	}
+	if (o.out && list_only) {
+		fprintf(stderr, "stratbench: note: --benchmark_list_tests runs nothing; "
+			"--out ignored\n");
+		o.out = NULL;
+	}
 	if (o.out) {
 		if (prepare_out(o.out, err, sizeof(err)))
 			goto usage;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 struct sb_bench {
@@ -105,6 +106,12 @@ private:
 // A file reporter of GB's own kind (GB points its stream at the file).
 template <class Base> class FileReporter : public Base {
 public:
+	FileReporter() = default;
+	// a console file gets no colour or tables, as GB's own file reporter
+	template <class T = Base,
+		  typename std::enable_if<std::is_same<T, benchmark::ConsoleReporter>::value,
+					  int>::type = 0>
+	explicit FileReporter(int) : Base(benchmark::ConsoleReporter::OO_None) {}
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
 		Base::ReportRuns(runs);
@@ -118,7 +125,7 @@ std::unique_ptr<benchmark::BenchmarkReporter> make_file_reporter(const std::stri
 	if (format == "csv")	// deprecated in GB: let it make its own, unhooked
 		return nullptr;
 	if (format == "console")
-		return std::make_unique<FileReporter<benchmark::ConsoleReporter>>();
+		return std::make_unique<FileReporter<benchmark::ConsoleReporter>>(0);
 	return std::make_unique<FileReporter<benchmark::JSONReporter>>();
 }
 

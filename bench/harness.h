@@ -104,6 +104,7 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 void sb_opts_free(struct sb_opts *o);
 /* 0 if a --benchmark_* (or --v=) flag is known and its value well formed */
 int sb_gb_flag_check(const char *arg, char *err, size_t errlen);
+bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
 
 int sb_cmd_list(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);

@@ -4,6 +4,7 @@
  * once per process (sb_work_ns_per_iter, reported as a counter). */
 #include "harness.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,10 +42,11 @@ static void report_waits(sb_state *st, const uint64_t *hist, uint64_t max_wait)
 	}
 	for (b = 0; b < SB_WAIT_BUCKETS; b++) {
 		seen += hist[b];
+		/* a bucket's midpoint may pass the largest sample: cap it */
 		if (p50 < 0 && seen * 2 >= n)
-			p50 = sb_wait_bucket_mid(b) / cpn;
+			p50 = fmin(sb_wait_bucket_mid(b), (double)max_wait) / cpn;
 		if (p99 < 0 && seen * 100 >= n * 99)
-			p99 = sb_wait_bucket_mid(b) / cpn;
+			p99 = fmin(sb_wait_bucket_mid(b), (double)max_wait) / cpn;
 	}
 	sb_state_counter(st, "wait_p50_ns", p50, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "wait_p99_ns", p99, SB_COUNTER_DEFAULT);

@@ -32,8 +32,9 @@ for fam in $families; do
 		if ($cagg == "median") med[k] = $cops
 		else if ($cagg == "") { sum[k] += $cops; n[k]++ }
 	}
-	END {
-		for (k in n) printf "%s\t%.6g\n", k, (k in med) ? med[k] : sum[k] / n[k]
+	END {	# medians where there are aggregates, else the mean of the repetitions
+		for (k in med) printf "%s\t%.6g\n", k, med[k]
+		for (k in n) if (!(k in med)) printf "%s\t%.6g\n", k, sum[k] / n[k]
 	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
 	awk -F'\t' '	# one gnuplot index block per series, sorted by name
 	$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }

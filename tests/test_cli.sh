@@ -135,6 +135,24 @@ check "list_tests writes no results" [ -z "$(ls -A "$tmp/nm")" ]
 check "repetition rows in CSV" [ "$(awk -F, '$8 == "" && NR > 1' "$tmp/agg/results.csv" | wc -l)" -eq 2 ]
 check "median row in CSV" grep -q ",median," "$tmp/agg/results.csv"
 check "no .partial after a run" [ ! -e "$tmp/agg/results.csv.partial" ]
+# aggregates only: plot.sh draws the medians
+"$sb" run --strategy=null --threads=1 --placement=compact --out="$tmp/ao" "${fast[@]}" \
+	--benchmark_repetitions=2 --benchmark_report_aggregates_only=true >/dev/null 2>&1
+bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/ao" >/dev/null 2>&1
+check "plot from aggregate rows only" [ -s "$tmp/ao/plots/window-throughput.png" ]
+# GB reads any bool value: false ones run and write results
+"$sb" run --strategy=null --threads=1 --placement=compact --out="$tmp/lt0" "${fast[@]}" \
+	--benchmark_list_tests=0 --benchmark_counters_tabular=on >/dev/null 2>&1
+check "list_tests=0 runs and writes" [ -s "$tmp/lt0/results.csv" ]
+# a console-format file gets no colour codes
+"$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" \
+	--benchmark_out="$tmp/c.txt" --benchmark_out_format=console >/dev/null 2>&1
+check "console file written" grep -q "window/null" "$tmp/c.txt"
+check "console file has no escape codes" bash -c "! grep -q \$'\\e' '$tmp/c.txt'"
+# GB stopping on a malformed context pair leaves one line and no files
+"$sb" run --strategy=null --out="$tmp/ctx" --benchmark_context=foo >/dev/null 2>"$tmp/ctx.err"
+check "bad context: no leftovers" [ -z "$(ls -A "$tmp/ctx" 2>/dev/null)" ]
+check "bad context: no unlink noise" bash -c "! grep -q 'cannot remove' '$tmp/ctx.err'"
 
 # plot.sh draws the run; rejects a malformed results file
 bash "$(dirname "$0")/../scripts/plot.sh" "$out" >"$tmp/plot.out" 2>&1

@@ -112,7 +112,8 @@ static bool clh_is_locked(const void *l)
 	const struct clh_lock *c = l;
 	/* the tail's node is locked while its owner holds or waits; nodes
 	 * outlive the lock's use, so the read is safe if racy */
-	const struct clh_qnode *tail = __atomic_load_n(&c->tail, __ATOMIC_RELAXED);
+	/* acquire: see the tail node's init, as clh_trylock() does */
+	const struct clh_qnode *tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
 
 	return __atomic_load_n(&tail->locked, __ATOMIC_RELAXED) != 0;
 }
