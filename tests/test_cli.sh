@@ -69,6 +69,12 @@ nlocks=$(sed -n '/^lock /,/^baseline /p' "$tmp/list" | grep -c '^  ')
 check "--lock=all expands to all $nlocks locks" \
 	[ "$(grep -c '^window/spinlock/lock:.*/threads:1/place:compact' "$tmp/all")" -eq "$nlocks" ]
 check "at least 9 locks" [ "$nlocks" -ge 9 ]
+# ... and each of them really runs under it, on short windows (resets and contention)
+"$sb" run --strategy=spinlock --lock=all --threads=2 --placement=compact --interval-ms=0.01 \
+	--out="$tmp/alllocks" "${fast[@]}" >/dev/null 2>&1
+check "spinlock with every lock: all rows measured" awk -F, -v n="$nlocks" \
+	'NR > 1 { k++; if (!($13 > 0) || $NF != "") exit 1 } END { exit k == n ? 0 : 1 }' \
+	"$tmp/alllocks/results.csv"
 
 # the wrapper's self-benchmark runs and names its loops
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1
