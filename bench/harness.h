@@ -17,8 +17,7 @@
 #include <stratbench/team.h>
 #include <stratbench/topo.h>
 
-#define SB_EXIT_USAGE 2
-#define SB_EXIT_FAIL 1
+#define SB_EXIT_USAGE 2		/* run-time failures return Google Benchmark's 1 */
 
 struct sb_opts {
 	const char *family;		/* NULL: every family */

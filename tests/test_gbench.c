@@ -12,6 +12,7 @@
 
 static int setups, teardowns, bodies;
 static int hook_runs, hook_errors, hook_manual_ok, hook_counter_ok;
+static int hook_fixed_iters, hook_fixed_aggs;
 
 static void args_body(sb_state *st, void *arg)
 {
@@ -25,6 +26,22 @@ static void args_body(sb_state *st, void *arg)
 	while (sb_state_keep_running_batch(st, 64))
 		;
 	sb_state_counter(st, "seen_args", (double)(a * 10 + b), SB_COUNTER_DEFAULT);
+}
+
+/* Range(8, 64) gives the runs 8 and 64 (GB's multiplier 8); one argument each */
+static int range_seen;
+
+static void range_body(sb_state *st, void *arg)
+{
+	int64_t a = 0, b = 0;
+
+	(void)arg;
+	CHECK(sb_state_range(st, 0, &a) == 0 && (a == 8 || a == 64), "range arg %lld",
+	      (long long)a);
+	CHECK(sb_state_range(st, 1, &b) == -1, "a range has one argument");
+	range_seen |= a == 8 ? 1 : a == 64 ? 2 : 4;
+	while (sb_state_keep_running(st))
+		;
 }
 
 static void manual_body(sb_state *st, void *arg)
@@ -72,6 +89,12 @@ static void hook(const struct sb_run_report *r, void *arg)
 		hook_errors++;
 		CHECK(strcmp(r->name, "t/skip") == 0 && strcmp(r->error, "deliberate failure") == 0,
 		      "error run %s: %s", r->name, r->error);
+	}
+	if (strncmp(r->name, "t/fixed", 7) == 0) {
+		if (*r->aggregate)
+			hook_fixed_aggs++;
+		else
+			hook_fixed_iters += r->iterations == 7 && r->repetition_index >= 0;
 	}
 	if (strcmp(r->name, "t/manual") == 0) {
 		/* name without /manual_time; 1 ms per iteration, as set */
@@ -123,6 +146,11 @@ int main(void)
 	sb_bench_setup(b, setup);
 	sb_bench_teardown(b, teardown);
 	sb_bench_register("t/skip", skip_body, NULL);
+	sb_bench_range(sb_bench_register("t/range", range_body, NULL), 8, 64);
+	b = sb_bench_register("t/fixed", args_body, NULL);
+	sb_bench_args(b, args, 2);
+	sb_bench_iterations(b, 7);
+	sb_bench_repetitions(b, 2);
 	sb_context_add("sb_test_key", "sb_test_value");
 	sb_gbench_on_run(hook, NULL);
 
@@ -130,7 +158,11 @@ int main(void)
 	CHECK(rc == 1, "a skipped-with-error benchmark makes main return 1, got %d", rc);
 	CHECK(setups > 0 && setups == teardowns && setups == bodies,
 	      "setup %d / body %d / teardown %d pair up", setups, bodies, teardowns);
-	CHECK(hook_runs == 3, "hook saw %d runs", hook_runs);
+	/* args, manual, skip, range x2, fixed: 2 repetitions + mean/median/stddev/cv */
+	CHECK(hook_runs == 3 + 2 + 2 + 4, "hook saw %d runs", hook_runs);
+	CHECK(range_seen == 3, "range ran 8 and 64 only: %d", range_seen);
+	CHECK(hook_fixed_iters == 2, "fixed iterations: %d repetitions of 7", hook_fixed_iters);
+	CHECK(hook_fixed_aggs == 4, "aggregates of the repetitions: %d", hook_fixed_aggs);
 	CHECK(hook_errors == 1, "one error run");
 	CHECK(hook_manual_ok, "manual time reported as set");
 	CHECK(hook_counter_ok == 2, "counters with flags applied");

@@ -128,21 +128,28 @@ sb_lock_loop_run(struct sb_lock_loop *lp, const struct sb_round *r,
 		 void (*lock)(void *, void *), bool (*trylock)(void *, void *),
 		 void (*unlock)(void *, void *))
 {
+	/* parameters in registers: lock()/unlock() are compiler barriers, so
+	 * fields read through lp would be reloaded on every op */
 	void *l = lp->lock, *node = lp->node;
-	uint64_t ops = 0, mask = (1ull << lp->sample_shift) - 1;
+	const uint64_t mask = (1ull << lp->sample_shift) - 1, phase = lp->sample_phase;
+	const uint64_t crit_iters = lp->crit_iters, par_iters = lp->par_iters;
+	const unsigned crit_lines = lp->crit_lines;
+	uint64_t *const crit_data = lp->crit_data;
+	const bool use_trylock = lp->use_trylock;
+	uint64_t ops = 0, attempts = 0, fails = 0;
 
 	do {
 		uint64_t t0 = 0;
-		bool sample = (ops & mask) == lp->sample_phase;
+		bool sample = (ops & mask) == phase;
 		unsigned i;
 
 		if (sample)
 			t0 = sb_read_cycles();
-		if (lp->use_trylock) {
-			lp->try_attempts++;
+		if (use_trylock) {
+			attempts++;
 			while (!trylock(l, node)) {
-				lp->try_fails++;
-				lp->try_attempts++;
+				fails++;
+				attempts++;
 				sb_cpu_relax();
 			}
 		} else {
@@ -156,16 +163,18 @@ sb_lock_loop_run(struct sb_lock_loop *lp, const struct sb_round *r,
 			lp->wait_hist[sb_wait_bucket(w)]++;
 		}
 		/* relaxed: the lock orders these; atomics keep TSan quiet if it fails */
-		for (i = 0; i < lp->crit_lines; i++) {
-			uint64_t *p = &lp->crit_data[i * (SB_CACHELINE / 8)];
+		for (i = 0; i < crit_lines; i++) {
+			uint64_t *p = &crit_data[i * (SB_CACHELINE / 8)];
 
 			__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 		}
-		sb_work(lp->crit_iters);
+		sb_work(crit_iters);
 		unlock(l, node);
-		sb_work(lp->par_iters);
+		sb_work(par_iters);
 		ops++;
 	} while (!sb_round_over(r, ops));
+	lp->try_attempts += attempts;
+	lp->try_fails += fails;
 	return ops;
 }
 
