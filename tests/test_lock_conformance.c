@@ -691,7 +691,7 @@ static void check_declared(const struct sb_registry_entry *e, const struct sb_lo
 }
 
 struct padded_member {
-	SB_CACHE_ALIGNED struct sb_lock_loop lp;	/* as bench/lock_bench.c */
+	SB_CACHE_ALIGNED struct sb_lock_loop lp;	/* as bench/drivers/lock_bench.c */
 };
 
 static void check_padding(void)

@@ -1,5 +1,5 @@
 /* driver.c — run a point's rounds on a pinned team, report common counters. */
-#include "harness.h"
+#include "run/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* main.c — `stratbench list|topo|run`: dispatch only; one file per verb. */
-#include "harness.h"
+#include "cmd/cmd.h"
 
 #include <string.h>
 
@@ -9,11 +9,12 @@ static void usage(FILE *f)
 	      "       stratbench topo [--topology=synthetic:DESC|xml:FILE] [--placement=P --threads=N]\n"
 	      "       stratbench run [--family=F] [--strategy=a,b] [--lock=L,..|all]\n"
 	      "                      [--threads=1,2,..|auto] [--placement=compact,cores,scatter,list:CPUS|auto]\n"
-	      "                      [--out=DIR] [--home-node=N] [--interval-ms=MS] [--limit=PAGES]\n"
-	      "                      [--nr-pages=N] [--exact] [--crit=NS] [--par=NS] [--crit-lines=N]\n"
-	      "                      [--trylock] [--benchmark_*...]\n"
+	      "                      [--out=DIR] [--home-node=N] [--topology=T] [family options]\n"
+	      "                      [--benchmark_*...]\n"
 	      "       stratbench selftest [--benchmark_*...]   (cost of the C API over Google Benchmark)\n"
-	      "Exit status: 0 ok, 1 a benchmark failed at run time, 2 usage error.\n", f);
+	      "Family options of run:\n", f);
+	sb_opts_usage(f);
+	fputs("Exit status: 0 ok, 1 a benchmark failed at run time, 2 usage error.\n", f);
 }
 
 int main(int argc, char **argv)

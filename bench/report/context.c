@@ -1,7 +1,7 @@
 /* context.c — the machine fingerprint in the JSON context (DESIGN.md §6):
  * CPU model, packages, NUMA nodes, cores, PUs, cache-line size, kernel
  * release, compiler, git revision and the command line. */
-#include "harness.h"
+#include "report/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* cli.c — `stratbench run|topo` options; --benchmark_* pass through untouched. */
-#include "harness.h"
+#include "cmd/cmd.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -147,17 +147,72 @@ unknown:
 	return -1;
 }
 
+/* A family option from a driver's table: 1 consumed, 0 not ours, -1 bad. */
+static int parse_family_opt(const char *a)
+{
+	for (int f = 0; sb_drivers[f]; f++) {
+		const struct sb_option *op = sb_drivers[f]->options;
+
+		for (; op && op->name; op++) {
+			size_t n = strlen(op->name);
+			const char *v;
+			unsigned long ul;
+
+			if (strncmp(a, "--", 2) || strncmp(a + 2, op->name, n) ||
+			    (a[2 + n] && a[2 + n] != '='))
+				continue;
+			v = a[2 + n] ? a + 3 + n : NULL;
+			switch (op->type) {
+			case SB_OPT_FLAG:
+				if (v)
+					return -1;
+				*(bool *)op->value = true;
+				return 1;
+			case SB_OPT_DOUBLE:
+				return v && !parse_double(v, op->value, op->min, op->max) ? 1 : -1;
+			case SB_OPT_ULONG:
+				if (!v || parse_ulong(v, &ul, (unsigned long)op->min) ||
+				    (double)ul > op->max)
+					return -1;
+				*(unsigned long *)op->value = ul;
+				return 1;
+			case SB_OPT_STRING:
+				if (!v || !*v || (op->choices && !one_of(v, op->choices)))
+					return -1;
+				*(const char **)op->value = v;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+void sb_opts_usage(FILE *f)
+{
+	for (int i = 0; sb_drivers[i]; i++) {
+		const struct sb_option *op = sb_drivers[i]->options;
+
+		if (!op || !op->name)
+			continue;
+		fprintf(f, "  %s family:\n", sb_drivers[i]->family);
+		for (; op->name; op++) {
+			char lhs[64];
+
+			snprintf(lhs, sizeof(lhs), "--%s%s%s", op->name, op->arg ? "=" : "",
+				 op->arg ? op->arg : "");
+			fprintf(f, "    %-22s %s\n", lhs, op->help);
+		}
+	}
+}
+
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
 {
-	int i;
+	int i, r;
 
 	memset(o, 0, sizeof(*o));
 	o->threads = "auto";
 	o->placement = "auto";
 	o->home_node = -1;
-	o->interval_ms = 100;		/* migrate_interval_millisecs */
-	o->limit = 32768;		/* 128 MB of 4 KiB pages */
-	o->nr_pages = 1;		/* one small page per call */
 	o->gb_argv = calloc(argc + 4, sizeof(char *));
 	o->gb_argv[o->gb_argc++] = argv[0];
 	for (i = 1; i < argc; i++) {
@@ -186,30 +241,9 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 			if (parse_ulong(v, &ul, 0) || ul > INT_MAX)
 				goto bad;
 			o->home_node = (int)ul;
-		} else if ((v = value_of(a, "--interval-ms"))) {
-			/* up to ~11 days: ticks (ns) stay far below 2^62 */
-			if (parse_double(v, &o->interval_ms, 1e-6, 1e9))
+		} else if ((r = parse_family_opt(a)) != 0) {
+			if (r < 0)
 				goto bad;
-		} else if ((v = value_of(a, "--limit"))) {
-			if (parse_ulong(v, &o->limit, 1))
-				goto bad;
-		} else if ((v = value_of(a, "--nr-pages"))) {
-			if (parse_ulong(v, &o->nr_pages, 1))
-				goto bad;
-		} else if (strcmp(a, "--exact") == 0) {
-			o->exact = true;
-		} else if ((v = value_of(a, "--crit"))) {
-			if (parse_double(v, &o->crit_ns, 0, 1e9))
-				goto bad;
-		} else if ((v = value_of(a, "--par"))) {
-			if (parse_double(v, &o->par_ns, 0, 1e9))
-				goto bad;
-		} else if ((v = value_of(a, "--crit-lines"))) {
-			if (parse_ulong(v, &ul, 0) || ul > 4096)
-				goto bad;
-			o->crit_lines = (unsigned)ul;
-		} else if (strcmp(a, "--trylock") == 0) {
-			o->trylock = true;
 		} else {
 			snprintf(err, errlen, "unknown option '%s' (see stratbench --help)", a);
 			return -1;

@@ -2,7 +2,7 @@
  * strategies, so results can be quoted as ratios on a noisy machine:
  * baseline/pthread_spin — glibc's pthread_spin_lock/unlock pair on one
  * shared lock, nothing inside, nothing outside. */
-#include "harness.h"
+#include "run/run.h"
 
 #include <pthread.h>
 
@@ -39,6 +39,7 @@ static const char *const baselines[] = { "pthread_spin", NULL };
 
 const struct sb_family_driver sb_baseline_driver = {
 	.family = "baseline",
+	.summary = "references measured in the same run",
 	.reg = SB_FAMILY_MAX,
 	.names = baselines,
 	.body = baseline_body,

@@ -2,12 +2,37 @@
  * every member calls the policy's update() in its own timed loop against one
  * shared window on the home node; the clock is the cycle counter scaled to ns
  * and read once per chunk (coarse, like jiffies). */
-#include "harness.h"
+#include "run/run.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <stratbench/window.h>
+
+/* Options (kernel defaults): migrate_interval_millisecs, ratelimit_pages of
+ * 4 KiB pages, one small page per call, racy accounting. */
+static double interval_ms = 100;
+static unsigned long limit = 32768;
+static unsigned long nr_pages = 1;
+static bool exact;
+
+static const struct sb_option window_options[] = {
+	/* up to ~11 days: ticks (ns) stay far below 2^62 */
+	{ "interval-ms", SB_OPT_DOUBLE, &interval_ms, 1e-6, 1e9, NULL, "MS",
+	  "window length in ms (default 100, migrate_interval_millisecs)" },
+	{ "limit", SB_OPT_ULONG, &limit, 1, 1e18, NULL, "PAGES",
+	  "pages admitted per window (default 32768: 128 MB of 4 KiB pages)" },
+	{ "nr-pages", SB_OPT_ULONG, &nr_pages, 1, 1e18, NULL, "N",
+	  "pages per call (default 1; 512 for a THP)" },
+	{ "exact", SB_OPT_FLAG, &exact, 0, 0, NULL, NULL,
+	  "account pages with fetch-add instead of the kernel's racy +=" },
+	{ NULL },
+};
+
+static void window_name_extra(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", exact ? "/acct:exact" : "");
+}
 
 struct window_member {
 	SB_CACHE_ALIGNED struct sb_window_loop lp;
@@ -31,9 +56,9 @@ static void window_body(sb_state *st, void *arg)
 	const struct sb_window_policy *p = sb_window_find(pt->strategy);
 	const struct sb_lock_ops *lk = pt->lock ? sb_lock_find(pt->lock) : NULL;
 	struct sb_window_params params = {
-		.interval = (sb_ticks)(pt->opts->interval_ms * 1e6),	/* ticks are ns */
-		.limit = pt->opts->limit,
-		.exact = pt->opts->exact,
+		.interval = (sb_ticks)(interval_ms * 1e6),	/* ticks are ns */
+		.limit = limit,
+		.exact = exact,
 	};
 	size_t lock_extra = lk ? lk->state_size : 0;
 	size_t size = sizeof(struct sb_window) + lock_extra;
@@ -60,7 +85,7 @@ static void window_body(sb_state *st, void *arg)
 		struct sb_window_loop *lp = &run.m[i].lp;
 
 		lp->w = w;
-		lp->nr_pages = pt->opts->nr_pages;
+		lp->nr_pages = nr_pages;
 		lp->ticks_per_cycle = ticks_per_cycle;
 		if (lk && lk->node_size) {
 			nodes[i] = aligned_alloc(SB_CACHELINE,
@@ -114,7 +139,10 @@ static bool window_takes_lock(const char *name)
 
 const struct sb_family_driver sb_window_driver = {
 	.family = "window",
+	.summary = "rate-limit window policies: window/<policy>[/lock:<lock>]/threads:N/place:P",
 	.reg = SB_FAMILY_window,
+	.options = window_options,
+	.name_extra = window_name_extra,
 	.takes_lock = window_takes_lock,
 	.default_lock = "queued",
 	.body = window_body,

@@ -1,5 +1,5 @@
 /* cmd_list.c — `stratbench list`: families and strategies, one line each. */
-#include "harness.h"
+#include "cmd/cmd.h"
 
 #include <stratbench/lock.h>
 #include <stratbench/window.h>

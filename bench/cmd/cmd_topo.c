@@ -1,5 +1,5 @@
 /* cmd_topo.c — `stratbench topo`: the machine summary and, on request, a plan. */
-#include "harness.h"
+#include "cmd/cmd.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,13 +2,38 @@
  * acquire → --crit ns of work writing --crit-lines shared lines → release →
  * --par ns of work.  One op is one acquisition.  Work lengths are calibrated
  * once per process (sb_work_ns_per_iter, reported as a counter). */
-#include "harness.h"
+#include "run/run.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <stratbench/lock.h>
+
+/* Options: lockhammer's -c and -p in ns, shared lines written inside. */
+static double crit_ns, par_ns;
+static unsigned long crit_lines;
+static bool trylock;
+
+static const struct sb_option lock_options[] = {
+	{ "crit", SB_OPT_DOUBLE, &crit_ns, 0, 1e9, NULL, "NS",
+	  "ns of calibrated work inside the lock (default 0)" },
+	{ "par", SB_OPT_DOUBLE, &par_ns, 0, 1e9, NULL, "NS",
+	  "ns of calibrated work after each release (default 0)" },
+	{ "crit-lines", SB_OPT_ULONG, &crit_lines, 0, 4096, NULL, "N",
+	  "shared cache lines written inside the lock (default 0)" },
+	{ "trylock", SB_OPT_FLAG, &trylock, 0, 0, NULL, NULL,
+	  "acquire by spinning on trylock; reports trylock_success" },
+	{ NULL },
+};
+
+static void lock_name_extra(char *buf, size_t len)
+{
+	*buf = '\0';
+	if (crit_ns > 0 || par_ns > 0 || crit_lines || trylock)
+		snprintf(buf, len, "/crit:%g/par:%g/lines:%lu%s", crit_ns, par_ns, crit_lines,
+			 trylock ? "/acquire:trylock" : "");
+}
 
 struct lock_member {
 	SB_CACHE_ALIGNED struct sb_lock_loop lp;
@@ -62,10 +87,9 @@ static void lock_body(sb_state *st, void *arg)
 {
 	const struct sb_point *pt = arg;
 	const struct sb_lock_ops *ops = sb_lock_find(pt->strategy);
-	const struct sb_opts *o = pt->opts;
 	/* lock words on their own line(s), then the critical section's lines */
 	size_t lock_bytes = round_line(ops->state_size);
-	size_t size = lock_bytes + (size_t)o->crit_lines * SB_CACHELINE + SB_CACHELINE;
+	size_t size = lock_bytes + (size_t)crit_lines * SB_CACHELINE + SB_CACHELINE;
 	struct lock_run run = { .ops = ops };
 	uint64_t attempts = 0, fails = 0, max_wait = 0, hist[SB_WAIT_BUCKETS] = { 0 };
 	struct sb_drive d;
@@ -90,11 +114,11 @@ static void lock_body(sb_state *st, void *arg)
 			lp->node = aligned_alloc(SB_CACHELINE, round_line(ops->node_size));
 			memset(lp->node, 0, ops->node_size);
 		}
-		lp->crit_iters = sb_work_iters(o->crit_ns);
-		lp->par_iters = sb_work_iters(o->par_ns);
-		lp->crit_lines = o->crit_lines;
+		lp->crit_iters = sb_work_iters(crit_ns);
+		lp->par_iters = sb_work_iters(par_ns);
+		lp->crit_lines = (unsigned)crit_lines;
 		lp->crit_data = (uint64_t *)(shared + lock_bytes);
-		lp->use_trylock = o->trylock;
+		lp->use_trylock = trylock;
 		lp->sample_shift = 6;	/* time one acquisition in 64, at a per-thread offset */
 		lp->sample_phase = 1 + (unsigned)(i * 37) % 63;
 	}
@@ -108,7 +132,7 @@ static void lock_body(sb_state *st, void *arg)
 				hist[b] += run.m[i].lp.wait_hist[b];
 		}
 		report_waits(st, hist, max_wait);
-		if (o->trylock && attempts)
+		if (trylock && attempts)
 			sb_state_counter(st, "trylock_success", 1.0 - (double)fails / attempts,
 					 SB_COUNTER_DEFAULT);
 		sb_state_counter(st, "work_ns_per_iter", sb_work_ns_per_iter(), SB_COUNTER_DEFAULT);
@@ -124,6 +148,9 @@ static void lock_body(sb_state *st, void *arg)
 
 const struct sb_family_driver sb_lock_driver = {
 	.family = "lock",
+	.summary = "locks, alone and inside lock-based policies: lock/<name>/threads:N/place:P",
 	.reg = SB_FAMILY_lock,
+	.options = lock_options,
+	.name_extra = lock_name_extra,
 	.body = lock_body,
 };

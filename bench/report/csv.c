@@ -1,7 +1,7 @@
 /* csv.c — results.csv: one row per reported run (repetitions and aggregates
  * included), written and flushed as each finishes so a partial sweep keeps
  * every finished result.  Columns are documented in README.md. */
-#include "harness.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* cmd_run.c — `stratbench run`: plan, register, run, write DIR/gbench.json
  * (Google Benchmark JSON with our context) and DIR/results.csv. */
-#include "harness.h"
+#include "cmd/cmd.h"
 
 #include <errno.h>
 #include <stdlib.h>

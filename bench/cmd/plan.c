@@ -1,6 +1,6 @@
 /* plan.c — expand run options into plan points and register each one as a
  * Google Benchmark: families × strategies [× locks] × threads × placements. */
-#include "harness.h"
+#include "cmd/cmd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +10,8 @@
 const struct sb_family_driver *const sb_drivers[] = {
 	&sb_window_driver, &sb_lock_driver, &sb_baseline_driver, NULL,
 };
+
+#define SB_MAX_VARIANTS 64
 
 static struct sb_point *points;	/* every registered point */
 
@@ -38,6 +40,17 @@ static bool drv_has(const struct sb_family_driver *d, const char *name)
 		if (strcmp(d->names[i], name) == 0)
 			return true;
 	return false;
+}
+
+static const char *family_names(void)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	for (int f = 0; sb_drivers[f]; f++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", f ? ", " : "",
+				      sb_drivers[f]->family);
+	return buf;
 }
 
 static void free_list(char **v)
@@ -145,16 +158,26 @@ static int parse_threads(const char *s, int npus, int *out, int *n, char *err, s
 	return 0;
 }
 
-static int add_point(const struct sb_opts *o, const struct sb_topo *t,
-		     const struct sb_family_driver *drv, const char *strategy, const char *lock,
+/* What one benchmark runs, less its threads and placement. */
+struct sb_what {
+	const struct sb_family_driver *drv;
+	const char *strategy;		/* registry or driver strings: static */
+	const char *lock;		/* NULL: takes none */
+	const char *variant;		/* NULL: the driver has none */
+};
+
+static int add_point(const struct sb_opts *o, const struct sb_topo *t, const struct sb_what *w,
 		     int threads, const char *placement, const int *cpus)
 {
+	const struct sb_family_driver *drv = w->drv;
+	const char *lock = w->lock;
 	struct sb_point *pt = calloc(1, sizeof(*pt));
 	char extra[96] = "", place[128];
 	int node;
 
 	pt->family = drv->family;
-	pt->strategy = strategy;	/* registry strings: static */
+	pt->strategy = w->strategy;
+	pt->variant = w->variant;
 	if (lock) {
 		snprintf(pt->lock_name, sizeof(pt->lock_name), "%s", lock);
 		pt->lock = pt->lock_name;
@@ -165,24 +188,20 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t,
 	points = pt;
 	pt->cpus = malloc(sizeof(int) * threads);
 	memcpy(pt->cpus, cpus, sizeof(int) * threads);
-	pt->opts = o;
 	pt->topo = t;
 	node = o->home_node >= 0 ? o->home_node : sb_topo_node_of_cpu(t, cpus[0]);
 	pt->home_node = node >= 0 ? node : 0;
 	/* non-default parameters become name parts, so runs compare by name */
-	if (strcmp(drv->family, "window") == 0 && o->exact)
-		snprintf(extra, sizeof(extra), "/acct:exact");
-	if (strcmp(drv->family, "lock") == 0 &&
-	    (o->crit_ns > 0 || o->par_ns > 0 || o->crit_lines || o->trylock))
-		snprintf(extra, sizeof(extra), "/crit:%g/par:%g/lines:%u%s", o->crit_ns, o->par_ns,
-			 o->crit_lines, o->trylock ? "/acquire:trylock" : "");
+	if (drv->name_extra)
+		drv->name_extra(extra, sizeof(extra));
 	/* names stay comma-free for CSV and filters: list:0-3,8 -> list:0-3+8 */
 	snprintf(place, sizeof(place), "%s", placement);
 	for (char *c = place; *c; c++)
 		if (*c == ',')
 			*c = '+';
-	snprintf(pt->name, sizeof(pt->name), "%s/%s%s%s/threads:%d/place:%s%s", drv->family,
-		 strategy, lock ? "/lock:" : "", lock ? lock : "", threads, place, extra);
+	snprintf(pt->name, sizeof(pt->name), "%s/%s%s%s%s%s/threads:%d/place:%s%s", drv->family,
+		 w->strategy, lock ? "/lock:" : "", lock ? lock : "", w->variant ? "/" : "",
+		 w->variant ? w->variant : "", threads, place, extra);
 	sb_bench_use_manual_time(sb_bench_register(pt->name, drv->body, pt));
 	return 0;
 }
@@ -191,9 +210,8 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t,
  * put threads on distinct CPU sets here (on a 1-package, no-SMT machine
  * compact, cores and scatter coincide). */
 static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
-			  const struct sb_family_driver *drv, const char *strategy,
-			  const char *lock, int threads, char **places, int nplaces, bool autop,
-			  char *err, size_t errlen)
+			  const struct sb_what *w, int threads, char **places, int nplaces,
+			  bool autop, char *err, size_t errlen)
 {
 	int *plans = malloc(sizeof(int) * threads * (nplaces + 1));
 	int kept = 0, i, j;
@@ -212,7 +230,7 @@ static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
 			dup |= memcmp(plans + j * threads, cpus, sizeof(int) * threads) == 0;
 		if (dup)
 			continue;
-		add_point(o, t, drv, strategy, lock, threads, places[i], cpus);
+		add_point(o, t, w, threads, places[i], cpus);
 		kept++;
 	}
 	free(plans);
@@ -240,7 +258,8 @@ int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err
 static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
 			 char ***locks_p, char ***places_p, bool *locks_owned, char *err, size_t errlen)
 {
-	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, f, i, s, l, ti;
+	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, f, i, s, l, ti, v, nv;
+	const char *variants[SB_MAX_VARIANTS];
 	char **strat = NULL, **locks = NULL, **places;
 	bool autop = strcmp(o->placement, "auto") == 0;
 	int threads[64];
@@ -249,8 +268,8 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 		for (f = 0; sb_drivers[f] && strcmp(sb_drivers[f]->family, o->family); f++)
 			;
 		if (!sb_drivers[f]) {
-			snprintf(err, errlen, "unknown family '%s' (want window, lock or baseline)",
-				 o->family);
+			snprintf(err, errlen, "unknown family '%s' (want %s)",
+				 o->family, family_names());
 			return -1;
 		}
 	}
@@ -321,14 +340,21 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 				lk = (char **)deflock;
 				nl = 1;
 			}
+			nv = drv->variants ? drv->variants(name, variants, SB_MAX_VARIANTS) : 0;
 			for (l = 0; l < nl; l++)
-				for (ti = 0; ti < nthreads; ti++) {
-					if (add_placements(o, t, drv, name, lk ? lk[l] : NULL,
-							   threads[ti], places, nplaces, autop, err,
-							   errlen))
-						return -1;
-					registered++;
-				}
+				for (v = 0; v < (nv ? nv : 1); v++)
+					for (ti = 0; ti < nthreads; ti++) {
+						struct sb_what w = {
+							.drv = drv, .strategy = name,
+							.lock = lk ? lk[l] : NULL,
+							.variant = nv ? variants[v] : NULL,
+						};
+
+						if (add_placements(o, t, &w, threads[ti], places,
+								   nplaces, autop, err, errlen))
+							return -1;
+						registered++;
+					}
 		}
 	}
 	if (!registered) {

@@ -1,7 +1,7 @@
 /* cmd_selftest.c — `stratbench selftest`: what the C API costs.  Runs the
  * same empty work item as a native C++ loop and through the C batched loop
  * (batches of 1, 64, 1024); compare their ns/iteration in one run. */
-#include "harness.h"
+#include "cmd/cmd.h"
 
 #include <string.h>
 

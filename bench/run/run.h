@@ -1,0 +1,94 @@
+/* run.h — internal to bench/: what a family driver is and how it runs.
+ *
+ * A plan point is one benchmark: family × strategy [× lock] [× variant] ×
+ * threads × placement.  cmd/plan.c expands the options into points and
+ * registers each with its family driver's body; run/driver.c runs a body's
+ * rounds on a pinned team and reports the common counters.  A driver owns
+ * its options (a table: parsed by cmd/cli.c, listed by the help) and the
+ * name parts they add.  Strategies never see this header; nothing here
+ * includes anything from cmd/ or drivers/.
+ */
+#ifndef STRATBENCH_RUN_H
+#define STRATBENCH_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <stratbench/gbench.h>
+#include <stratbench/registry.h>
+#include <stratbench/team.h>
+#include <stratbench/topo.h>
+
+#define SB_EXIT_USAGE 2		/* run-time failures return Google Benchmark's 1 */
+
+struct sb_point {
+	char name[256];
+	const char *family;
+	const char *strategy;
+	const char *lock;		/* NULL when the strategy takes none, else lock_name */
+	char lock_name[64];
+	const char *variant;		/* the driver's variant (e.g. "batch:32"), or NULL */
+	int threads;
+	char placement[128];
+	int *cpus;			/* threads OS CPU numbers */
+	int home_node;
+	const struct sb_topo *topo;
+	struct sb_point *next;		/* every registered point, freed by sb_plan_free */
+};
+
+/* A --name=VALUE (or bare --name) option of a family, parsed into *value. */
+enum sb_opt_type {
+	SB_OPT_FLAG,		/* bool; bare --name */
+	SB_OPT_DOUBLE,		/* double in [min, max] */
+	SB_OPT_ULONG,		/* unsigned long in [min, max] */
+	SB_OPT_STRING,		/* const char *; one of choices if given */
+};
+
+struct sb_option {
+	const char *name;		/* without the dashes; NULL ends a table */
+	enum sb_opt_type type;
+	void *value;			/* bool, double, unsigned long or const char * */
+	double min, max;
+	const char *const *choices;	/* SB_OPT_STRING: allowed values, NULL: any */
+	const char *arg;		/* placeholder in the help: "MS", "PAGES" */
+	const char *help;		/* one line: meaning, units, default */
+};
+
+/* One family's benchmark body; arg is the struct sb_point. */
+struct sb_family_driver {
+	const char *family;
+	const char *summary;
+	enum sb_family reg;			/* its registry, or SB_FAMILY_MAX ... */
+	const char *const *names;		/* ... and a fixed NULL-terminated list */
+	bool (*takes_lock)(const char *strategy);	/* NULL: none does */
+	const char *default_lock;
+	const struct sb_option *options;	/* NULL or a table ended by .name NULL */
+	/* optional: variants of a strategy, each its own point (e.g. batch
+	 * sizes): fills names (static strings), returns how many; 0 = none */
+	int (*variants)(const char *strategy, const char **names, int max);
+	/* optional: name parts for non-default options ("/acct:exact"), so
+	 * runs compare by name; "" when every option has its default */
+	void (*name_extra)(char *buf, size_t len);
+	void (*body)(sb_state *st, void *point);
+};
+
+/* driver.c: shared memory on the point's home node, the team, the rounds. */
+struct sb_drive {
+	struct sb_team *team;
+	uint64_t elapsed_ns;
+	uint64_t total_ops;
+	uint64_t *ops;			/* per member, summed over rounds */
+	int n;
+};
+void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size);
+void sb_drive_free(const struct sb_point *pt, void *p, size_t size);
+/* Runs rounds until Google Benchmark has its iterations; 0, or -1 after
+ * reporting the error to the state. */
+int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
+		 struct sb_drive *d);
+/* ops_per_s, ns_per_op, ops_min, ops_max, jain; frees d. */
+void sb_drive_report(sb_state *st, struct sb_drive *d);
+
+#endif
