@@ -147,44 +147,53 @@ unknown:
 	return -1;
 }
 
-/* A family option from a driver's table: 1 consumed, 0 not ours, -1 bad. */
-static int parse_family_opt(const char *a)
+/* One table entry: 1 consumed, 0 not this option, -1 bad value. */
+static int parse_one(const struct sb_option *op, const char *a)
 {
-	for (int f = 0; sb_drivers[f]; f++) {
-		const struct sb_option *op = sb_drivers[f]->options;
+	size_t n = strlen(op->name);
+	const char *v;
+	unsigned long ul;
 
-		for (; op && op->name; op++) {
-			size_t n = strlen(op->name);
-			const char *v;
-			unsigned long ul;
-
-			if (strncmp(a, "--", 2) || strncmp(a + 2, op->name, n) ||
-			    (a[2 + n] && a[2 + n] != '='))
-				continue;
-			v = a[2 + n] ? a + 3 + n : NULL;
-			switch (op->type) {
-			case SB_OPT_FLAG:
-				if (v)
-					return -1;
-				*(bool *)op->value = true;
-				return 1;
-			case SB_OPT_DOUBLE:
-				return v && !parse_double(v, op->value, op->min, op->max) ? 1 : -1;
-			case SB_OPT_ULONG:
-				if (!v || parse_ulong(v, &ul, (unsigned long)op->min) ||
-				    (double)ul > op->max)
-					return -1;
-				*(unsigned long *)op->value = ul;
-				return 1;
-			case SB_OPT_STRING:
-				if (!v || !*v || (op->choices && !one_of(v, op->choices)))
-					return -1;
-				*(const char **)op->value = v;
-				return 1;
-			}
-		}
+	if (strncmp(a, "--", 2) || strncmp(a + 2, op->name, n) || (a[2 + n] && a[2 + n] != '='))
+		return 0;
+	v = a[2 + n] ? a + 3 + n : NULL;
+	switch (op->type) {
+	case SB_OPT_FLAG:
+		if (v)
+			return -1;
+		*(bool *)op->value = true;
+		return 1;
+	case SB_OPT_DOUBLE:
+		return v && !parse_double(v, op->value, op->min, op->max) ? 1 : -1;
+	case SB_OPT_ULONG:
+		if (!v || parse_ulong(v, &ul, (unsigned long)op->min) || (double)ul > op->max)
+			return -1;
+		*(unsigned long *)op->value = ul;
+		return 1;
+	case SB_OPT_STRING:
+		if (!v || !*v || (op->choices && !one_of(v, op->choices)))
+			return -1;
+		*(const char **)op->value = v;
+		return 1;
 	}
 	return 0;
+}
+
+/* A family option: 1 consumed, 0 no family has it, -1 bad value.  Drivers
+ * of one family may share an option name (each keeps its own copy). */
+static int parse_family_opt(const char *a)
+{
+	int found = 0;
+
+	for (int f = 0; sb_drivers[f]; f++)
+		for (const struct sb_option *op = sb_drivers[f]->options; op && op->name; op++) {
+			int r = parse_one(op, a);
+
+			if (r < 0)
+				return -1;
+			found |= r;
+		}
+	return found;
 }
 
 void sb_opts_usage(FILE *f)
