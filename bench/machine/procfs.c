@@ -1,0 +1,156 @@
+/* procfs.c — /proc/interrupts and /proc/vmstat text parsers (procfs.h). */
+#include "machine/procfs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *sb_proc_slurp(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, len = 0, n;
+	char *buf;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(cap);
+	/* procfs files report size 0: read until EOF */
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			char *bigger = realloc(buf, cap * 2);
+
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	if (!buf || ferror(f)) {
+		snprintf(err, errlen, "cannot read %s: %s", path, buf ? "read error" : "out of memory");
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Length of the line starting at p, without its newline. */
+static size_t line_len(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+
+	return nl ? (size_t)(nl - p) : strlen(p);
+}
+
+/* Parses the header "  CPU0  CPU1 ..." into cpus; returns the column count. */
+static int irq_header(const char *p, size_t len, int *cpus, int max)
+{
+	const char *end = p + len;
+	int n = 0;
+
+	while (p < end) {
+		char *next;
+		long cpu;
+
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p == end)
+			break;
+		if (end - p < 4 || strncmp(p, "CPU", 3) || !isdigit((unsigned char)p[3]))
+			return -1;
+		cpu = strtol(p + 3, &next, 10);
+		if (next > end || (next < end && !isspace((unsigned char)*next)) || cpu < 0)
+			return -1;
+		if (n < max)
+			cpus[n] = (int)cpu;
+		n++;
+		p = next;
+	}
+	return n;
+}
+
+int sb_irq_parse(const char *text, const char *row, int *cpus, uint64_t *counts, int max,
+		 char *err, size_t errlen)
+{
+	const char *p = text;
+	size_t len = line_len(p), rlen = strlen(row);
+	int ncols = irq_header(p, len, cpus, max), i;
+
+	if (ncols <= 0) {
+		snprintf(err, errlen, "/proc/interrupts: no CPU header line");
+		return -1;
+	}
+	if (ncols > max) {
+		snprintf(err, errlen, "/proc/interrupts: %d CPU columns, room for %d", ncols, max);
+		return -1;
+	}
+	for (p += len; *p; p += line_len(p)) {
+		const char *q;
+
+		if (*p == '\n')
+			p++;
+		q = p + strspn(p, " ");
+		if (strncmp(q, row, rlen) || q[rlen] != ':')
+			continue;
+		q += rlen + 1;
+		for (i = 0; i < ncols; i++) {
+			char *next;
+			unsigned long long v;
+
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (!isdigit((unsigned char)*q)) {
+				snprintf(err, errlen, "/proc/interrupts: row %s has %d of %d CPU "
+					 "counts", row, i, ncols);
+				return -1;
+			}
+			errno = 0;
+			v = strtoull(q, &next, 10);
+			if (errno || (*next && !isspace((unsigned char)*next))) {
+				snprintf(err, errlen, "/proc/interrupts: row %s: bad count", row);
+				return -1;
+			}
+			counts[i] = v;
+			q = next;
+		}
+		return ncols;
+	}
+	return 0;
+}
+
+int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *err,
+		    size_t errlen)
+{
+	size_t flen = strlen(field);
+
+	for (const char *p = text; *p; p += line_len(p), p += *p == '\n') {
+		char *next;
+		unsigned long long v;
+
+		if (strncmp(p, field, flen) || p[flen] != ' ')
+			continue;
+		if (!isdigit((unsigned char)p[flen + 1])) {
+			snprintf(err, errlen, "/proc/vmstat: field %s: bad value", field);
+			return -1;
+		}
+		errno = 0;
+		v = strtoull(p + flen + 1, &next, 10);
+		if (errno || (*next && *next != '\n')) {
+			snprintf(err, errlen, "/proc/vmstat: field %s: bad value", field);
+			return -1;
+		}
+		*value = v;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* procfs.h — parsers for the text of /proc/interrupts and /proc/vmstat.
+ *
+ * Contract: parsers take the file's whole text (sb_proc_slurp(), or a
+ * recorded fixture in tests) and never touch the file system themselves, so
+ * the same code reads this machine, a lab guest and a POWER sample.  A row
+ * or field that does not exist (POWER has no TLB row; nr_tlb_* needs
+ * CONFIG_DEBUG_TLBFLUSH) is "absent" (0), never a count of 0; text that
+ * cannot be read as the kernel writes it is "malformed" (-1, with a reason).
+ * Used by the counters (irq:ROW, vmstat:NAME) and the kernel shootdown
+ * drivers: one parser, not two.
+ */
+#ifndef STRATBENCH_PROCFS_H
+#define STRATBENCH_PROCFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The whole file as a NUL-terminated malloc'd string; NULL and err on failure. */
+char *sb_proc_slurp(const char *path, char *err, size_t errlen);
+
+/* One /proc/interrupts row by its name before the colon ("TLB", "CAL",
+ * "LOC", or a number such as "24").  The header line names the columns
+ * ("CPU0 CPU2 ..." — only online CPUs have one): cpus[i] gets column i's
+ * CPU number, counts[i] its count, for at most max columns.  Returns the
+ * number of columns, 0 if the row is absent, -1 if the text is malformed. */
+int sb_irq_parse(const char *text, const char *row, int *cpus, uint64_t *counts, int max,
+		 char *err, size_t errlen);
+
+/* One /proc/vmstat field ("numa_hint_faults"): 1 and *value if present,
+ * 0 if absent, -1 if the text is malformed. */
+int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *err,
+		    size_t errlen);
+
+#endif
