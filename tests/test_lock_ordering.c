@@ -98,6 +98,7 @@ static int run_child(const char *name)
 	return c.plain == (uint64_t)NTHREADS * ITERS ? 0 : 1;
 }
 
+#ifdef HAVE_TSAN
 /* Runs `self --child NAME` with TSan stopping at the first report; returns
  * its exit status and whether its stderr named a data race. */
 static int spawn_child(const char *self, const char *name, bool *race)
@@ -126,6 +127,7 @@ static int spawn_child(const char *self, const char *name, bool *race)
 	unlink(log);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+#endif
 
 int main(int argc, char **argv)
 {

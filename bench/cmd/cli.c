@@ -1,6 +1,8 @@
 /* cli.c — `stratbench run|topo` options; --benchmark_* pass through untouched. */
 #include "cmd/cmd.h"
 
+#include <stratbench/err.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -214,7 +216,7 @@ void sb_opts_usage(FILE *f)
 	}
 }
 
-int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
+static int opts_parse_impl(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
 {
 	int i, r;
 
@@ -270,4 +272,14 @@ void sb_opts_free(struct sb_opts *o)
 {
 	free(o->gb_argv);
 	o->gb_argv = NULL;
+}
+
+/* Errors echo user input: keep them one line (err.h). */
+int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	int rc = opts_parse_impl(o, argc, argv, err, errlen);
+
+	if (rc)
+		sb_err_oneline(err);
+	return rc;
 }

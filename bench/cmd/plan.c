@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stratbench/err.h>
 #include <stratbench/lock.h>
 
 const struct sb_family_driver *const sb_drivers[] = {
@@ -62,6 +63,7 @@ static void free_list(char **v)
 
 void sb_plan_free(void)
 {
+	sb_bench_clear_all();	/* the benchmarks point at the points */
 	while (points) {
 		struct sb_point *next = points->next;
 
@@ -246,6 +248,8 @@ int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err
 	bool locks_owned = true;
 	int rc = plan_register(o, t, &strat, &locks, &places, &locks_owned, err, errlen);
 
+	if (rc)
+		sb_err_oneline(err);	/* errors echo user input: one line (err.h) */
 	free_list(strat);
 	free_list(places);
 	if (locks_owned)

@@ -1,4 +1,5 @@
 /* topo.c — hwloc topology, the placement plans of DESIGN.md §6, binding checks. */
+#include <stratbench/err.h>
 #include <stratbench/topo.h>
 
 #include <ctype.h>
@@ -51,10 +52,10 @@ static void fill_pus(struct sb_topo *t)
 
 		p->os = (int)o->os_index;
 		p->core = core ? (int)core->logical_index : i;
-		p->smt = 0;	/* rank among the core's PUs: SMT sibling number */
-		while (core && hwloc_get_obj_inside_cpuset_by_type(h, core->cpuset, HWLOC_OBJ_PU,
-								   p->smt) != o)
-			p->smt++;
+		/* rank among the core's PUs (SMT sibling number): PUs are in tree
+		 * order, so a core's PUs are consecutive — linear, not a search
+		 * per PU (quadratic on a synthetic 8704-PU machine) */
+		p->smt = core && i > 0 && t->pu[i - 1].core == p->core ? t->pu[i - 1].smt + 1 : 0;
 		p->pkg = depth_index(h, o, HWLOC_OBJ_PACKAGE);
 		if (p->pkg < 0)
 			p->pkg = 0;
@@ -78,7 +79,34 @@ static void fill_pus(struct sb_topo *t)
 		t->nnodes = 1;
 }
 
-int sb_topo_load(struct sb_topo **out, const char *spec, char *err, size_t errlen)
+/* Upper bound of the PUs a synthetic description asks hwloc to build: the
+ * product of its arities — numbers after a ':' ("core:4") and bare numbers
+ * starting a word ("2 2 2"), attributes in parentheses aside.  hwloc builds
+ * every object before we could count them, and "pack:1000 core:1000
+ * pu:1000" would take minutes and gigabytes. */
+#define SB_SYNTHETIC_MAX_PUS 4096	/* 8 sockets of 512 PUs: past every lab machine */
+
+static bool synthetic_too_big(const char *desc)
+{
+	unsigned long long prod = 1;
+	int depth = 0;
+
+	for (const char *p = desc; *p; p++) {
+		bool word_start = p == desc || isspace((unsigned char)p[-1]);
+
+		depth += (*p == '(') - (*p == ')');
+		if (depth > 0 || !isdigit((unsigned char)*p) || !(word_start || p[-1] == ':'))
+			continue;
+		unsigned long long n = strtoull(p, NULL, 10);
+
+		if (n > 1 && (prod *= n > SB_SYNTHETIC_MAX_PUS ? SB_SYNTHETIC_MAX_PUS + 1 : n) >
+				     SB_SYNTHETIC_MAX_PUS)
+			return true;
+	}
+	return false;
+}
+
+static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, size_t errlen)
 {
 	struct sb_topo *t = calloc(1, sizeof(*t));
 
@@ -89,6 +117,11 @@ int sb_topo_load(struct sb_topo **out, const char *spec, char *err, size_t errle
 		return -1;
 	}
 	if (spec && strncmp(spec, "synthetic:", 10) == 0) {
+		if (synthetic_too_big(spec + 10)) {
+			snprintf(err, errlen, "synthetic topology '%s' is too large (more than %d "
+				 "PUs)", spec + 10, SB_SYNTHETIC_MAX_PUS);
+			goto fail;
+		}
 		if (hwloc_topology_set_synthetic(t->h, spec + 10)) {
 			snprintf(err, errlen, "bad synthetic topology '%s'", spec + 10);
 			goto fail;
@@ -112,6 +145,12 @@ int sb_topo_load(struct sb_topo **out, const char *spec, char *err, size_t errle
 		goto fail;
 	}
 	t->native = hwloc_topology_is_thissystem(t->h);
+	if (hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_PU) > SB_SYNTHETIC_MAX_PUS) {
+		/* the arity product above is a rough guard; this is the rule */
+		snprintf(err, errlen, "topology '%s' has more than %d PUs", spec ? spec : "native",
+			 SB_SYNTHETIC_MAX_PUS);
+		goto fail;
+	}
 	fill_pus(t);
 	if (t->npus == 0) {
 		snprintf(err, errlen, "topology '%s' has no PUs", spec ? spec : "native");
@@ -190,40 +229,60 @@ static int interleave(const struct sb_pu ***groups, const int *len, int ng,
 	return taken;
 }
 
+/* Package, then NUMA node, then scatter order: groups become runs. */
+static int cmp_pkg_node_scatter(const void *a, const void *b)
+{
+	const struct sb_pu *x = *(const struct sb_pu *const *)a, *y = *(const struct sb_pu *const *)b;
+
+	if (x->pkg != y->pkg)
+		return x->pkg - y->pkg;
+	if (x->node != y->node)
+		return x->node - y->node;
+	return cmp_scatter(a, b);
+}
+
+/* One sort, then runs: O(PUs log PUs), not a pass over every PU per
+ * (package, node) pair (cubic on a synthetic machine of 4000 packages). */
 static int plan_scatter(const struct sb_topo *t, int *cpus, int n)
 {
-	const struct sb_pu **order = malloc(sizeof(*order) * t->npus);
-	const struct sb_pu **pkg_seq = malloc(sizeof(*pkg_seq) * t->npus);
-	const struct sb_pu ***pkg_groups = calloc(t->npkgs, sizeof(*pkg_groups));
-	int *pkg_len = calloc(t->npkgs, sizeof(int));
-	int pk, nd, i, used = 0;
+	size_t np = (size_t)t->npus;
+	const struct sb_pu **sorted = malloc(sizeof(*sorted) * np);
+	const struct sb_pu **pkg_seq = malloc(sizeof(*pkg_seq) * np);
+	const struct sb_pu **order = malloc(sizeof(*order) * np);
+	const struct sb_pu ***groups = malloc(sizeof(*groups) * np);
+	const struct sb_pu ***pkg_groups = malloc(sizeof(*pkg_groups) * np);
+	int *len = malloc(sizeof(int) * np), *pkg_len = malloc(sizeof(int) * np);
+	int i = 0, used = 0, npk = 0;
 
-	for (pk = 0; pk < t->npkgs; pk++) {
-		/* this package's PUs, one group per NUMA node, each in scatter order */
-		const struct sb_pu ***node_groups = calloc(t->nnodes, sizeof(*node_groups));
-		int *node_len = calloc(t->nnodes, sizeof(int));
+	for (i = 0; i < t->npus; i++)
+		sorted[i] = &t->pu[i];
+	qsort(sorted, np, sizeof(*sorted), cmp_pkg_node_scatter);
+	for (i = 0; i < t->npus;) {
+		/* one package: its NUMA nodes' runs, interleaved */
+		int pk = sorted[i]->pkg, ng = 0;
 
-		for (nd = 0; nd < t->nnodes; nd++) {
-			node_groups[nd] = malloc(sizeof(**node_groups) * t->npus);
-			for (i = 0; i < t->npus; i++)
-				if (t->pu[i].pkg == pk && t->pu[i].node == nd)
-					node_groups[nd][node_len[nd]++] = &t->pu[i];
-			qsort(node_groups[nd], node_len[nd], sizeof(**node_groups), cmp_scatter);
+		while (i < t->npus && sorted[i]->pkg == pk) {
+			int nd = sorted[i]->node;
+
+			groups[ng] = sorted + i;
+			len[ng] = 0;
+			for (; i < t->npus && sorted[i]->pkg == pk && sorted[i]->node == nd; i++)
+				len[ng]++;
+			ng++;
 		}
-		pkg_groups[pk] = pkg_seq + used;
-		pkg_len[pk] = interleave(node_groups, node_len, t->nnodes, pkg_seq + used);
-		used += pkg_len[pk];
-		for (nd = 0; nd < t->nnodes; nd++)
-			free(node_groups[nd]);
-		free(node_groups);
-		free(node_len);
+		pkg_groups[npk] = pkg_seq + used;
+		pkg_len[npk] = interleave(groups, len, ng, pkg_seq + used);
+		used += pkg_len[npk++];
 	}
-	interleave(pkg_groups, pkg_len, t->npkgs, order);
+	interleave(pkg_groups, pkg_len, npk, order);
 	for (i = 0; i < n; i++)
 		cpus[i] = order[i]->os;
-	free(order);
+	free(sorted);
 	free(pkg_seq);
+	free(order);
+	free(groups);
 	free(pkg_groups);
+	free(len);
 	free(pkg_len);
 	return 0;
 }
@@ -283,7 +342,7 @@ bad:
 	return -1;
 }
 
-int sb_topo_plan(const struct sb_topo *t, const char *placement, int n, int *cpus,
+static int topo_plan_impl(const struct sb_topo *t, const char *placement, int n, int *cpus,
 		 char *err, size_t errlen)
 {
 	int i, avail, k;
@@ -430,4 +489,25 @@ int sb_topo_cpu_where(const struct sb_topo *t, int cpu, int *pkg, int *core, int
 	*core = p->core;
 	*node = p->node_os;
 	return 0;
+}
+
+/* Errors echo user input: keep them one line (err.h). */
+int sb_topo_load(struct sb_topo **out, const char *spec, char *err, size_t errlen)
+{
+	int rc = topo_load_impl(out, spec, err, errlen);
+
+	if (rc)
+		sb_err_oneline(err);
+	return rc;
+}
+
+/* Errors echo user input: keep them one line (err.h). */
+int sb_topo_plan(const struct sb_topo *t, const char *placement, int n, int *cpus,
+		 char *err, size_t errlen)
+{
+	int rc = topo_plan_impl(t, placement, n, cpus, err, errlen);
+
+	if (rc)
+		sb_err_oneline(err);
+	return rc;
 }

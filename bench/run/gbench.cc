@@ -184,6 +184,12 @@ sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg)
 	return raw;
 }
 
+void sb_bench_clear_all(void)
+{
+	benchmark::ClearRegisteredBenchmarks();
+	benches().clear();
+}
+
 void sb_bench_setup(sb_bench *b, sb_bench_fn f) { b->setup = f; }
 void sb_bench_teardown(sb_bench *b, sb_bench_fn f) { b->teardown = f; }
 void sb_bench_arg(sb_bench *b, int64_t v)

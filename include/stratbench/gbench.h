@@ -36,6 +36,8 @@ enum {
 };
 
 sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg);
+/* Forgets every registered benchmark (their args may be freed after). */
+void sb_bench_clear_all(void);
 void sb_bench_setup(sb_bench *b, sb_bench_fn setup);
 void sb_bench_teardown(sb_bench *b, sb_bench_fn teardown);
 void sb_bench_arg(sb_bench *b, int64_t v);		/* one more argument set of one */

@@ -1,0 +1,29 @@
+/* fuzz_procfs — the /proc/interrupts and /proc/vmstat parsers on any text:
+ * a lab machine's or a future kernel's files must never crash them, and a
+ * row that parses gives exactly as many counts as the header has CPUs. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine/procfs.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const rows[] = { "TLB", "CAL", "LOC", "0", "NMI" };
+	char *text = malloc(size + 1), err[256];
+	uint64_t counts[64], v;
+	int cpus[64];
+
+	memcpy(text, data, size);
+	text[size] = '\0';
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int n = sb_irq_parse(text, rows[i], cpus, counts, 64, err, sizeof(err));
+
+		if (n > 64 || n < -1)
+			abort();
+	}
+	(void)sb_vmstat_parse(text, "numa_hint_faults", &v, err, sizeof(err));
+	(void)sb_vmstat_parse(text, "pgmigrate_success", &v, err, sizeof(err));
+	free(text);
+	return 0;
+}
