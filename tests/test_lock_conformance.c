@@ -696,8 +696,9 @@ static void check_declared(const struct sb_registry_entry *e, const struct sb_lo
 	CHECK(ops->state_align && !(ops->state_align & (ops->state_align - 1)) &&
 	      ops->state_align <= SB_CACHELINE, "%s: state_align %zu: a power of 2 <= %d", n,
 	      ops->state_align, SB_CACHELINE);
-	CHECK(ops->state_size % ops->state_align == 0, "%s: state_size %zu vs align %zu", n,
-	      ops->state_size, ops->state_align);
+	if (ops->state_align)
+		CHECK(ops->state_size % ops->state_align == 0, "%s: state_size %zu vs align %zu",
+		      n, ops->state_size, ops->state_align);
 	CHECK(!(ops->fini && !ops->init), "%s: fini without init", n);
 }
 

@@ -63,7 +63,7 @@ bool sb_gb_truthy(const char *v)
 		return true;
 	if (!v[1])
 		return isalnum((unsigned char)*v) && !strchr("0fFnN", *v);
-	for (i = 0; v[i] && i < sizeof(lower) - 1; i++)
+	for (i = 0; i < sizeof(lower) - 1 && v[i]; i++)
 		lower[i] = (char)tolower((unsigned char)v[i]);
 	lower[i] = '\0';
 	return v[i] || !one_of(lower, no);

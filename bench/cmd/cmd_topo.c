@@ -26,8 +26,14 @@ int sb_cmd_topo(int argc, char **argv)
 		sb_topo_destroy(t);
 		return 0;
 	}
-	n = strcmp(o.threads, "auto") == 0 ? sb_topo_npus(t) : (int)strtol(o.threads, &end, 10);
-	if (n < 1 || (strcmp(o.threads, "auto") && *end)) {
+	if (strcmp(o.threads, "auto") == 0) {
+		n = sb_topo_npus(t);
+	} else {
+		n = (int)strtol(o.threads, &end, 10);
+		if (*end)
+			n = 0;
+	}
+	if (n < 1) {
 		fprintf(stderr, "stratbench: topo takes one thread count (got '%s')\n", o.threads);
 		sb_topo_destroy(t);
 		return SB_EXIT_USAGE;

@@ -219,7 +219,7 @@ static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
 	int kept = 0, i, j;
 
 	for (i = 0; i < nplaces; i++) {
-		int *cpus = plans + kept * threads;
+		int *cpus = plans + (size_t)kept * threads;
 		bool dup = false;
 
 		if (sb_topo_plan(t, places[i], threads, cpus, err, errlen)) {
@@ -229,7 +229,7 @@ static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
 			return -1;
 		}
 		for (j = 0; autop && j < kept; j++)
-			dup |= memcmp(plans + j * threads, cpus, sizeof(int) * threads) == 0;
+			dup |= memcmp(plans + (size_t)j * threads, cpus, sizeof(int) * threads) == 0;
 		if (dup)
 			continue;
 		add_point(o, t, w, threads, places[i], cpus);

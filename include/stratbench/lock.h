@@ -164,7 +164,7 @@ sb_lock_loop_run(struct sb_lock_loop *lp, const struct sb_round *r,
 		}
 		/* relaxed: the lock orders these; atomics keep TSan quiet if it fails */
 		for (i = 0; i < crit_lines; i++) {
-			uint64_t *p = &crit_data[i * (SB_CACHELINE / 8)];
+			uint64_t *p = &crit_data[(size_t)i * (SB_CACHELINE / 8)];
 
 			__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 		}
