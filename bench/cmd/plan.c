@@ -208,6 +208,26 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t, const str
 	return 0;
 }
 
+/* Once per run: a plan that puts two members on SMT siblings of one core
+ * measures a shared pipeline, not two CPUs (compact does it on purpose). */
+static void warn_smt_shared(const struct sb_topo *t, const char *placement, const int *cpus,
+			    int n)
+{
+	static bool warned;
+	int pi, ci, pj, cj, node;
+
+	for (int i = 0; i < n && !warned; i++)
+		for (int j = i + 1; j < n && !warned; j++) {
+			if (sb_topo_cpu_where(t, cpus[i], &pi, &ci, &node) ||
+			    sb_topo_cpu_where(t, cpus[j], &pj, &cj, &node) || pi != pj || ci != cj)
+				continue;
+			warned = true;
+			fprintf(stderr, "stratbench: warning: placement %s at %d threads puts CPUs %d "
+				"and %d on SMT siblings of one core: they share its pipeline\n",
+				placement, n, cpus[i], cpus[j]);
+		}
+}
+
 /* The placements to run for one thread count.  "auto" keeps only those that
  * put threads on distinct CPU sets here (on a 1-package, no-SMT machine
  * compact, cores and scatter coincide). */
@@ -233,6 +253,7 @@ static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
 		if (dup)
 			continue;
 		add_point(o, t, w, threads, places[i], cpus);
+		warn_smt_shared(t, places[i], cpus, threads);
 		kept++;
 	}
 	free(plans);

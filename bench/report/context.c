@@ -2,6 +2,7 @@
  * CPU model, packages, NUMA nodes, cores, PUs, cache-line size, kernel
  * release, compiler, git revision and the command line. */
 #include "report/report.h"
+#include "report/settings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +70,5 @@ void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv)
 	for (i = 0; i < argc && len < sizeof(buf) - 2; i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "", argv[i]);
 	sb_context_add("sb_command_line", buf);
+	sb_settings_record(sb_topo_nnodes(t));
 }

@@ -1,0 +1,31 @@
+/* settings.h — the machine settings that distort results, read and put on
+ * record (JSON context), never changed.
+ *
+ * Contract: sb_settings_read() reads each setting under `root` ("/" for
+ * this machine; a fake tree in tests) into out[]: its value as the kernel
+ * prints it, or "unavailable (why)" — never an invented 0 — and a warning
+ * when the value will distort a run (frequency scaling, boost, NUMA
+ * balancing on a multi-node machine, a flush ceiling other than the 33 the
+ * shootdown model assumes).  sb_settings_record() does it for this machine,
+ * adds sb_setting_<key> entries to the JSON context and prints each warning
+ * once on stderr.  The suite never writes any of these files.
+ */
+#ifndef STRATBENCH_SETTINGS_H
+#define STRATBENCH_SETTINGS_H
+
+#include <stdbool.h>
+
+struct sb_setting {
+	const char *key;		/* numa_balancing, governor, ... */
+	bool available;
+	char value[160];		/* as read, or "unavailable (reason)" */
+	char warning[320];		/* "" or why this distorts results */
+};
+
+#define SB_SETTINGS_MAX 16
+
+/* Returns how many settings were filled (each known one, available or not). */
+int sb_settings_read(const char *root, int nnodes, struct sb_setting *out, int max);
+void sb_settings_record(int nnodes);
+
+#endif
