@@ -52,6 +52,26 @@ int main(void)
 	bad[1] = 100000;	/* no such CPU */
 	CHECK(sb_team_create(2, bad, where, NULL, err, sizeof(err)) == NULL &&
 	      strstr(err, "CPU 100000") && !strchr(err, '\n'), "bad CPU: %s", err);
+	/* a process restricted to one CPU (taskset) must not be widened: the
+	 * team refuses a plan that needs another CPU, names it, and leaves the
+	 * caller's affinity as it was */
+	if (n >= 2) {
+		cpu_set_t one, saved, after;
+
+		sched_getaffinity(0, sizeof(saved), &saved);
+		CPU_ZERO(&one);
+		CPU_SET(cpus[0], &one);
+		CHECK(sched_setaffinity(0, sizeof(one), &one) == 0, "restrict to CPU %d", cpus[0]);
+		bad[0] = cpus[0];
+		bad[1] = cpus[0] == 0 ? 1 : 0;
+		CHECK(sb_team_create(2, bad, where, NULL, err, sizeof(err)) == NULL &&
+		      strstr(err, "affinity") && !strchr(err, '\n'), "outside affinity: %s", err);
+		sched_getaffinity(0, sizeof(after), &after);
+		CHECK(CPU_EQUAL(&after, &one), "caller's affinity unchanged after refusal");
+		sched_setaffinity(0, sizeof(saved), &saved);
+	} else {
+		printf("test_bind: affinity check skipped: needs 2 CPUs, this machine has %d\n", n);
+	}
 	sb_topo_destroy(topo);
 	return check_done("test_bind");
 }

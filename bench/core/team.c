@@ -133,6 +133,15 @@ struct sb_team *sb_team_create(int n, const int *cpus, sb_team_fn fn, void *arg,
 	}
 	if (cpus) {
 		t->restore = pthread_getaffinity_np(pthread_self(), sizeof(t->saved), &t->saved) == 0;
+		/* A thread may widen its own affinity, so binding would silently
+		 * override a `taskset` given to the whole process: refuse instead. */
+		for (i = 0; t->restore && i < n; i++)
+			if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE && !CPU_ISSET(cpus[i], &t->saved)) {
+				snprintf(err, errlen, "CPU %d (thread %d) is outside this process's "
+					 "CPU affinity (taskset or cpuset): the plan needs it", cpus[i],
+					 i);
+				goto fail;
+			}
 		rc = bind_self(&t->m[0]);
 		if (rc) {
 			if (rc == -2)

@@ -3,7 +3,9 @@
  * Contract: sb_team_create() starts nthreads-1 workers and makes the calling
  * thread member 0; with a CPU list each member is bound to cpus[i] and checks
  * sched_getcpu() is that CPU (creation fails otherwise), and the caller's old
- * affinity is restored by sb_team_destroy().  sb_team_run() runs one round:
+ * affinity is restored by sb_team_destroy().  A CPU outside the caller's
+ * affinity (a `taskset` on the process) fails creation: binding must not
+ * widen what the user restricted.  sb_team_run() runs one round:
  * every member waits at the start barrier, the clock starts, each member runs
  * fn(tid, round, arg) which returns its op count, and the round ends when all
  * have returned.  A round has a per-member quota: the first member to reach it
