@@ -224,6 +224,7 @@ static int opts_parse_impl(struct sb_opts *o, int argc, char **argv, char *err, 
 	o->threads = "auto";
 	o->placement = "auto";
 	o->home_node = -1;
+	o->counters = "default";
 	o->gb_argv = calloc(argc + 4, sizeof(char *));
 	o->gb_argv[o->gb_argc++] = argv[0];
 	for (i = 1; i < argc; i++) {
@@ -246,6 +247,8 @@ static int opts_parse_impl(struct sb_opts *o, int argc, char **argv, char *err, 
 			o->placement = v;
 		} else if ((v = value_of(a, "--out"))) {
 			o->out = v;
+		} else if ((v = value_of(a, "--counters"))) {
+			o->counters = v;
 		} else if ((v = value_of(a, "--topology"))) {
 			o->topology = v;
 		} else if ((v = value_of(a, "--home-node"))) {

@@ -22,6 +22,7 @@ struct sb_opts {
 	const char *out;		/* results directory, NULL: none */
 	const char *topology;		/* NULL: this machine */
 	int home_node;			/* -1: node of thread 0's CPU */
+	const char *counters;		/* --counters list; "default" unless given */
 	/* what is left for Google Benchmark */
 	int gb_argc;
 	char **gb_argv;
@@ -47,5 +48,10 @@ int sb_cmd_list(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);
 int sb_cmd_run(int argc, char **argv);
 int sb_cmd_selftest(int argc, char **argv);
+int sb_cmd_counters(int argc, char **argv);
+
+/* cmd_counters.c: the run's counters into the JSON context, and one note
+ * on stderr naming the unavailable ones */
+void sb_counters_context(const struct sb_counters_spec *s);
 
 #endif

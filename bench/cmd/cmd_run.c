@@ -75,6 +75,7 @@ fail:
 int sb_cmd_run(int argc, char **argv)
 {
 	static char out_json[4200];
+	struct sb_counters_spec *cnt = NULL;
 	struct sb_topo *t = NULL;
 	struct sb_opts o;
 	char err[8192], path[4200];
@@ -89,6 +90,8 @@ int sb_cmd_run(int argc, char **argv)
 				 "drop %s", o.gb_argv[i]);
 			goto usage;
 		}
+	if (sb_counters_parse(o.counters, &cnt, err, sizeof(err)))
+		goto usage;
 	if (sb_topo_load(&t, o.topology, err, sizeof(err)) ||
 	    sb_topo_check_bindable(t, err, sizeof(err)))
 		goto usage;
@@ -124,7 +127,11 @@ int sb_cmd_run(int argc, char **argv)
 		o.gb_argv[o.gb_argc] = NULL;
 	}
 	sb_context_fingerprint(t, argc, argv);
+	if (!list_only)
+		sb_counters_context(cnt);
+	sb_drive_set_counters(cnt);
 	rc = sb_gbench_main(o.gb_argc, o.gb_argv);
+	sb_drive_set_counters(NULL);
 	sb_csv_close();
 	if (o.out) {
 		/* rc 2: nothing ran (no benchmark matched); 1 keeps the failed rows */
@@ -138,6 +145,7 @@ usage:
 	fprintf(stderr, "stratbench: %s\n", err);
 out:
 	sb_plan_free();
+	sb_counters_spec_free(cnt);
 	sb_topo_destroy(t);
 	sb_opts_free(&o);
 	return rc;

@@ -23,6 +23,9 @@ struct sb_team {
 	SB_CACHE_ALIGNED unsigned gen;	/* bumped to start a round */
 	int exit;			/* set with a gen bump to end the workers */
 	uint64_t quota;
+	struct sb_team_hooks hooks;	/* optional, around each member's fn */
+	void (*each)(int tid, void *arg);	/* non-NULL: this "round" runs each */
+	void *each_arg;
 	/* stop line: raised by the first member to reach its quota */
 	SB_CACHE_ALIGNED int stop;
 	/* done line: workers check in here */
@@ -58,8 +61,16 @@ static void run_member(struct sb_team *t, struct sb_member *m)
 {
 	struct sb_round r = { .quota = t->quota, .stop = &t->stop };
 
+	if (t->each) {
+		t->each(m->tid, t->each_arg);
+		return;
+	}
+	if (t->hooks.enter)
+		t->hooks.enter(m->tid, t->hooks.arg);
 	m->ops = t->fn(m->tid, &r, t->arg);
 	m->end_ns = sb_now_ns();
+	if (t->hooks.leave)
+		t->hooks.leave(m->tid, t->hooks.arg);
 }
 
 static void *worker(void *p)
@@ -186,6 +197,34 @@ nomem:
 	return NULL;
 }
 
+/* Releases every member into one round and waits until all are done. */
+static void round_trip(struct sb_team *t)
+{
+	/* release: quota/stop/done resets (or each) are visible before any worker starts */
+	__atomic_fetch_add(&t->gen, 1, __ATOMIC_RELEASE);
+	run_member(t, &t->m[0]);
+	/* acquire: pairs with each worker's release of its results */
+	while (__atomic_load_n(&t->done, __ATOMIC_ACQUIRE) != (unsigned)(t->n - 1))
+		sb_cpu_relax();
+}
+
+void sb_team_set_hooks(struct sb_team *t, const struct sb_team_hooks *h)
+{
+	static const struct sb_team_hooks none;
+
+	/* published to the workers by the next round's release bump */
+	t->hooks = h ? *h : none;
+}
+
+void sb_team_each(struct sb_team *t, void (*fn)(int tid, void *arg), void *arg)
+{
+	t->each = fn;
+	t->each_arg = arg;
+	__atomic_store_n(&t->done, 0, __ATOMIC_RELAXED);
+	round_trip(t);
+	t->each = NULL;
+}
+
 void sb_team_run(struct sb_team *t, uint64_t quota, struct sb_team_result *res)
 {
 	uint64_t start, last;
@@ -195,12 +234,7 @@ void sb_team_run(struct sb_team *t, uint64_t quota, struct sb_team_result *res)
 	__atomic_store_n(&t->stop, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->done, 0, __ATOMIC_RELAXED);
 	start = sb_now_ns();
-	/* release: quota/stop/done resets are visible before any worker starts */
-	__atomic_fetch_add(&t->gen, 1, __ATOMIC_RELEASE);
-	run_member(t, &t->m[0]);
-	/* acquire: pairs with each worker's release of its results */
-	while (__atomic_load_n(&t->done, __ATOMIC_ACQUIRE) != (unsigned)(t->n - 1))
-		sb_cpu_relax();
+	round_trip(t);
 	last = start;
 	res->total_ops = 0;
 	for (i = 0; i < t->n; i++) {

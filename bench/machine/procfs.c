@@ -128,6 +128,38 @@ int sb_irq_parse(const char *text, const char *row, int *cpus, uint64_t *counts,
 	return 0;
 }
 
+int sb_irq_sum(const char *text, const char *row, const int *cpus, int ncpus, uint64_t *team,
+	       uint64_t *all, char *err, size_t errlen)
+{
+	enum { MAXCOL = 8192 };
+	int *col = malloc(sizeof(*col) * MAXCOL);
+	uint64_t *cnt = malloc(sizeof(*cnt) * MAXCOL);
+	int n = col && cnt ? sb_irq_parse(text, row, col, cnt, MAXCOL, err, errlen) : -1;
+	int i, j;
+
+	if (!col || !cnt)
+		snprintf(err, errlen, "/proc/interrupts: out of memory");
+	if (n > 0) {
+		*team = *all = 0;
+		for (j = 0; j < n; j++)
+			*all += cnt[j];
+		for (i = 0; i < ncpus; i++) {
+			for (j = 0; j < n && col[j] != cpus[i]; j++)
+				;
+			if (j == n) {
+				snprintf(err, errlen, "/proc/interrupts: no column for CPU %d (offline?)",
+					 cpus[i]);
+				n = -1;
+				break;
+			}
+			*team += cnt[j];
+		}
+	}
+	free(col);
+	free(cnt);
+	return n > 0 ? 1 : n;
+}
+
 int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *err,
 		    size_t errlen)
 {

@@ -26,6 +26,13 @@ char *sb_proc_slurp(const char *path, char *err, size_t errlen);
 int sb_irq_parse(const char *text, const char *row, int *cpus, uint64_t *counts, int max,
 		 char *err, size_t errlen);
 
+/* Interrupt counts of one row summed over a set of CPUs (*team) and over
+ * every column (*all): what the counters' irq:ROW and the kernel shootdown
+ * drivers take deltas of.  Returns 1, 0 if the row is absent, -1 if the
+ * text is malformed or a CPU of the set has no column (offline), with err. */
+int sb_irq_sum(const char *text, const char *row, const int *cpus, int ncpus, uint64_t *team,
+	       uint64_t *all, char *err, size_t errlen);
+
 /* One /proc/vmstat field ("numa_hint_faults"): 1 and *value if present,
  * 0 if absent, -1 if the text is malformed. */
 int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *err,

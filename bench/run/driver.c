@@ -9,6 +9,13 @@
  * keeping the barrier cost per op negligible. */
 #define SB_ROUND_MAX (1 << 22)
 
+static const struct sb_counters_spec *drive_counters;
+
+void sb_drive_set_counters(const struct sb_counters_spec *s)
+{
+	drive_counters = s;
+}
+
 void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size)
 {
 	char err[256], msg[300];
@@ -53,6 +60,19 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
 		d->ops = NULL;
 		return -1;
 	}
+	/* counters: opened on every member's thread, untimed; then read by each
+	 * member around its part of each round, and the machine-wide files
+	 * around the whole timed region */
+	d->cnt = sb_counters_open(drive_counters, d->n, pt->cpus);
+	if (d->cnt) {
+		struct sb_team_hooks h = {
+			sb_counters_member_enter, sb_counters_member_leave, d->cnt,
+		};
+
+		sb_team_each(d->team, sb_counters_member_open, d->cnt);
+		sb_team_set_hooks(d->team, &h);
+		sb_counters_begin(d->cnt);
+	}
 	while ((k = sb_state_keep_running_batch(st, SB_ROUND_MAX)) > 0) {
 		struct sb_team_result r;
 
@@ -63,9 +83,31 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
 		for (i = 0; i < d->n; i++)
 			d->ops[i] += r.ops[i];
 	}
+	sb_counters_end(d->cnt);
 	sb_team_destroy(d->team);
 	d->team = NULL;
 	return 0;
+}
+
+/* cnt:NAME (total over the timed region) and cnt:NAME/op (per op of all
+ * members); what could not be measured here goes in the label. */
+static void report_counters(sb_state *st, struct sb_drive *d)
+{
+	const char *name;
+	char per_op[192];
+	double v;
+
+	for (int i = 0; sb_counters_result(d->cnt, i, &name, &v); i++) {
+		sb_state_counter(st, name, v, SB_COUNTER_DEFAULT);
+		if (d->total_ops) {
+			snprintf(per_op, sizeof(per_op), "%s/op", name);
+			sb_state_counter(st, per_op, v / (double)d->total_ops, SB_COUNTER_DEFAULT);
+		}
+	}
+	if (*sb_counters_label(d->cnt))
+		sb_state_append_label(st, sb_counters_label(d->cnt));
+	sb_counters_close(d->cnt);
+	d->cnt = NULL;
 }
 
 void sb_drive_report(sb_state *st, struct sb_drive *d)
@@ -96,6 +138,7 @@ void sb_drive_report(sb_state *st, struct sb_drive *d)
 		sb_state_counter(st, "jain", sumsq > 0 ? sum * sum / (d->n * sumsq) : 0,
 				 SB_COUNTER_DEFAULT);
 	}
+	report_counters(st, d);
 	free(d->ops);
 	d->ops = NULL;
 }

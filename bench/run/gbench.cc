@@ -22,6 +22,7 @@ struct sb_state {
 	benchmark::State *st;
 	const sb_bench *b;
 	int64_t done;		// iterations handed out by keep_running_batch
+	std::string label;	// State keeps its label write-only
 };
 
 namespace {
@@ -131,7 +132,7 @@ std::unique_ptr<benchmark::BenchmarkReporter> make_file_reporter(const std::stri
 
 void run_body(benchmark::State &st, sb_bench *b)
 {
-	sb_state s = { &st, b, 0 };
+	sb_state s = { &st, b, 0, std::string() };
 
 	if (b->setup)
 		b->setup(&s, b->arg);
@@ -255,7 +256,19 @@ void sb_state_counter(sb_state *s, const char *name, double v, unsigned flags)
 	s->st->counters[name] = benchmark::Counter(v, (benchmark::Counter::Flags)flags);
 }
 
-void sb_state_set_label(sb_state *s, const char *label) { s->st->SetLabel(label); }
+void sb_state_set_label(sb_state *s, const char *label)
+{
+	s->label = label;
+	s->st->SetLabel(s->label);
+}
+
+void sb_state_append_label(sb_state *s, const char *label)
+{
+	if (!s->label.empty())
+		s->label += "; ";
+	s->label += label;
+	s->st->SetLabel(s->label);
+}
 
 void sb_state_skip_with_error(sb_state *s, const char *msg)
 {

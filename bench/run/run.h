@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <stratbench/counters.h>
 #include <stratbench/gbench.h>
 #include <stratbench/registry.h>
 #include <stratbench/team.h>
@@ -81,14 +82,21 @@ struct sb_drive {
 	uint64_t total_ops;
 	uint64_t *ops;			/* per member, summed over rounds */
 	int n;
+	struct sb_counters *cnt;	/* the run's --counters, NULL: none */
 };
+/* The --counters of this run (NULL: none), for every benchmark's timed
+ * region: each member opens its events on its own thread before the first
+ * round and reads them around its part of every round; sb_drive_report
+ * reports them as cnt:NAME and cnt:NAME/op. */
+void sb_drive_set_counters(const struct sb_counters_spec *s);
 void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size);
 void sb_drive_free(const struct sb_point *pt, void *p, size_t size);
 /* Runs rounds until Google Benchmark has its iterations; 0, or -1 after
  * reporting the error to the state. */
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
 		 struct sb_drive *d);
-/* ops_per_s, ns_per_op, ops_min, ops_max, jain; frees d. */
+/* ops_per_s, ns_per_op, ops_min, ops_max, jain, the counters (cnt:NAME
+ * total and cnt:NAME/op, per op of all members); frees d. */
 void sb_drive_report(sb_state *st, struct sb_drive *d);
 
 #endif

@@ -58,6 +58,8 @@ void sb_state_pause_timing(sb_state *st);
 void sb_state_resume_timing(sb_state *st);
 void sb_state_counter(sb_state *st, const char *name, double value, unsigned flags);
 void sb_state_set_label(sb_state *st, const char *label);
+/* Adds to the label ("; " between parts): several reporters of one run. */
+void sb_state_append_label(sb_state *st, const char *label);
 void sb_state_skip_with_error(sb_state *st, const char *msg);
 bool sb_state_error_occurred(const sb_state *st);
 

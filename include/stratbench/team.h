@@ -13,6 +13,10 @@
  * per member (fairness) while the round stays bounded.  Elapsed time is from
  * the common start to the last member's finish.  Workers spin between rounds:
  * never create more members than CPUs.  No hwloc here (cross-arch tests use it).
+ * Optional hooks run on each member's own thread around its part of a round
+ * (the counters read per-thread perf events there, never per op), and
+ * sb_team_each() runs a function once on every member's thread, untimed
+ * (e.g. to open those events with pid 0).
  */
 #ifndef STRATBENCH_TEAM_H
 #define STRATBENCH_TEAM_H
@@ -56,5 +60,20 @@ struct sb_team *sb_team_create(int nthreads, const int *cpus, sb_team_fn fn, voi
 void sb_team_run(struct sb_team *t, uint64_t quota, struct sb_team_result *res);
 void sb_team_destroy(struct sb_team *t);
 int sb_team_size(const struct sb_team *t);
+
+/* Per-member hooks, called on the member's own thread in every round: enter
+ * after the start barrier, just before fn (inside the timed region: keep it
+ * to a syscall or two), leave just after the member's finish time is taken
+ * (outside it).  Set between rounds; NULL hooks or h NULL: none. */
+struct sb_team_hooks {
+	void (*enter)(int tid, void *arg);
+	void (*leave)(int tid, void *arg);
+	void *arg;
+};
+void sb_team_set_hooks(struct sb_team *t, const struct sb_team_hooks *h);
+
+/* Runs fn(tid, arg) once on every member's own thread, outside any round;
+ * returns when all have returned (their writes are visible then). */
+void sb_team_each(struct sb_team *t, void (*fn)(int tid, void *arg), void *arg);
 
 #endif

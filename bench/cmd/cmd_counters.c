@@ -1,0 +1,106 @@
+/* cmd_counters.c — `stratbench counters`: every counter the suite knows,
+ * available on this machine or why not; and a run's counters in the JSON
+ * context, with one note on stderr naming those it cannot measure. */
+#include "cmd/cmd.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *value_of(const char *arg, const char *key)
+{
+	size_t n = strlen(key);
+
+	return strncmp(arg, key, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+static void print_spec(const struct sb_counters_spec *s)
+{
+	for (int i = 0; i < sb_counters_count(s); i++) {
+		const char *why = sb_counters_why(s, i);
+
+		if (why)
+			printf("%-36s unavailable: %s\n", sb_counters_name(s, i), why);
+		else if (strcmp(sb_counters_name(s, i), sb_counters_shown(s, i)))
+			printf("%-36s available, user space only (perf_event_paranoid): reported "
+			       "as %s\n", sb_counters_name(s, i), sb_counters_shown(s, i));
+		else
+			printf("%-36s available\n", sb_counters_name(s, i));
+	}
+}
+
+int sb_cmd_counters(int argc, char **argv)
+{
+	const char *const *k = sb_counters_known(), *list = NULL;
+	const char *raw = sb_counters_raw_support();
+	struct sb_counters_spec *s;
+	char err[1024];
+
+	for (int i = 1; i < argc; i++) {
+		if (!(list = value_of(argv[i], "--counters"))) {
+			fprintf(stderr, "stratbench: counters takes only --counters=LIST (got '%s')\n",
+				argv[i]);
+			return SB_EXIT_USAGE;
+		}
+	}
+	if (list) {	/* check one list as run would read it */
+		if (sb_counters_parse(list, &s, err, sizeof(err))) {
+			fprintf(stderr, "stratbench: %s\n", err);
+			return SB_EXIT_USAGE;
+		}
+		print_spec(s);
+		sb_counters_spec_free(s);
+		return 0;
+	}
+	for (; *k; k++) {
+		if (sb_counters_parse(*k, &s, err, sizeof(err))) {
+			printf("%-36s unavailable: %s\n", *k, err);
+			continue;
+		}
+		print_spec(s);
+		sb_counters_spec_free(s);
+	}
+	printf("%-36s %s\n", "raw PMU events (NAME[:UMASK])",
+	       *raw ? raw : "unavailable: built without libpfm4 (apt-get install libpfm4-dev "
+			    "and rebuild); rHEX raw configs still work");
+	printf("default set (--counters=default):\n  %s%s\n", sb_counters_default,
+	       geteuid() == 0 ? ",\n  and as root the tracepoints tlb:tlb_flush, "
+	       "migrate:mm_migrate_pages, sched:sched_move_numa, sched:sched_stick_numa, "
+	       "sched:sched_swap_numa" : " (not root: no tracepoints)");
+	return 0;
+}
+
+void sb_counters_context(const struct sb_counters_spec *s)
+{
+	char *on = NULL, *off = NULL, *names = NULL;
+	size_t non = 0, noff = 0, nnames = 0;
+	FILE *fon = open_memstream(&on, &non), *foff = open_memstream(&off, &noff);
+	FILE *fnames = open_memstream(&names, &nnames);
+	int n = sb_counters_count(s), nunav = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *why = sb_counters_why(s, i);
+
+		if (why) {
+			fprintf(foff, "%s%s: %s", nunav ? "; " : "", sb_counters_name(s, i), why);
+			fprintf(fnames, "%s%s", nunav ? ", " : "", sb_counters_name(s, i));
+			nunav++;
+		} else {
+			fprintf(fon, "%s%s", ftell(fon) ? "," : "", sb_counters_shown(s, i));
+		}
+	}
+	fclose(fon);
+	fclose(foff);
+	fclose(fnames);
+	sb_context_add("sb_counters", *on ? on : "none");
+	sb_context_add("sb_counters_unavailable", nunav ? off : "none");
+	if (*sb_counters_note(s))
+		sb_context_add("sb_counters_note", sb_counters_note(s));
+	if (nunav)
+		fprintf(stderr, "stratbench: note: %d counter%s unavailable here, not reported: %s "
+			"(why: stratbench counters, or the JSON context's sb_counters_unavailable)\n",
+			nunav, nunav > 1 ? "s" : "", names);
+	free(on);
+	free(off);
+	free(names);
+}

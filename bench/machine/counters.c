@@ -1,0 +1,763 @@
+/* counters.c — the --counters list, its probe on this machine, and one
+ * benchmark's set: per-member perf groups read around each round, the
+ * machine-wide /proc files read around the timed region (counters.h). */
+#include <stratbench/counters.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <stratbench/arch.h>
+
+#include "machine/perf.h"
+#include "machine/procfs.h"
+
+#define SB_MAX_COUNTERS 96
+
+/* Reported names: "cnt:" + the counter (+ "@team"/"@all" for irq rows). */
+#define SB_CNT_PREFIX "cnt:"
+
+const char sb_counters_default[] =
+	"task-clock,page-faults,context-switches,cpu-migrations,cycles,instructions,cache-misses,"
+	"rusage,"
+	"vmstat:numa_hint_faults,vmstat:numa_hint_faults_local,vmstat:numa_pages_migrated,"
+	"vmstat:numa_pte_updates,vmstat:numa_huge_pte_updates,vmstat:numa_hit,vmstat:numa_local,"
+	"vmstat:numa_other,vmstat:numa_interleave,vmstat:pgmigrate_success,vmstat:pgmigrate_fail,"
+	"vmstat:nr_tlb_remote_flush,vmstat:nr_tlb_remote_flush_received,"
+	"vmstat:nr_tlb_local_flush_all,vmstat:nr_tlb_local_flush_one,"
+	"irq:TLB,irq:CAL";
+/* added to the default set as root: tracefs and tracepoints need it here */
+static const char default_root[] =
+	"tlb:tlb_flush,migrate:mm_migrate_pages,sched:sched_move_numa,sched:sched_stick_numa,"
+	"sched:sched_swap_numa";
+
+enum kind { K_PERF, K_VMSTAT, K_IRQ, K_RUSAGE };
+
+static const char *const ru_names[] = { "user_s", "sys_s", "minflt", "majflt", "nvcsw",
+					"nivcsw", NULL };
+enum { RU_N = 6 };
+
+struct cnt {
+	char name[128];		/* canonical, as requested */
+	char shown[136];	/* as reported: name, or name:u */
+	enum kind kind;
+	struct sb_perf_ev ev;
+	int ru;			/* K_RUSAGE: index in ru_names */
+	char field[64];		/* K_VMSTAT field, K_IRQ row */
+	char *why;		/* NULL: available here */
+};
+
+struct sb_counters_spec {
+	int n;
+	struct cnt c[SB_MAX_COUNTERS];
+	char note[160];
+};
+
+/* ---- parsing ------------------------------------------------------------ */
+
+static bool all_of(const char *s, const char *set_extra, bool upper, bool lower)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (isdigit(ch) || (upper && isupper(ch)) || (lower && islower(ch)) ||
+		    strchr(set_extra, ch))
+			continue;
+		return false;
+	}
+	return true;
+}
+
+static bool has_upper(const char *s)
+{
+	for (; *s; s++)
+		if (isupper((unsigned char)*s))
+			return true;
+	return false;
+}
+
+static int add(struct sb_counters_spec *s, const char *name, char *err, size_t errlen,
+	       struct cnt **out)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->c[i].name, name)) {
+			*out = NULL;	/* a repeat: counted once */
+			return 0;
+		}
+	if (s->n == SB_MAX_COUNTERS) {
+		snprintf(err, errlen, "too many counters (at most %d)", SB_MAX_COUNTERS);
+		return -1;
+	}
+	*out = &s->c[s->n++];
+	memset(*out, 0, sizeof(**out));
+	snprintf((*out)->name, sizeof((*out)->name), "%s", name);
+	snprintf((*out)->shown, sizeof((*out)->shown), "%s", name);
+	return 0;
+}
+
+static void unavailable(struct cnt *c, const char *why)
+{
+	free(c->why);
+	c->why = strdup(why);
+}
+
+/* Probes a perf event: available (shown gets :u when only user space may
+ * be counted) or the reason. */
+static void probe_perf(struct cnt *c)
+{
+	char why[320];
+	int fd = sb_perf_open_probe(&c->ev);
+
+	if (fd >= 0) {
+		close(fd);
+		if (c->ev.user_only && c->ev.mode == SB_PERF_USER_PART &&
+		    !strstr(c->name, ":u"))
+			snprintf(c->shown, sizeof(c->shown), "%s:u", c->name);
+		return;
+	}
+	sb_perf_why(-fd, &c->ev, why, sizeof(why));
+	unavailable(c, why);
+}
+
+static int parse_one(struct sb_counters_spec *s, const char *a, char *err, size_t errlen)
+{
+	char why[320], name[128], base[128];
+	const char *canon, *colon = strchr(a, ':');
+	struct sb_perf_ev ev;
+	struct cnt *c;
+	int r;
+
+	if (strlen(a) >= sizeof(name) - 8) {
+		snprintf(err, errlen, "counter name too long: '%.40s...'", a);
+		return -1;
+	}
+	if (!*a) {
+		snprintf(err, errlen, "empty counter name in --counters");
+		return -1;
+	}
+	if (!all_of(a, "_:.-", true, true)) {
+		snprintf(err, errlen, "bad counter name '%s' (letters, digits, _ : . - only)", a);
+		return -1;
+	}
+	if (!strcmp(a, "rusage")) {
+		for (int i = 0; i < 2; i++) {
+			snprintf(name, sizeof(name), "rusage:%s", ru_names[i]);
+			if (parse_one(s, name, err, errlen))
+				return -1;
+		}
+		return 0;
+	}
+	if (!strncmp(a, "rusage:", 7)) {
+		for (r = 0; ru_names[r] && strcmp(ru_names[r], a + 7); r++)
+			;
+		if (!ru_names[r]) {
+			snprintf(err, errlen, "unknown counter '%s' (rusage:user_s, sys_s, minflt, "
+				 "majflt, nvcsw or nivcsw)", a);
+			return -1;
+		}
+		if (add(s, a, err, errlen, &c))
+			return -1;
+		if (c) {
+			c->kind = K_RUSAGE;
+			c->ru = r;
+		}
+		return 0;
+	}
+	if (!strncmp(a, "vmstat:", 7) || !strncmp(a, "irq:", 4)) {
+		bool vm = a[0] == 'v';
+		const char *f = a + (vm ? 7 : 4);
+		char *text;
+		uint64_t v;
+		int cpu = 0;
+
+		if (vm ? !all_of(f, "_", false, true) : !all_of(f, "_", true, true)) {
+			snprintf(err, errlen, "malformed counter '%s' (want %s)", a,
+				 vm ? "vmstat:FIELD, a /proc/vmstat field such as numa_hint_faults" :
+				      "irq:ROW, a /proc/interrupts row such as TLB or CAL");
+			return -1;
+		}
+		if (add(s, a, err, errlen, &c))
+			return -1;
+		if (!c)
+			return 0;
+		c->kind = vm ? K_VMSTAT : K_IRQ;
+		snprintf(c->field, sizeof(c->field), "%s", f);
+		text = sb_proc_slurp(vm ? "/proc/vmstat" : "/proc/interrupts", why, sizeof(why));
+		if (!text) {
+			unavailable(c, why);
+			return 0;
+		}
+		r = vm ? sb_vmstat_parse(text, f, &v, why, sizeof(why)) :
+			 sb_irq_sum(text, f, &cpu, 0, &v, &v, why, sizeof(why));
+		free(text);
+		if (r == 0)
+			snprintf(why, sizeof(why), vm ? "no field %s in /proc/vmstat on this kernel%s" :
+				 "no %s row in /proc/interrupts here%s", f,
+				 !vm ? (!strcmp(f, "TLB") ? " (POWER broadcasts tlbie: no IPIs)" : "") :
+				 !strncmp(f, "nr_tlb_", 7) ? " (needs CONFIG_DEBUG_TLBFLUSH)" :
+				 !strncmp(f, "numa_", 5) ? " (needs CONFIG_NUMA / NUMA balancing)" : "");
+		if (r <= 0)
+			unavailable(c, why);
+		return 0;
+	}
+	/* perf events */
+	snprintf(base, sizeof(base), "%s", a);
+	if (colon && !strcmp(colon, ":u"))	/* perf's user-space-only modifier */
+		base[colon - a] = '\0';
+	if (sb_perf_generic(base, &ev, &canon)) {
+		snprintf(name, sizeof(name), "%s%s", canon, strcmp(base, a) ? ":u" : "");
+		ev.user_only = strcmp(base, a) != 0;
+		if (ev.user_only && ev.mode == SB_PERF_KERNEL_ONLY) {
+			snprintf(err, errlen, "'%s' happens in the kernel only: '%s' would read 0",
+				 canon, a);
+			return -1;
+		}
+	} else if (sb_perf_rawhex(a, &ev)) {
+		snprintf(name, sizeof(name), "%s", a);
+	} else if (colon && !has_upper(a)) {
+		const char *ev_name = colon + 1;
+		char subsys[64];
+
+		if (colon == a || (size_t)(colon - a) >= sizeof(subsys) ||
+		    !all_of(ev_name, "_", false, true) || strchr(ev_name, ':')) {
+			snprintf(err, errlen, "malformed tracepoint '%s' (want subsys:event, e.g. "
+				 "tlb:tlb_flush)", a);
+			return -1;
+		}
+		memcpy(subsys, a, (size_t)(colon - a));
+		subsys[colon - a] = '\0';
+		if (!all_of(subsys, "_", false, true)) {
+			snprintf(err, errlen, "malformed tracepoint '%s' (want subsys:event, e.g. "
+				 "tlb:tlb_flush)", a);
+			return -1;
+		}
+		if (add(s, a, err, errlen, &c))
+			return -1;
+		if (c && !sb_perf_tracepoint(subsys, ev_name, &c->ev, why, sizeof(why)))
+			unavailable(c, why);
+		else if (c)
+			probe_perf(c);
+		return 0;
+	} else if (has_upper(a)) {
+		r = sb_perf_pfm(a, &ev, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, errlen, "%s", why);
+			return -1;
+		}
+		if (add(s, a, err, errlen, &c))
+			return -1;
+		if (c && r == 0)
+			unavailable(c, why);
+		else if (c) {
+			c->ev = ev;
+			probe_perf(c);
+		}
+		return 0;
+	} else {
+		snprintf(err, errlen, "unknown counter '%s' (see stratbench counters)", a);
+		return -1;
+	}
+	if (add(s, name, err, errlen, &c))
+		return -1;
+	if (c) {
+		c->ev = ev;
+		probe_perf(c);
+	}
+	return 0;
+}
+
+int sb_counters_parse(const char *list, struct sb_counters_spec **out, char *err, size_t errlen)
+{
+	struct sb_counters_spec *s = calloc(1, sizeof(*s));
+	char *dup = strdup(list), *p = dup, *tok;
+	int rc = 0;
+
+	if (!strcmp(list, "none")) {
+		*out = s;
+		free(dup);
+		return 0;
+	}
+	/* strsep keeps empty items, so "a,,b" is refused rather than read as "a,b" */
+	while (!rc && (tok = strsep(&p, ",")) != NULL) {
+		if (!strcmp(tok, "none")) {
+			snprintf(err, errlen, "--counters=none cannot be combined with other counters");
+			rc = -1;
+		} else if (!strcmp(tok, "default")) {
+			char *d = malloc(sizeof(sb_counters_default) + sizeof(default_root) + 1);
+			char *q, *t;
+
+			sprintf(d, "%s%s%s", sb_counters_default, geteuid() == 0 ? "," : "",
+				geteuid() == 0 ? default_root : "");
+			if (geteuid() != 0)
+				snprintf(s->note, sizeof(s->note), "tracepoints (%s) left out of the "
+					 "default set: not root", default_root);
+			for (q = d; !rc && (t = strsep(&q, ",")) != NULL;)
+				rc = parse_one(s, t, err, errlen);
+			free(d);
+		} else {
+			rc = parse_one(s, tok, err, errlen);
+		}
+	}
+	free(dup);
+	if (rc) {
+		sb_counters_spec_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void sb_counters_spec_free(struct sb_counters_spec *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->n; i++)
+		free(s->c[i].why);
+	free(s);
+}
+
+int sb_counters_count(const struct sb_counters_spec *s) { return s ? s->n : 0; }
+const char *sb_counters_name(const struct sb_counters_spec *s, int i) { return s->c[i].name; }
+const char *sb_counters_shown(const struct sb_counters_spec *s, int i) { return s->c[i].shown; }
+const char *sb_counters_why(const struct sb_counters_spec *s, int i) { return s->c[i].why; }
+const char *sb_counters_note(const struct sb_counters_spec *s) { return s ? s->note : ""; }
+const char *sb_counters_raw_support(void) { return sb_perf_pfm_support(); }
+
+const char *const *sb_counters_known(void)
+{
+	static const char *known[160];
+	static char buf[4096];
+
+	if (!known[0]) {
+		const char *const *g = sb_perf_generic_names();
+		char *p = buf, *t;
+		int k = 0;
+
+		for (; *g; g++)
+			known[k++] = *g;
+		snprintf(buf, sizeof(buf), "%s,%s,ipi:ipi_send_cpu,ipi:ipi_send_cpumask,irq:RES,"
+			 "irq:LOC,rusage:minflt,rusage:majflt,rusage:nvcsw,rusage:nivcsw",
+			 default_root, sb_counters_default);
+		while ((t = strsep(&p, ",")) != NULL && k < 159) {
+			if (!strcmp(t, "rusage")) {
+				known[k++] = "rusage:user_s";
+				known[k++] = "rusage:sys_s";
+			} else if (!sb_perf_generic(t, &(struct sb_perf_ev){ 0 }, &(const char *){ 0 })) {
+				known[k++] = t;
+			}
+		}
+		known[k] = NULL;
+	}
+	return known;
+}
+
+/* ---- one benchmark's set ------------------------------------------------ */
+
+struct group {
+	int fd;			/* leader */
+	int nr;
+	int idx[SB_MAX_COUNTERS];	/* counter of each value, in read order */
+};
+
+/* One member's part, written only by that member's thread (cache-line
+ * padded); member 0 reads it after the round's done barrier. */
+struct member {
+	int ng;
+	struct group *g;
+	int *fds, nfds;
+	uint64_t *before;		/* per group: the read at enter */
+	uint64_t *raw, *en, *run;	/* per counter: sums of deltas */
+	bool *failed;			/* per counter: could not open on this thread */
+	int fail_err;			/* the first errno of those */
+	int read_errno;			/* a read failed: the benchmark's perf values are void */
+	struct rusage ru0;
+	double ru[RU_N];
+	bool ru_err;
+};
+
+struct res {
+	char name[160];
+	double total;
+};
+
+struct sb_counters {
+	const struct sb_counters_spec *s;
+	int n;
+	const int *cpus;
+	bool perf, ru;
+	struct member **m;
+	/* machine-wide, read by member 0 only */
+	uint64_t *vm0, *team0, *all0;
+	signed char *have0;		/* per counter: 1 present at begin */
+	struct res *res;
+	int nres;
+	char label[2048];
+};
+
+#define READ_WORDS(nr) (3 + (size_t)(nr))
+
+/* Separate allocations per member: each member writes only its own. */
+static void *member_alloc(size_t n, size_t size)
+{
+	size_t bytes = (n * size + SB_CACHELINE - 1) / SB_CACHELINE * SB_CACHELINE;
+	void *p;
+
+	if (posix_memalign(&p, SB_CACHELINE, bytes ? bytes : SB_CACHELINE))
+		abort();
+	memset(p, 0, bytes);
+	return p;
+}
+
+struct sb_counters *sb_counters_open(const struct sb_counters_spec *s, int n, const int *cpus)
+{
+	struct sb_counters *c;
+	int i;
+
+	if (!s || !s->n)
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	c->s = s;
+	c->n = n;
+	c->cpus = cpus;
+	for (i = 0; i < s->n; i++) {
+		c->perf |= s->c[i].kind == K_PERF && !s->c[i].why;
+		c->ru |= s->c[i].kind == K_RUSAGE;
+	}
+	c->m = calloc((size_t)n, sizeof(*c->m));
+	for (i = 0; i < n; i++) {
+		struct member *m;
+
+		if (posix_memalign((void **)&m, SB_CACHELINE,
+				   (sizeof(*m) + SB_CACHELINE - 1) / SB_CACHELINE * SB_CACHELINE))
+			abort();
+		memset(m, 0, sizeof(*m));
+		m->g = member_alloc((size_t)s->n, sizeof(*m->g));
+		m->fds = member_alloc((size_t)s->n, sizeof(*m->fds));
+		m->before = member_alloc((size_t)s->n * READ_WORDS(s->n), sizeof(uint64_t));
+		m->raw = member_alloc((size_t)s->n, sizeof(uint64_t));
+		m->en = member_alloc((size_t)s->n, sizeof(uint64_t));
+		m->run = member_alloc((size_t)s->n, sizeof(uint64_t));
+		m->failed = member_alloc((size_t)s->n, sizeof(bool));
+		c->m[i] = m;
+	}
+	c->vm0 = calloc((size_t)s->n, sizeof(*c->vm0));
+	c->team0 = calloc((size_t)s->n, sizeof(*c->team0));
+	c->all0 = calloc((size_t)s->n, sizeof(*c->all0));
+	c->have0 = calloc((size_t)s->n, 1);
+	c->res = calloc((size_t)s->n * 2, sizeof(*c->res));
+	return c;
+}
+
+void sb_counters_member_open(int tid, void *arg)
+{
+	struct sb_counters *c = arg;
+	const struct sb_counters_spec *s = c->s;
+	struct member *m = c->m[tid];
+	int leader[2] = { -1, -1 }, gi[2] = { -1, -1 };
+
+	if (!c->perf)
+		return;
+	/* Two groups: software events and tracepoints (never multiplexed), and
+	 * the PMU's; an event the kernel will not add to its group gets its own. */
+	for (int i = 0; i < s->n; i++) {
+		const struct cnt *k = &s->c[i];
+		int p, fd, g;
+
+		if (k->kind != K_PERF || k->why)
+			continue;
+		p = k->ev.pmu;
+		fd = sb_perf_open(&k->ev, leader[p]);
+		if (fd < 0 && leader[p] >= 0) {
+			fd = sb_perf_open(&k->ev, -1);
+			g = -1;		/* its own group */
+		} else {
+			g = gi[p];
+		}
+		if (fd < 0) {
+			m->failed[i] = true;
+			if (!m->fail_err)
+				m->fail_err = -fd;
+			continue;
+		}
+		m->fds[m->nfds++] = fd;
+		if (g < 0) {
+			g = m->ng++;
+			m->g[g].fd = fd;
+			if (leader[p] < 0) {
+				leader[p] = fd;
+				gi[p] = g;
+			}
+		}
+		m->g[g].idx[m->g[g].nr++] = i;
+	}
+}
+
+void sb_counters_member_enter(int tid, void *arg)
+{
+	struct sb_counters *c = arg;
+	struct member *m = c->m[tid];
+
+	for (int g = 0; g < m->ng; g++) {
+		size_t words = READ_WORDS(m->g[g].nr);
+
+		if (read(m->g[g].fd, m->before + g * READ_WORDS(c->s->n), words * 8) !=
+		    (ssize_t)(words * 8) && !m->read_errno)
+			m->read_errno = errno ? errno : EIO;
+	}
+	if (c->ru && getrusage(RUSAGE_THREAD, &m->ru0))
+		m->ru_err = true;
+}
+
+static double tv_s(struct timeval t)
+{
+	return (double)t.tv_sec + (double)t.tv_usec * 1e-6;
+}
+
+void sb_counters_member_leave(int tid, void *arg)
+{
+	struct sb_counters *c = arg;
+	struct member *m = c->m[tid];
+	uint64_t now[READ_WORDS(SB_MAX_COUNTERS)];
+	struct rusage ru;
+
+	for (int g = 0; g < m->ng; g++) {
+		const uint64_t *b = m->before + g * READ_WORDS(c->s->n);
+		size_t words = READ_WORDS(m->g[g].nr);
+
+		if (read(m->g[g].fd, now, words * 8) != (ssize_t)(words * 8)) {
+			if (!m->read_errno)
+				m->read_errno = errno ? errno : EIO;
+			continue;
+		}
+		/* { nr, time_enabled, time_running, value[nr] } */
+		for (int k = 0; k < m->g[g].nr; k++) {
+			int i = m->g[g].idx[k];
+
+			m->raw[i] += now[3 + k] - b[3 + k];
+			m->en[i] += now[1] - b[1];
+			m->run[i] += now[2] - b[2];
+		}
+	}
+	if (c->ru && !m->ru_err && getrusage(RUSAGE_THREAD, &ru) == 0) {
+		m->ru[0] += tv_s(ru.ru_utime) - tv_s(m->ru0.ru_utime);
+		m->ru[1] += tv_s(ru.ru_stime) - tv_s(m->ru0.ru_stime);
+		m->ru[2] += (double)(ru.ru_minflt - m->ru0.ru_minflt);
+		m->ru[3] += (double)(ru.ru_majflt - m->ru0.ru_majflt);
+		m->ru[4] += (double)(ru.ru_nvcsw - m->ru0.ru_nvcsw);
+		m->ru[5] += (double)(ru.ru_nivcsw - m->ru0.ru_nivcsw);
+	} else if (c->ru) {
+		m->ru_err = true;
+	}
+}
+
+static void label_add(struct sb_counters *c, const char *what, const char *why)
+{
+	size_t len = strlen(c->label);
+
+	snprintf(c->label + len, sizeof(c->label) - len, "%s%s: %s",
+		 len ? "; " : "counters unavailable in this run: ", what, why);
+}
+
+/* Reads the machine-wide files: vmstat fields and irq rows of the spec. */
+static void read_proc(struct sb_counters *c, uint64_t *vm, uint64_t *team, uint64_t *all,
+		      signed char *have, char *why, size_t whylen)
+{
+	const struct sb_counters_spec *s = c->s;
+	char *vmtext = NULL, *irqtext = NULL, err[256];
+	bool want_vm = false, want_irq = false;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		want_vm |= s->c[i].kind == K_VMSTAT && !s->c[i].why;
+		want_irq |= s->c[i].kind == K_IRQ && !s->c[i].why;
+	}
+	if (want_vm)
+		vmtext = sb_proc_slurp("/proc/vmstat", why, whylen);
+	if (want_irq)
+		irqtext = sb_proc_slurp("/proc/interrupts", why, whylen);
+	for (i = 0; i < s->n; i++) {
+		const struct cnt *k = &s->c[i];
+		int r;
+
+		have[i] = 0;
+		if (k->why || (k->kind != K_VMSTAT && k->kind != K_IRQ))
+			continue;
+		if (k->kind == K_VMSTAT)
+			r = vmtext ? sb_vmstat_parse(vmtext, k->field, &vm[i], err, sizeof(err)) : -1;
+		else
+			r = irqtext ? sb_irq_sum(irqtext, k->field, c->cpus, c->n, &team[i], &all[i],
+						 err, sizeof(err)) : -1;
+		if (r == 1) {
+			have[i] = 1;
+		} else if (r == 0) {
+			have[i] = -1;	/* absent now */
+		} else {
+			have[i] = -2;
+			if (k->kind == K_VMSTAT ? vmtext != NULL : irqtext != NULL)
+				snprintf(why, whylen, "%s", err);	/* else slurp's reason */
+		}
+	}
+	free(vmtext);
+	free(irqtext);
+}
+
+void sb_counters_begin(struct sb_counters *c)
+{
+	char why[256] = "";
+
+	if (c)
+		read_proc(c, c->vm0, c->team0, c->all0, c->have0, why, sizeof(why));
+}
+
+static void add_res(struct sb_counters *c, const char *shown, const char *suffix, double v)
+{
+	struct res *r = &c->res[c->nres++];
+
+	snprintf(r->name, sizeof(r->name), SB_CNT_PREFIX "%s%s", shown, suffix);
+	r->total = v;
+}
+
+void sb_counters_end(struct sb_counters *c)
+{
+	const struct sb_counters_spec *s;
+	uint64_t *vm, *team, *all;
+	signed char *have;
+	char why[256] = "", buf[320];
+	int i, t;
+
+	if (!c)
+		return;
+	s = c->s;
+	vm = calloc((size_t)s->n, sizeof(*vm));
+	team = calloc((size_t)s->n, sizeof(*team));
+	all = calloc((size_t)s->n, sizeof(*all));
+	have = calloc((size_t)s->n, 1);
+	read_proc(c, vm, team, all, have, why, sizeof(why));
+	for (i = 0; i < s->n; i++) {
+		const struct cnt *k = &s->c[i];
+
+		if (k->why)
+			continue;	/* named once per run, in the context */
+		switch (k->kind) {
+		case K_PERF: {
+			double total = 0, minfrac = 1;
+			int failed = -1, unscheduled = 0, rerr = 0;
+
+			for (t = 0; t < c->n; t++) {
+				const struct member *m = c->m[t];
+
+				if (m->failed[i])
+					failed = t;
+				else if (m->read_errno)
+					rerr = m->read_errno;
+				else if (m->run[i] == 0 && m->en[i] > 0)
+					unscheduled++;
+				else if (m->run[i] > 0) {
+					double frac = (double)m->run[i] / (double)m->en[i];
+
+					/* multiplexed: scaled by time enabled / running */
+					total += (double)m->raw[i] / frac;
+					minfrac = frac < minfrac ? frac : minfrac;
+				}
+			}
+			if (failed >= 0) {
+				sb_perf_why(c->m[failed]->fail_err, &k->ev, buf, sizeof(buf));
+				label_add(c, k->shown, buf);
+			} else if (rerr) {
+				snprintf(buf, sizeof(buf), "read failed (%s)", strerror(rerr));
+				label_add(c, k->shown, buf);
+			} else if (unscheduled) {
+				label_add(c, k->shown, "never scheduled on the PMU (too many events "
+					  "at once): not counted");
+			} else {
+				if (minfrac < 0.999) {
+					snprintf(buf, sizeof(buf), "multiplexed, counted %.0f%% of the "
+						 "time at least, values scaled", minfrac * 100);
+					label_add(c, k->shown, buf);
+				}
+				add_res(c, k->shown, "", total);
+			}
+			break;
+		}
+		case K_RUSAGE: {
+			double total = 0;
+			bool err = false;
+
+			for (t = 0; t < c->n; t++) {
+				total += c->m[t]->ru[k->ru];
+				err |= c->m[t]->ru_err;
+			}
+			if (err)
+				label_add(c, k->shown, "getrusage(RUSAGE_THREAD) failed");
+			else
+				add_res(c, k->shown, "", total);
+			break;
+		}
+		case K_VMSTAT:
+		case K_IRQ:
+			if (c->have0[i] != 1 || have[i] != 1) {
+				label_add(c, k->shown, c->have0[i] == -1 || have[i] == -1 ?
+					  "absent from /proc at the time of this run" :
+					  why[0] ? why : "cannot read /proc");
+			} else if (k->kind == K_VMSTAT) {
+				/* signed: a gauge may go down */
+				add_res(c, k->shown, "", (double)(int64_t)(vm[i] - c->vm0[i]));
+			} else {
+				add_res(c, k->shown, "@team", (double)(team[i] - c->team0[i]));
+				add_res(c, k->shown, "@all", (double)(all[i] - c->all0[i]));
+			}
+			break;
+		}
+	}
+	free(vm);
+	free(team);
+	free(all);
+	free(have);
+}
+
+int sb_counters_result(struct sb_counters *c, int i, const char **name, double *total)
+{
+	if (!c || i < 0 || i >= c->nres)
+		return 0;
+	*name = c->res[i].name;
+	*total = c->res[i].total;
+	return 1;
+}
+
+const char *sb_counters_label(const struct sb_counters *c)
+{
+	return c ? c->label : "";
+}
+
+void sb_counters_close(struct sb_counters *c)
+{
+	if (!c)
+		return;
+	for (int t = 0; t < c->n; t++) {
+		struct member *m = c->m[t];
+
+		for (int f = 0; f < m->nfds; f++)
+			close(m->fds[f]);
+		free(m->g);
+		free(m->fds);
+		free(m->before);
+		free(m->raw);
+		free(m->en);
+		free(m->run);
+		free(m->failed);
+		free(m);
+	}
+	free(c->m);
+	free(c->vm0);
+	free(c->team0);
+	free(c->all0);
+	free(c->have0);
+	free(c->res);
+	free(c);
+}
