@@ -1,6 +1,9 @@
 /* test_procfs — the /proc/interrupts and /proc/vmstat parsers on recorded
  * text: x86 (with TLB and CAL rows), POWER (no TLB row), offline CPUs
- * (missing columns), malformed lines, and this machine's own files. */
+ * (missing columns), malformed lines, and this machine's own files; the
+ * recorded files in tests/fixtures/ (x86 with CONFIG_DEBUG_TLBFLUSH, a
+ * POWER9 with CPUs 0,4,8,12 online, truncated and malformed copies), and
+ * the per-CPU-set sums the counters and the shootdown drivers take deltas of. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +31,85 @@ static const char power[] =
 	"BCT:          0          0   Broadcast timer interrupts for timer event device\n"
 	"LOC:          9          9   (a second LOC row is never read: the first wins)\n"
 	"CAL:        333        444   Function call interrupts\n";
+
+static char *fixture(const char *name)
+{
+	char path[512], err[256];
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/%s", SB_FIXTURES, name);
+	text = sb_proc_slurp(path, err, sizeof(err));
+	if (!text) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+	return text;
+}
+
+static void test_fixtures(void)
+{
+	static const int team13[] = { 1, 3 }, p9team[] = { 4, 12 }, offline[] = { 0, 1 };
+	char *x86 = fixture("interrupts-x86.txt"), *p9 = fixture("interrupts-power9.txt");
+	char *trunc = fixture("interrupts-x86-truncated.txt");
+	char *vx = fixture("vmstat-x86.txt"), *vp = fixture("vmstat-power9.txt");
+	char *vbad = fixture("vmstat-x86-malformed.txt");
+	uint64_t team = 0, all = 0, v = 0;
+	char err[256];
+
+	/* x86: the TLB row summed over CPUs 1 and 3, and over all four */
+	EXPECT(sb_irq_sum(x86, "TLB", team13, 2, &team, &all, err, sizeof(err)) == 1);
+	EXPECT(team == 498001 + 489876 && all == 512331ull + 498001 + 530112 + 489876);
+	EXPECT(sb_irq_sum(x86, "CAL", team13, 1, &team, &all, err, sizeof(err)) == 1 &&
+	      team == 801122);
+	EXPECT(sb_irq_sum(x86, "RES", team13, 0, &team, &all, err, sizeof(err)) == 1 &&
+	      team == 0 && all == 4012233ull + 3988121 + 4101101 + 3877321);
+	/* a single-count row (ERR) is malformed for a per-CPU sum; PIN parses */
+	EXPECT(sb_irq_sum(x86, "ERR", team13, 2, &team, &all, err, sizeof(err)) == -1);
+	EXPECT(sb_irq_sum(x86, "PIN", team13, 2, &team, &all, err, sizeof(err)) == 1 && all == 0);
+	/* the truncated copy: TLB is malformed (3 of 4 counts), CAL still reads */
+	EXPECT(sb_irq_sum(trunc, "TLB", team13, 2, &team, &all, err, sizeof(err)) == -1);
+	EXPECT(strstr(err, "TLB") && strstr(err, "3 of 4"));
+	EXPECT(sb_irq_sum(trunc, "CAL", team13, 2, &team, &all, err, sizeof(err)) == 1);
+
+	/* POWER9: no TLB row (absent, not 0); CPUs 0,4,8,12 online */
+	team = all = 12345;
+	EXPECT(sb_irq_sum(p9, "TLB", p9team, 2, &team, &all, err, sizeof(err)) == 0);
+	EXPECT(team == 12345 && all == 12345);	/* untouched when absent */
+	EXPECT(sb_irq_sum(p9, "CAL", p9team, 2, &team, &all, err, sizeof(err)) == 1 &&
+	      team == 30122 + 31002 && all == 31199ull + 30122 + 29988 + 31002);
+	EXPECT(sb_irq_sum(p9, "16", p9team, 2, &team, &all, err, sizeof(err)) == 1 &&
+	      team == 2987 + 2899);
+	/* CPU 1 is offline there: no column, an error naming it */
+	EXPECT(sb_irq_sum(p9, "CAL", offline, 2, &team, &all, err, sizeof(err)) == -1);
+	EXPECT(strstr(err, "CPU 1") != NULL);
+	/* the first of two LOC rows counts */
+	EXPECT(sb_irq_sum(p9, "LOC", p9team, 1, &team, &all, err, sizeof(err)) == 1 &&
+	      team == 11111111);
+
+	/* vmstat: x86 with CONFIG_DEBUG_TLBFLUSH; POWER9 without nr_tlb_* */
+	EXPECT(sb_vmstat_parse(vx, "nr_tlb_remote_flush_received", &v, err, sizeof(err)) == 1 &&
+	      v == 26411987);
+	EXPECT(sb_vmstat_parse(vx, "nr_tlb_remote_flush", &v, err, sizeof(err)) == 1 &&
+	      v == 8812213);
+	EXPECT(sb_vmstat_parse(vx, "numa_hint_faults_local", &v, err, sizeof(err)) == 1 &&
+	      v == 62270);
+	EXPECT(sb_vmstat_parse(vx, "numa_hint_faults", &v, err, sizeof(err)) == 1 && v == 72692);
+	EXPECT(sb_vmstat_parse(vp, "nr_tlb_remote_flush", &v, err, sizeof(err)) == 0);
+	EXPECT(sb_vmstat_parse(vp, "numa_pages_migrated", &v, err, sizeof(err)) == 1 && v == 92);
+	EXPECT(sb_vmstat_parse(vp, "swap_ra", &v, err, sizeof(err)) == 1 && v == 0);
+	/* malformed copy: a cut value and a unit suffix are errors naming the field */
+	EXPECT(sb_vmstat_parse(vbad, "numa_hint_faults", &v, err, sizeof(err)) == -1 &&
+	      strstr(err, "numa_hint_faults"));
+	EXPECT(sb_vmstat_parse(vbad, "numa_pages_migrated", &v, err, sizeof(err)) == -1);
+	EXPECT(sb_vmstat_parse(vbad, "numa_hint_faults_local", &v, err, sizeof(err)) == 1 &&
+	      v == 62270);
+	free(x86);
+	free(p9);
+	free(trunc);
+	free(vx);
+	free(vp);
+	free(vbad);
+}
 
 int main(void)
 {
@@ -81,5 +163,6 @@ int main(void)
 	free(text);
 	EXPECT(sb_proc_slurp("/proc/no-such-file", err, sizeof(err)) == NULL);
 	EXPECT(strstr(err, "no-such-file") != NULL);
+	test_fixtures();
 	return check_done("test_procfs");
 }

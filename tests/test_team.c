@@ -1,5 +1,6 @@
 /* test_team.c — the start barrier releases every member into the same round,
  * rounds do not overlap, op counts add up, elapsed runs to the last finish. */
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -51,6 +52,86 @@ static uint64_t quota_member(int tid, const struct sb_round *r, void *arg)
 	return ops;
 }
 
+/* Hooks: enter and leave once per member per round, on the member's own
+ * thread, enter before fn and leave after; each once per member. */
+#define HN 3
+static pthread_t hook_thread[HN], each_thread[HN], fn_thread[HN];
+static int enters[HN], leaves[HN], eaches[HN], order_bad;
+static int in_round[HN];	/* 1 between enter and leave */
+static int hooks_on;		/* written between rounds */
+
+static void hook_enter(int tid, void *arg)
+{
+	(void)arg;
+	if (in_round[tid])
+		order_bad++;
+	in_round[tid] = 1;
+	enters[tid]++;
+	hook_thread[tid] = pthread_self();
+}
+
+static void hook_leave(int tid, void *arg)
+{
+	(void)arg;
+	if (!in_round[tid] || !pthread_equal(hook_thread[tid], pthread_self()))
+		order_bad++;
+	in_round[tid] = 0;
+	leaves[tid]++;
+}
+
+static void each_fn(int tid, void *arg)
+{
+	(void)arg;
+	eaches[tid]++;
+	each_thread[tid] = pthread_self();
+}
+
+static uint64_t hooked_member(int tid, const struct sb_round *r, void *arg)
+{
+	(void)r;
+	(void)arg;
+	if (in_round[tid] != hooks_on)	/* fn runs between enter and leave */
+		order_bad++;
+	fn_thread[tid] = pthread_self();
+	return 1;
+}
+
+static void test_hooks(void)
+{
+	struct sb_team_hooks h = { hook_enter, hook_leave, NULL };
+	struct sb_team_result res;
+	char err[256];
+	struct sb_team *t = sb_team_create(HN, NULL, hooked_member, NULL, err, sizeof(err));
+	int i;
+
+	CHECK(t != NULL, "create: %s", err);
+	if (!t)
+		return;
+	sb_team_each(t, each_fn, NULL);
+	for (i = 0; i < HN; i++)
+		CHECK(eaches[i] == 1, "each ran once on member %d (%d)", i, eaches[i]);
+	sb_team_run(t, 10, &res);	/* no hooks yet */
+	CHECK(enters[0] == 0, "no hooks before they are set");
+	sb_team_set_hooks(t, &h);
+	hooks_on = 1;
+	for (int k = 0; k < 5; k++)
+		sb_team_run(t, 10, &res);
+	sb_team_set_hooks(t, NULL);
+	hooks_on = 0;
+	sb_team_run(t, 10, &res);
+	for (i = 0; i < HN; i++) {
+		CHECK(enters[i] == 5 && leaves[i] == 5, "member %d: %d enters, %d leaves", i,
+		      enters[i], leaves[i]);
+		CHECK(pthread_equal(hook_thread[i], fn_thread[i]) &&
+		      pthread_equal(each_thread[i], fn_thread[i]),
+		      "member %d: hooks and each on the member's thread", i);
+	}
+	CHECK(!pthread_equal(fn_thread[1], fn_thread[2]), "members are distinct threads");
+	CHECK(order_bad == 0, "enter/fn/leave out of order %d times", order_bad);
+	CHECK(res.total_ops == HN, "each does not disturb the rounds");
+	sb_team_destroy(t);
+}
+
 int main(void)
 {
 	struct sb_team_result res;
@@ -89,5 +170,6 @@ int main(void)
 
 	CHECK(sb_team_create(0, NULL, member, NULL, err, sizeof(err)) == NULL &&
 	      strstr(err, "at least one"), "zero members refused");
+	test_hooks();
 	return check_done("test_team");
 }
