@@ -62,6 +62,109 @@ for c in ops_per_s ns_per_op ops_min ops_max resets contended; do
 	check "json counter $c" grep -q "\"$c\":" "$out/gbench.json"
 done
 
+# counters (default set): every benchmark carries them, in the JSON and the CSV's extra
+check "context lists counters" grep -q '"sb_counters": "task-clock,' "$out/gbench.json"
+check "context lists unavailable counters" grep -q '"sb_counters_unavailable": ' "$out/gbench.json"
+check "every JSON benchmark has cnt:rusage:user_s" \
+	[ "$(grep -c '"cnt:rusage:user_s":' "$out/gbench.json")" -eq "$(grep -c '"run_name":' "$out/gbench.json")" ]
+check "every JSON benchmark has cnt:task-clock/op" \
+	[ "$(grep -c '"cnt:task-clock/op":' "$out/gbench.json")" -eq "$(grep -c '"run_name":' "$out/gbench.json")" ]
+check "every CSV row has counters in extra" awk -F, \
+	'NR > 1 { n++; if ($26 !~ /cnt:rusage:user_s=/ || $26 !~ /cnt:irq:CAL@team=/) exit 1 } END { exit n == 8 ? 0 : 1 }' \
+	"$out/results.csv"
+# an unavailable counter is named in the context and never appears as a value
+unav=$(sed -n 's/.*"sb_counters_unavailable": "\(.*\)",\{0,1\}$/\1/p' "$out/gbench.json")
+if [ "$unav" != "none" ]; then
+	while IFS= read -r name; do
+		check "unavailable $name has no value" bash -c "! grep -q '\"cnt:$name[\"@:/]' '$out/gbench.json'"
+	done < <(printf '%s\n' "$unav" | sed 's/; /\n/g' | sed 's/: .*//')
+fi
+check "one note on stderr" [ "$(grep -c 'counters\{0,1\} unavailable here' "$tmp/run.err")" -le 1 ]
+
+# --counters=none: no counters, nothing unavailable
+"$sb" run --strategy=null --threads=1 --placement=compact --counters=none --out="$tmp/none" \
+	"${fast[@]}" >/dev/null 2>"$tmp/none.err"
+check "--counters=none runs" [ $? -eq 0 ]
+check "--counters=none: no cnt: values" bash -c "! grep -q '\"cnt:' '$tmp/none/gbench.json'"
+check "--counters=none: context says none" grep -q '"sb_counters": "none"' "$tmp/none/gbench.json"
+check "--counters=none: no note" bash -c "! grep -q 'unavailable here' '$tmp/none.err'"
+# made-up counters of valid form: unavailable with a reason, run exits 0, one note for the run
+"$sb" run --strategy=null,pthread_spin --threads=1 --placement=compact \
+	--counters=page-faults,vmstat:sb_no_such_field,sb_made_up:no_such_event,irq:NOSUCHROW \
+	--out="$tmp/mu" "${fast[@]}" >/dev/null 2>"$tmp/mu.err"
+check "made-up counters: run exits 0" [ $? -eq 0 ]
+check "made-up counters: one note line" [ "$(grep -c 'unavailable here' "$tmp/mu.err")" -eq 1 ]
+check "made-up counters: note names them" grep -q 'vmstat:sb_no_such_field, sb_made_up:no_such_event, irq:NOSUCHROW' "$tmp/mu.err"
+check "made-up vmstat field: reason in context" grep -q 'vmstat:sb_no_such_field: no field sb_no_such_field in /proc/vmstat' "$tmp/mu/gbench.json"
+check "made-up irq row: reason in context" grep -q 'irq:NOSUCHROW: no NOSUCHROW row in /proc/interrupts' "$tmp/mu/gbench.json"
+check "made-up tracepoint: reason in context" grep -q 'sb_made_up:no_such_event: [a-z]' "$tmp/mu/gbench.json"
+check "made-up counters: never values" bash -c "! grep -q '\"cnt:\(vmstat:sb_no\|sb_made_up\|irq:NOSUCH\)' '$tmp/mu/gbench.json'"
+check "made-up counters: the others measured" [ "$(grep -c '"cnt:page-faults\(:u\)\{0,1\}":' "$tmp/mu/gbench.json")" -eq "$(grep -c '"run_name":' "$tmp/mu/gbench.json")" ]
+# stratbench counters: one line per counter, available or why not
+"$sb" counters >"$tmp/cnt" 2>&1
+check "counters exits 0" [ $? -eq 0 ]
+check "counters: page-faults line" grep -Eq '^page-faults +(available|unavailable: .+)$' "$tmp/cnt"
+check "counters: cycles line" grep -Eq '^cycles +(available|unavailable: .+\(E[A-Z]+: .+)' "$tmp/cnt"
+check "counters: tracepoint line" grep -Eq '^tlb:tlb_flush +(available|unavailable: .+)$' "$tmp/cnt"
+check "counters: irq line" grep -Eq '^irq:TLB +(available|unavailable: .+)$' "$tmp/cnt"
+check "counters: raw PMU line" grep -q '^raw PMU events' "$tmp/cnt"
+expect_usage "counters bad option" "counters takes only" counters --bogus
+expect_usage "counters bad list" "unknown counter 'cyclez'" counters --counters=cyclez
+# bad counter names: one line, exit 2, before anything runs
+expect_usage "unknown counter" "unknown counter 'cyclez'" run --strategy=null --counters=cyclez
+expect_usage "malformed tracepoint" "malformed tracepoint 'tlb:'" run --strategy=null --counters=tlb:
+expect_usage "malformed tracepoint 2" "malformed tracepoint ':tlb_flush'" run --strategy=null --counters=:tlb_flush
+expect_usage "malformed vmstat" "malformed counter 'vmstat:'" run --strategy=null --counters=vmstat:
+expect_usage "none and others" "cannot be combined" run --strategy=null --counters=none,cycles
+expect_usage "empty counter" "empty counter name" run --strategy=null --counters=cycles,
+expect_usage "kernel-only :u" "kernel only" run --strategy=null --counters=cs:u
+if grep -q '^raw PMU events.*built without libpfm4' "$tmp/cnt"; then
+	expect_usage "raw event without libpfm4" "needs libpfm4 (apt-get install libpfm4-dev) and a rebuild" \
+		run --strategy=null --counters=DTLB_LOAD_MISSES:WALK_COMPLETED
+else	# with libpfm4: a name this PMU lacks is unavailable, and the run goes on
+	"$sb" run --strategy=null --threads=1 --placement=compact --counters=PM_SB_NO_SUCH_EVENT,page-faults \
+		--out="$tmp/pfm" "${fast[@]}" >/dev/null 2>"$tmp/pfm.err"
+	check "unknown raw event with libpfm4: exits 0" [ $? -eq 0 ]
+	check "unknown raw event: reason" grep -q 'PM_SB_NO_SUCH_EVENT: libpfm4 cannot encode' "$tmp/pfm/gbench.json"
+fi
+# unprivileged: hardware events, kernel-only events and tracepoints are named
+# unavailable with the reason; the run still exits 0 and never reports them
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
+unpriv=()
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	chmod 755 "$tmp"
+	mkdir -m 777 "$tmp/nb"
+	cp "$sb" "$tmp/nb/stratbench" && chmod 755 "$tmp/nb/stratbench"
+	unpriv=(setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups "$tmp/nb/stratbench")
+elif [ "$(id -u)" -ne 0 ]; then
+	mkdir "$tmp/nb"
+	unpriv=("$sb")
+else
+	echo "test_cli: skipped: unprivileged counters (no setpriv or no user nobody)"
+fi
+if [ ${#unpriv[@]} -gt 0 ]; then
+	"${unpriv[@]}" run --strategy=null --threads=1 --placement=compact \
+		--counters=default,tlb:tlb_flush,cycles --out="$tmp/nb/out" "${fast[@]}" >/dev/null 2>"$tmp/nb.err"
+	check "unprivileged run exits 0 ($(tail -1 "$tmp/nb.err"))" [ $? -eq 0 ]
+	check "unprivileged: tracepoint unavailable with a reason" \
+		grep -Eq 'tlb:tlb_flush: (tracefs|debugfs) ([a-z ]+)' "$tmp/nb/out/gbench.json"
+	check "unprivileged: no tracepoint value" bash -c "! grep -q '\"cnt:tlb:' '$tmp/nb/out/gbench.json'"
+	check "unprivileged: rusage measured" grep -q '"cnt:rusage:user_s":' "$tmp/nb/out/gbench.json"
+	check "unprivileged: default set without tracepoints, said so" \
+		grep -q '"sb_counters_note": "tracepoints' "$tmp/nb/out/gbench.json"
+	if [ "$paranoid" -ge 2 ]; then
+		check "unprivileged: context-switches not permitted (EACCES)" \
+			grep -q 'context-switches: not permitted at perf_event_paranoid [0-9]* (EACCES' "$tmp/nb/out/gbench.json"
+		check "unprivileged: no context-switches value" \
+			bash -c "! grep -q '\"cnt:context-switches' '$tmp/nb/out/gbench.json'"
+		check "unprivileged: page faults of user space, named :u" \
+			grep -q '"cnt:page-faults:u":' "$tmp/nb/out/gbench.json"
+		check "unprivileged: cycles unavailable" grep -q 'cycles: [a-z]' "$tmp/nb/out/gbench.json"
+	fi
+	"${unpriv[@]}" counters >"$tmp/nb.cnt" 2>&1
+	check "unprivileged counters exits 0" [ $? -eq 0 ]
+fi
+
 # --lock=all: every listed lock under a lock-based policy
 nlocks=$(sed -n '/^lock /,/^baseline /p' "$tmp/list" | grep -c '^  ')
 "$sb" run --strategy=spinlock --lock=all --threads=1 --placement=compact \

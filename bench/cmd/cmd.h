@@ -50,8 +50,7 @@ int sb_cmd_run(int argc, char **argv);
 int sb_cmd_selftest(int argc, char **argv);
 int sb_cmd_counters(int argc, char **argv);
 
-/* cmd_counters.c: the run's counters into the JSON context, and one note
- * on stderr naming the unavailable ones */
+/* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);
 
 #endif

@@ -1,6 +1,6 @@
 /* cmd_counters.c — `stratbench counters`: every counter the suite knows,
  * available on this machine or why not; and a run's counters in the JSON
- * context, with one note on stderr naming those it cannot measure. */
+ * context (the stderr note comes from the first benchmark that runs). */
 #include "cmd/cmd.h"
 
 #include <stdlib.h>
@@ -72,10 +72,9 @@ int sb_cmd_counters(int argc, char **argv)
 
 void sb_counters_context(const struct sb_counters_spec *s)
 {
-	char *on = NULL, *off = NULL, *names = NULL;
-	size_t non = 0, noff = 0, nnames = 0;
+	char *on = NULL, *off = NULL;
+	size_t non = 0, noff = 0;
 	FILE *fon = open_memstream(&on, &non), *foff = open_memstream(&off, &noff);
-	FILE *fnames = open_memstream(&names, &nnames);
 	int n = sb_counters_count(s), nunav = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -83,7 +82,6 @@ void sb_counters_context(const struct sb_counters_spec *s)
 
 		if (why) {
 			fprintf(foff, "%s%s: %s", nunav ? "; " : "", sb_counters_name(s, i), why);
-			fprintf(fnames, "%s%s", nunav ? ", " : "", sb_counters_name(s, i));
 			nunav++;
 		} else {
 			fprintf(fon, "%s%s", ftell(fon) ? "," : "", sb_counters_shown(s, i));
@@ -91,16 +89,10 @@ void sb_counters_context(const struct sb_counters_spec *s)
 	}
 	fclose(fon);
 	fclose(foff);
-	fclose(fnames);
 	sb_context_add("sb_counters", *on ? on : "none");
 	sb_context_add("sb_counters_unavailable", nunav ? off : "none");
 	if (*sb_counters_note(s))
 		sb_context_add("sb_counters_note", sb_counters_note(s));
-	if (nunav)
-		fprintf(stderr, "stratbench: note: %d counter%s unavailable here, not reported: %s "
-			"(why: stratbench counters, or the JSON context's sb_counters_unavailable)\n",
-			nunav, nunav > 1 ? "s" : "", names);
 	free(on);
 	free(off);
-	free(names);
 }

@@ -329,6 +329,22 @@ const char *sb_counters_why(const struct sb_counters_spec *s, int i) { return s-
 const char *sb_counters_note(const struct sb_counters_spec *s) { return s ? s->note : ""; }
 const char *sb_counters_raw_support(void) { return sb_perf_pfm_support(); }
 
+void sb_counters_note_unavailable(const struct sb_counters_spec *s, FILE *f)
+{
+	int n = 0;
+
+	for (int i = 0; s && i < s->n; i++)
+		n += s->c[i].why != NULL;
+	if (!n)
+		return;
+	fprintf(f, "stratbench: note: %d counter%s unavailable here, not reported:", n,
+		n > 1 ? "s" : "");
+	for (int i = 0, k = 0; i < s->n; i++)
+		if (s->c[i].why)
+			fprintf(f, "%s %s", k++ ? "," : "", s->c[i].name);
+	fprintf(f, " (why: stratbench counters, or the JSON context's sb_counters_unavailable)\n");
+}
+
 const char *const *sb_counters_known(void)
 {
 	static const char *known[160];

@@ -68,7 +68,9 @@ static void put_name_fields(const char *name)
 
 static void csv_row(const struct sb_run_report *r, void *arg)
 {
-	char extra[1024] = "";
+	char *extra = NULL;
+	size_t extra_len = 0;
+	FILE *ex = open_memstream(&extra, &extra_len);	/* any length: the counters add many */
 	int c, k;
 
 	(void)arg;
@@ -90,10 +92,12 @@ static void csv_row(const struct sb_run_report *r, void *arg)
 			if (strcmp(r->counter_names[k], counter_cols[c]) == 0)
 				break;
 		if (!counter_cols[c])
-			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), "%s%s=%.9g",
-				 extra[0] ? ";" : "", r->counter_names[k], r->counter_values[k]);
+			fprintf(ex, "%s%s=%.9g", ftell(ex) ? ";" : "", r->counter_names[k],
+				r->counter_values[k]);
 	}
-	put_field(extra);
+	fclose(ex);
+	put_field(extra ? extra : "");
+	free(extra);
 	fputc(',', csv);
 	put_field(r->label);
 	fputc(',', csv);

@@ -11,9 +11,12 @@
 
 static const struct sb_counters_spec *drive_counters;
 
+static bool noted;
+
 void sb_drive_set_counters(const struct sb_counters_spec *s)
 {
 	drive_counters = s;
+	noted = false;
 }
 
 void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size)
@@ -63,6 +66,10 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
 	/* counters: opened on every member's thread, untimed; then read by each
 	 * member around its part of each round, and the machine-wide files
 	 * around the whole timed region */
+	if (!noted) {	/* once per run, when the first benchmark runs */
+		noted = true;
+		sb_counters_note_unavailable(drive_counters, stderr);
+	}
 	d->cnt = sb_counters_open(drive_counters, d->n, pt->cpus);
 	if (d->cnt) {
 		struct sb_team_hooks h = {

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct sb_counters_spec;
 struct sb_counters;
@@ -43,6 +44,8 @@ int sb_counters_count(const struct sb_counters_spec *s);
 const char *sb_counters_name(const struct sb_counters_spec *s, int i);
 const char *sb_counters_shown(const struct sb_counters_spec *s, int i);
 const char *sb_counters_why(const struct sb_counters_spec *s, int i);
+/* One line on f naming the unavailable counters (nothing if none). */
+void sb_counters_note_unavailable(const struct sb_counters_spec *s, FILE *f);
 /* "" or a note on how the default set was chosen (e.g. no tracepoints: not root) */
 const char *sb_counters_note(const struct sb_counters_spec *s);
 
