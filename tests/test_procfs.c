@@ -161,6 +161,13 @@ int main(void)
 	EXPECT(text != NULL);
 	EXPECT(sb_vmstat_parse(text, "pgfault", &v, err, sizeof(err)) == 1 && v > 0);
 	free(text);
+	{	/* this machine, read now: LOC is per CPU everywhere (absent is 0) */
+		int cpu0 = cpus[0];
+		uint64_t team = 0, all = 0;
+
+		EXPECT(sb_irq_read("LOC", &cpu0, 0, &team, &all, err, sizeof(err)) >= 0);
+		EXPECT(sb_irq_read("NOSUCHROW", &cpu0, 0, &team, &all, err, sizeof(err)) == 0);
+	}
 	EXPECT(sb_proc_slurp("/proc/no-such-file", err, sizeof(err)) == NULL);
 	EXPECT(strstr(err, "no-such-file") != NULL);
 	test_fixtures();

@@ -199,7 +199,8 @@ static int parse_one(struct sb_counters_spec *s, const char *a, char *err, size_
 		if (r == 0)
 			snprintf(why, sizeof(why), vm ? "no field %s in /proc/vmstat on this kernel%s" :
 				 "no %s row in /proc/interrupts here%s", f,
-				 !vm ? (!strcmp(f, "TLB") ? " (POWER broadcasts tlbie: no IPIs)" : "") :
+				 !vm ? (!strcmp(f, "TLB") ? " (POWER and arm64 broadcast TLB invalidations: "
+				   "no IPIs)" : "") :
 				 !strncmp(f, "nr_tlb_", 7) ? " (needs CONFIG_DEBUG_TLBFLUSH)" :
 				 !strncmp(f, "numa_", 5) ? " (needs CONFIG_NUMA / NUMA balancing)" : "");
 		if (r <= 0)

@@ -160,6 +160,19 @@ int sb_irq_sum(const char *text, const char *row, const int *cpus, int ncpus, ui
 	return n > 0 ? 1 : n;
 }
 
+int sb_irq_read(const char *row, const int *cpus, int ncpus, uint64_t *team, uint64_t *all,
+		char *err, size_t errlen)
+{
+	char *text = sb_proc_slurp("/proc/interrupts", err, errlen);
+	int r;
+
+	if (!text)
+		return -1;
+	r = sb_irq_sum(text, row, cpus, ncpus, team, all, err, errlen);
+	free(text);
+	return r;
+}
+
 int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *err,
 		    size_t errlen)
 {

@@ -33,6 +33,10 @@ int sb_irq_parse(const char *text, const char *row, int *cpus, uint64_t *counts,
 int sb_irq_sum(const char *text, const char *row, const int *cpus, int ncpus, uint64_t *team,
 	       uint64_t *all, char *err, size_t errlen);
 
+/* sb_irq_sum() over this machine's /proc/interrupts, read now. */
+int sb_irq_read(const char *row, const int *cpus, int ncpus, uint64_t *team, uint64_t *all,
+		char *err, size_t errlen);
+
 /* One /proc/vmstat field ("numa_hint_faults"): 1 and *value if present,
  * 0 if absent, -1 if the text is malformed. */
 int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *err,

@@ -46,6 +46,34 @@ void sb_drive_free(const struct sb_point *pt, void *p, size_t size)
 	sb_topo_free(pt->topo, p, size);
 }
 
+void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt)
+{
+	if (!noted) {	/* once per run, when the first benchmark runs */
+		noted = true;
+		sb_counters_note_unavailable(drive_counters, stderr);
+	}
+	/* opened on every member's thread, untimed; then read by each member
+	 * around its part of each round, and the machine-wide files around the
+	 * whole timed region */
+	d->cnt = sb_counters_open(drive_counters, d->n, pt->cpus);
+	if (d->cnt) {
+		struct sb_team_hooks h = {
+			sb_counters_member_enter, sb_counters_member_leave, d->cnt,
+		};
+
+		sb_team_each(d->team, sb_counters_member_open, d->cnt);
+		sb_team_set_hooks(d->team, &h);
+		sb_counters_begin(d->cnt);
+	}
+}
+
+void sb_drive_counters_close(struct sb_drive *d)
+{
+	sb_counters_end(d->cnt);
+	if (d->team)
+		sb_team_set_hooks(d->team, NULL);
+}
+
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
 		 struct sb_drive *d)
 {
@@ -63,23 +91,7 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
 		d->ops = NULL;
 		return -1;
 	}
-	/* counters: opened on every member's thread, untimed; then read by each
-	 * member around its part of each round, and the machine-wide files
-	 * around the whole timed region */
-	if (!noted) {	/* once per run, when the first benchmark runs */
-		noted = true;
-		sb_counters_note_unavailable(drive_counters, stderr);
-	}
-	d->cnt = sb_counters_open(drive_counters, d->n, pt->cpus);
-	if (d->cnt) {
-		struct sb_team_hooks h = {
-			sb_counters_member_enter, sb_counters_member_leave, d->cnt,
-		};
-
-		sb_team_each(d->team, sb_counters_member_open, d->cnt);
-		sb_team_set_hooks(d->team, &h);
-		sb_counters_begin(d->cnt);
-	}
+	sb_drive_counters_open(d, pt);
 	while ((k = sb_state_keep_running_batch(st, SB_ROUND_MAX)) > 0) {
 		struct sb_team_result r;
 
@@ -90,7 +102,7 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
 		for (i = 0; i < d->n; i++)
 			d->ops[i] += r.ops[i];
 	}
-	sb_counters_end(d->cnt);
+	sb_drive_counters_close(d);
 	sb_team_destroy(d->team);
 	d->team = NULL;
 	return 0;

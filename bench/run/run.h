@@ -95,6 +95,12 @@ void sb_drive_free(const struct sb_point *pt, void *p, size_t size);
  * reporting the error to the state. */
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
 		 struct sb_drive *d);
+/* For a driver that runs its own rounds instead of sb_drive_run: with
+ * d->team and d->n set, open the counters before its first timed round and
+ * close them after the last (outside the timing); sb_drive_report reports
+ * them.  The team's hooks are the counters' in between. */
+void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt);
+void sb_drive_counters_close(struct sb_drive *d);
 /* ops_per_s, ns_per_op, ops_min, ops_max, jain, the counters (cnt:NAME
  * total and cnt:NAME/op, per op of all members); frees d. */
 void sb_drive_report(sb_state *st, struct sb_drive *d);
