@@ -125,152 +125,175 @@ static void probe_perf(struct cnt *c)
 	unavailable(c, why);
 }
 
-static int parse_one(struct sb_counters_spec *s, const char *a, char *err, size_t errlen)
+static int parse_one(struct sb_counters_spec *s, const char *a, char *err, size_t errlen);
+
+/* "rusage" (user and system seconds) or "rusage:FIELD" */
+static int parse_rusage(struct sb_counters_spec *s, const char *a, char *err, size_t errlen)
 {
-	char why[320], name[128], base[128];
-	const char *canon, *colon = strchr(a, ':');
-	struct sb_perf_ev ev;
 	struct cnt *c;
 	int r;
 
-	if (strlen(a) >= sizeof(name) - 8) {
-		snprintf(err, errlen, "counter name too long: '%.40s...'", a);
+	if (!strcmp(a, "rusage"))
+		return parse_one(s, "rusage:user_s", err, errlen) ||
+		       parse_one(s, "rusage:sys_s", err, errlen) ? -1 : 0;
+	for (r = 0; ru_names[r] && strcmp(ru_names[r], a + 7); r++)
+		;
+	if (!ru_names[r]) {
+		snprintf(err, errlen, "unknown counter '%s' (rusage:user_s, sys_s, minflt, majflt, "
+			 "nvcsw or nivcsw)", a);
 		return -1;
 	}
-	if (!*a) {
-		snprintf(err, errlen, "empty counter name in --counters");
+	if (add(s, a, err, errlen, &c))
 		return -1;
+	if (c) {
+		c->kind = K_RUSAGE;
+		c->ru = r;
 	}
-	if (!all_of(a, "_:.-", true, true)) {
-		snprintf(err, errlen, "bad counter name '%s' (letters, digits, _ : . - only)", a);
-		return -1;
-	}
-	if (!strcmp(a, "rusage")) {
-		for (int i = 0; i < 2; i++) {
-			snprintf(name, sizeof(name), "rusage:%s", ru_names[i]);
-			if (parse_one(s, name, err, errlen))
-				return -1;
-		}
-		return 0;
-	}
-	if (!strncmp(a, "rusage:", 7)) {
-		for (r = 0; ru_names[r] && strcmp(ru_names[r], a + 7); r++)
-			;
-		if (!ru_names[r]) {
-			snprintf(err, errlen, "unknown counter '%s' (rusage:user_s, sys_s, minflt, "
-				 "majflt, nvcsw or nivcsw)", a);
-			return -1;
-		}
-		if (add(s, a, err, errlen, &c))
-			return -1;
-		if (c) {
-			c->kind = K_RUSAGE;
-			c->ru = r;
-		}
-		return 0;
-	}
-	if (!strncmp(a, "vmstat:", 7) || !strncmp(a, "irq:", 4)) {
-		bool vm = a[0] == 'v';
-		const char *f = a + (vm ? 7 : 4);
-		char *text;
-		uint64_t v;
-		int cpu = 0;
+	return 0;
+}
 
-		if (vm ? !all_of(f, "_", false, true) : !all_of(f, "_", true, true)) {
-			snprintf(err, errlen, "malformed counter '%s' (want %s)", a,
-				 vm ? "vmstat:FIELD, a /proc/vmstat field such as numa_hint_faults" :
-				      "irq:ROW, a /proc/interrupts row such as TLB or CAL");
-			return -1;
-		}
-		if (add(s, a, err, errlen, &c))
-			return -1;
-		if (!c)
-			return 0;
-		c->kind = vm ? K_VMSTAT : K_IRQ;
-		snprintf(c->field, sizeof(c->field), "%s", f);
-		text = sb_proc_slurp(vm ? "/proc/vmstat" : "/proc/interrupts", why, sizeof(why));
-		if (!text) {
-			unavailable(c, why);
-			return 0;
-		}
-		r = vm ? sb_vmstat_parse(text, f, &v, why, sizeof(why)) :
-			 sb_irq_sum(text, f, &cpu, 0, &v, &v, why, sizeof(why));
-		free(text);
-		if (r == 0)
-			snprintf(why, sizeof(why), vm ? "no field %s in /proc/vmstat on this kernel%s" :
-				 "no %s row in /proc/interrupts here%s", f,
-				 !vm ? (!strcmp(f, "TLB") ? " (POWER and arm64 broadcast TLB invalidations: "
-				   "no IPIs)" : "") :
-				 !strncmp(f, "nr_tlb_", 7) ? " (needs CONFIG_DEBUG_TLBFLUSH)" :
-				 !strncmp(f, "numa_", 5) ? " (needs CONFIG_NUMA / NUMA balancing)" : "");
-		if (r <= 0)
-			unavailable(c, why);
+/* "vmstat:FIELD" or "irq:ROW": present in this machine's file, or why not */
+static int parse_proc(struct sb_counters_spec *s, const char *a, char *err, size_t errlen)
+{
+	bool vm = a[0] == 'v';
+	const char *f = a + (vm ? 7 : 4), *hint = "";
+	char why[320], *text;
+	struct cnt *c;
+	uint64_t v;
+	int cpu = 0, r;
+
+	if (!(vm ? all_of(f, "_", false, true) : all_of(f, "_", true, true)) ||
+	    strlen(f) >= sizeof(c->field)) {
+		snprintf(err, errlen, "malformed counter '%s' (want %s)", a,
+			 vm ? "vmstat:FIELD, a /proc/vmstat field such as numa_hint_faults" :
+			      "irq:ROW, a /proc/interrupts row such as TLB or CAL");
+		return -1;
+	}
+	if (add(s, a, err, errlen, &c))
+		return -1;
+	if (!c)
+		return 0;	/* a repeat */
+	c->kind = vm ? K_VMSTAT : K_IRQ;
+	snprintf(c->field, sizeof(c->field), "%s", f);
+	text = sb_proc_slurp(vm ? "/proc/vmstat" : "/proc/interrupts", why, sizeof(why));
+	if (!text) {
+		unavailable(c, why);
 		return 0;
 	}
-	/* perf events */
+	r = vm ? sb_vmstat_parse(text, f, &v, why, sizeof(why)) :
+		 sb_irq_sum(text, f, &cpu, 0, &v, &v, why, sizeof(why));
+	free(text);
+	if (r == 0) {
+		if (!vm && !strcmp(f, "TLB"))
+			hint = " (POWER and arm64 broadcast TLB invalidations: no IPIs)";
+		else if (vm && !strncmp(f, "nr_tlb_", 7))
+			hint = " (needs CONFIG_DEBUG_TLBFLUSH)";
+		else if (vm && !strncmp(f, "numa_", 5))
+			hint = " (needs CONFIG_NUMA / NUMA balancing)";
+		snprintf(why, sizeof(why), vm ? "no field %s in /proc/vmstat on this kernel%s" :
+			 "no %s row in /proc/interrupts here%s", f, hint);
+	}
+	if (r <= 0)
+		unavailable(c, why);
+	return 0;
+}
+
+/* "subsys:event", lowercase: its id from tracefs, or why not */
+static int parse_tracepoint(struct sb_counters_spec *s, const char *a, char *err, size_t errlen)
+{
+	const char *colon = strchr(a, ':');
+	char subsys[64], why[320];
+	struct cnt *c;
+
+	if (colon == a || (size_t)(colon - a) >= sizeof(subsys) ||
+	    !all_of(colon + 1, "_", false, true)) {
+		snprintf(err, errlen, "malformed tracepoint '%s' (want subsys:event, e.g. "
+			 "tlb:tlb_flush)", a);
+		return -1;
+	}
+	memcpy(subsys, a, (size_t)(colon - a));
+	subsys[colon - a] = '\0';
+	if (!all_of(subsys, "_", false, true)) {
+		snprintf(err, errlen, "malformed tracepoint '%s' (want subsys:event, e.g. "
+			 "tlb:tlb_flush)", a);
+		return -1;
+	}
+	if (add(s, a, err, errlen, &c))
+		return -1;
+	if (c && !sb_perf_tracepoint(subsys, colon + 1, &c->ev, why, sizeof(why)))
+		unavailable(c, why);
+	else if (c)
+		probe_perf(c);
+	return 0;
+}
+
+/* perf's generic names (with :u), rHEX and raw PMU names */
+static int parse_perf(struct sb_counters_spec *s, const char *a, char *err, size_t errlen)
+{
+	const char *canon, *colon = strchr(a, ':');
+	char name[128], base[128], why[320];
+	struct sb_perf_ev ev;
+	struct cnt *c;
+	int r = 1;
+
 	snprintf(base, sizeof(base), "%s", a);
 	if (colon && !strcmp(colon, ":u"))	/* perf's user-space-only modifier */
 		base[colon - a] = '\0';
 	if (sb_perf_generic(base, &ev, &canon)) {
-		snprintf(name, sizeof(name), "%s%s", canon, strcmp(base, a) ? ":u" : "");
 		ev.user_only = strcmp(base, a) != 0;
 		if (ev.user_only && ev.mode == SB_PERF_KERNEL_ONLY) {
 			snprintf(err, errlen, "'%s' happens in the kernel only: '%s' would read 0",
 				 canon, a);
 			return -1;
 		}
+		snprintf(name, sizeof(name), "%s%s", canon, ev.user_only ? ":u" : "");
 	} else if (sb_perf_rawhex(a, &ev)) {
 		snprintf(name, sizeof(name), "%s", a);
-	} else if (colon && !has_upper(a)) {
-		const char *ev_name = colon + 1;
-		char subsys[64];
-
-		if (colon == a || (size_t)(colon - a) >= sizeof(subsys) ||
-		    !all_of(ev_name, "_", false, true) || strchr(ev_name, ':')) {
-			snprintf(err, errlen, "malformed tracepoint '%s' (want subsys:event, e.g. "
-				 "tlb:tlb_flush)", a);
-			return -1;
-		}
-		memcpy(subsys, a, (size_t)(colon - a));
-		subsys[colon - a] = '\0';
-		if (!all_of(subsys, "_", false, true)) {
-			snprintf(err, errlen, "malformed tracepoint '%s' (want subsys:event, e.g. "
-				 "tlb:tlb_flush)", a);
-			return -1;
-		}
-		if (add(s, a, err, errlen, &c))
-			return -1;
-		if (c && !sb_perf_tracepoint(subsys, ev_name, &c->ev, why, sizeof(why)))
-			unavailable(c, why);
-		else if (c)
-			probe_perf(c);
-		return 0;
-	} else if (has_upper(a)) {
+	} else if (has_upper(a)) {	/* DTLB_LOAD_MISSES:WALK_COMPLETED, PM_RUN_CYC */
 		r = sb_perf_pfm(a, &ev, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, errlen, "%s", why);
 			return -1;
 		}
-		if (add(s, a, err, errlen, &c))
-			return -1;
-		if (c && r == 0)
-			unavailable(c, why);
-		else if (c) {
-			c->ev = ev;
-			probe_perf(c);
-		}
-		return 0;
+		snprintf(name, sizeof(name), "%s", a);
 	} else {
 		snprintf(err, errlen, "unknown counter '%s' (see stratbench counters)", a);
 		return -1;
 	}
 	if (add(s, name, err, errlen, &c))
 		return -1;
-	if (c) {
+	if (c && r == 0) {
+		unavailable(c, why);
+	} else if (c) {
 		c->ev = ev;
 		probe_perf(c);
 	}
 	return 0;
+}
+
+static int parse_one(struct sb_counters_spec *s, const char *a, char *err, size_t errlen)
+{
+	const char *colon = strchr(a, ':');
+
+	if (!*a) {
+		snprintf(err, errlen, "empty counter name in --counters");
+		return -1;
+	}
+	if (strlen(a) >= 120) {
+		snprintf(err, errlen, "counter name too long: '%.40s...'", a);
+		return -1;
+	}
+	if (!all_of(a, "_:.-", true, true)) {
+		snprintf(err, errlen, "bad counter name '%s' (letters, digits, _ : . - only)", a);
+		return -1;
+	}
+	if (!strcmp(a, "rusage") || !strncmp(a, "rusage:", 7))
+		return parse_rusage(s, a, err, errlen);
+	if (!strncmp(a, "vmstat:", 7) || !strncmp(a, "irq:", 4))
+		return parse_proc(s, a, err, errlen);
+	if (colon && strcmp(colon, ":u") && !has_upper(a))
+		return parse_tracepoint(s, a, err, errlen);
+	return parse_perf(s, a, err, errlen);
 }
 
 int sb_counters_parse(const char *list, struct sb_counters_spec **out, char *err, size_t errlen)
