@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# counters-cost.sh — what counting costs: the same benchmarks with
-# --counters=none and with the default set, as invocations alternated in
-# pairs (the order flips every pair), median ops/s of each side per
-# benchmark, and the ratio.  A global option cannot differ between two
-# benchmarks of one process, so this is the same-run ratio we can have.
-#   scripts/counters-cost.sh [-n PAIRS] [-b BUILD_DIR] [stratbench run options...]
-#   e.g. scripts/counters-cost.sh -n 5 --strategy=null,spinlock --threads=2
+# counters-cost.sh — what counting costs, as a same-run ratio: one
+# `stratbench run --counters-ab` registers every benchmark twice
+# (.../counters:none and .../counters:on), Google Benchmark interleaves their
+# repetitions in random order, and this prints each pair's median and best
+# ops/s and the ratios on / none (1 = free; 0.98 = 2 % slower).
+#   scripts/counters-cost.sh [-r REPETITIONS] [-b BUILD_DIR] [stratbench run options...]
+#   e.g. scripts/counters-cost.sh -r 10 --strategy=null,spinlock --threads=1,2
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pairs=5 build="$SB_ROOT/build"
+reps=10 build="$SB_ROOT/build"
 while [ $# -gt 0 ]; do
 	case $1 in
-	-n) pairs=$2; shift 2 ;;
+	-r) reps=$2; shift 2 ;;
 	-b) build=$2; shift 2 ;;
-	-h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,9p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -23,26 +23,27 @@ sb=$build/stratbench
 tmp=$(mktemp -d /tmp/sb_cost.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-for ((p = 0; p < pairs; p++)); do
-	if ((p % 2)); then order="default none"; else order="none default"; fi
-	for c in $order; do
-		"$sb" run --counters="$c" --out="$tmp/$c.$p" "$@" >/dev/null 2>"$tmp/err" ||
-			{ cat "$tmp/err" >&2; sb_die "stratbench run --counters=$c failed"; }
-		# name,ops_per_s of the plain rows (no aggregates)
-		awk -F, -v side="$c" 'NR > 1 && $8 == "" { print side, $1, $13 }' \
-			"$tmp/$c.$p/results.csv" >>"$tmp/all"
-	done
-done
-echo "pairs: $pairs; each side's median ops/s over its runs; ratio = default / none"
-printf '%-56s %14s %14s %8s\n' benchmark "none ops/s" "default ops/s" ratio
-sort -k2,2 -k1,1 -k3,3g "$tmp/all" | awk '
-	function median(v, n) { return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
-	function flush() {
-		if (name == "") return
-		mn = median(none, nn); md = median(dflt, nd)
-		printf "%-56s %14.6g %14.6g %8.4f\n", name, mn, md, md / mn
+"$sb" run --counters-ab --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
+	--out="$tmp/r" "$@" >/dev/null 2>"$tmp/err" ||
+	{ cat "$tmp/err" >&2; sb_die "stratbench run failed"; }
+echo "$reps repetitions each, interleaved at random in one process; ops/s: median, and best"
+echo "(best of the repetitions: on a loaded machine the least disturbed run of each side)"
+printf '%-56s %12s %12s %8s %12s %12s %8s\n' benchmark "none median" "on median" ratio \
+	"none best" "on best" ratio
+# name (column 1) ends in /counters:none or /counters:on; aggregate is column 8,
+# ops_per_s column 13
+awk -F, 'NR > 1 && ($8 == "median" || $8 == "") {
+		side = $1; sub(/.*\/counters:/, "", side)
+		name = $1; sub(/\/counters:[a-z]+$/, "", name)
+		if (!(name in seen)) { seen[name] = 1; order[++n] = name }
+		if ($8 == "median") med[name, side] = $13
+		else if ($13 > best[name, side]) best[name, side] = $13
 	}
-	$2 != name { flush(); name = $2; nn = nd = 0 }
-	$1 == "none" { none[++nn] = $3 }
-	$1 == "default" { dflt[++nd] = $3 }
-	END { flush() }'
+	END {
+		for (i = 1; i <= n; i++) {
+			k = order[i]
+			printf "%-56s %12.5g %12.5g %8.4f %12.5g %12.5g %8.4f\n", k, med[k, "none"],
+				med[k, "on"], med[k, "on"] / med[k, "none"], best[k, "none"],
+				best[k, "on"], best[k, "on"] / best[k, "none"]
+		}
+	}' "$tmp/r/results.csv"

@@ -100,6 +100,15 @@ check "made-up irq row: reason in context" grep -q 'irq:NOSUCHROW: no NOSUCHROW 
 check "made-up tracepoint: reason in context" grep -q 'sb_made_up:no_such_event: [a-z]' "$tmp/mu/gbench.json"
 check "made-up counters: never values" bash -c "! grep -q '\"cnt:\(vmstat:sb_no\|sb_made_up\|irq:NOSUCH\)' '$tmp/mu/gbench.json'"
 check "made-up counters: the others measured" [ "$(grep -c '"cnt:page-faults\(:u\)\{0,1\}":' "$tmp/mu/gbench.json")" -eq "$(grep -c '"run_name":' "$tmp/mu/gbench.json")" ]
+# --counters-ab: every benchmark twice, without and with the counters
+"$sb" run --strategy=null --threads=1 --placement=compact --counters-ab --out="$tmp/ab" "${fast[@]}" \
+	>/dev/null 2>&1
+check "--counters-ab runs both" [ "$(grep -c '^window/null/threads:1/place:compact/counters:\(none\|on\),' "$tmp/ab/results.csv")" -eq 2 ]
+check "--counters-ab: none has no counters" \
+	awk -F, '$1 ~ /counters:none$/ && $26 ~ /cnt:/ { exit 1 } $1 ~ /counters:none$/ { f = 1 } END { exit !f }' "$tmp/ab/results.csv"
+check "--counters-ab: on has counters" \
+	awk -F, '$1 ~ /counters:on$/ && $26 ~ /cnt:rusage:user_s=/ { f = 1 } END { exit !f }' "$tmp/ab/results.csv"
+expect_usage "--counters-ab with none" "drop --counters=none" run --strategy=null --counters-ab --counters=none
 # stratbench counters: one line per counter, available or why not
 "$sb" counters >"$tmp/cnt" 2>&1
 check "counters exits 0" [ $? -eq 0 ]

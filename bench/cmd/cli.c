@@ -249,6 +249,8 @@ static int opts_parse_impl(struct sb_opts *o, int argc, char **argv, char *err, 
 			o->out = v;
 		} else if ((v = value_of(a, "--counters"))) {
 			o->counters = v;
+		} else if (!strcmp(a, "--counters-ab")) {
+			o->counters_ab = true;
 		} else if ((v = value_of(a, "--topology"))) {
 			o->topology = v;
 		} else if ((v = value_of(a, "--home-node"))) {

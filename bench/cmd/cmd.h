@@ -23,6 +23,7 @@ struct sb_opts {
 	const char *topology;		/* NULL: this machine */
 	int home_node;			/* -1: node of thread 0's CPU */
 	const char *counters;		/* --counters list; "default" unless given */
+	bool counters_ab;		/* --counters-ab: each point without and with them */
 	/* what is left for Google Benchmark */
 	int gb_argc;
 	char **gb_argv;

@@ -92,6 +92,11 @@ int sb_cmd_run(int argc, char **argv)
 		}
 	if (sb_counters_parse(o.counters, &cnt, err, sizeof(err)))
 		goto usage;
+	if (o.counters_ab && !sb_counters_count(cnt)) {
+		snprintf(err, sizeof(err), "--counters-ab compares no counters with some: "
+			 "drop --counters=none");
+		goto usage;
+	}
 	if (sb_topo_load(&t, o.topology, err, sizeof(err)) ||
 	    sb_topo_check_bindable(t, err, sizeof(err)))
 		goto usage;

@@ -10,6 +10,7 @@ static void usage(FILE *f)
 	      "       stratbench run [--family=F] [--strategy=a,b] [--lock=L,..|all]\n"
 	      "                      [--threads=1,2,..|auto] [--placement=compact,cores,scatter,list:CPUS|auto]\n"
 	      "                      [--out=DIR] [--home-node=N] [--topology=T] [--counters=LIST|none]\n"
+	      "                      [--counters-ab]  (each benchmark twice: /counters:none, /counters:on)\n"
 	      "                      [family options]\n"
 	      "                      [--benchmark_*...]\n"
 	      "       stratbench selftest [--benchmark_*...]   (cost of the C API over Google Benchmark)\n"

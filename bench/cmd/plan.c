@@ -168,8 +168,8 @@ struct sb_what {
 	const char *variant;		/* NULL: the driver has none */
 };
 
-static int add_point(const struct sb_opts *o, const struct sb_topo *t, const struct sb_what *w,
-		     int threads, const char *placement, const int *cpus)
+static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const struct sb_what *w,
+			int threads, const char *placement, const int *cpus, const char *ab)
 {
 	const struct sb_family_driver *drv = w->drv;
 	const char *lock = w->lock;
@@ -201,9 +201,10 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t, const str
 	for (char *c = place; *c; c++)
 		if (*c == ',')
 			*c = '+';
-	snprintf(pt->name, sizeof(pt->name), "%s/%s%s%s%s%s/threads:%d/place:%s%s", drv->family,
+	snprintf(pt->name, sizeof(pt->name), "%s/%s%s%s%s%s/threads:%d/place:%s%s%s", drv->family,
 		 w->strategy, lock ? "/lock:" : "", lock ? lock : "", w->variant ? "/" : "",
-		 w->variant ? w->variant : "", threads, place, extra);
+		 w->variant ? w->variant : "", threads, place, extra, ab ? ab : "");
+	pt->counters_off = ab && !strcmp(ab, "/counters:none");
 	sb_bench_use_manual_time(sb_bench_register(pt->name, drv->body, pt));
 	return 0;
 }
@@ -226,6 +227,17 @@ static void warn_smt_shared(const struct sb_topo *t, const char *placement, cons
 				"and %d on SMT siblings of one core: they share its pipeline\n",
 				placement, n, cpus[i], cpus[j]);
 		}
+}
+
+/* One point, or with --counters-ab two: the same benchmark without and
+ * with the counters, for the cost of counting as a same-run ratio. */
+static int add_point(const struct sb_opts *o, const struct sb_topo *t, const struct sb_what *w,
+		     int threads, const char *placement, const int *cpus)
+{
+	if (!o->counters_ab)
+		return add_point_as(o, t, w, threads, placement, cpus, NULL);
+	return add_point_as(o, t, w, threads, placement, cpus, "/counters:none") ||
+	       add_point_as(o, t, w, threads, placement, cpus, "/counters:on");
 }
 
 /* The placements to run for one thread count.  "auto" keeps only those that

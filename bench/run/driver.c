@@ -55,7 +55,7 @@ void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt)
 	/* opened on every member's thread, untimed; then read by each member
 	 * around its part of each round, and the machine-wide files around the
 	 * whole timed region */
-	d->cnt = sb_counters_open(drive_counters, d->n, pt->cpus);
+	d->cnt = sb_counters_open(pt->counters_off ? NULL : drive_counters, d->n, pt->cpus);
 	if (d->cnt) {
 		struct sb_team_hooks h = {
 			sb_counters_member_enter, sb_counters_member_leave, d->cnt,

@@ -36,6 +36,7 @@ struct sb_point {
 	int *cpus;			/* threads OS CPU numbers */
 	int home_node;
 	const struct sb_topo *topo;
+	bool counters_off;		/* --counters-ab's "/counters:none" twin */
 	struct sb_point *next;		/* every registered point, freed by sb_plan_free */
 };
 
