@@ -399,7 +399,7 @@ static double tlb_run(const struct sb_counters_spec *s, bool toucher, const char
  * second member only other processes' flushes reach the team's CPUs. */
 static bool flushes_ok(double v)
 {
-	return v >= FLUSHES / 10;
+	return v >= FLUSHES / 10.0;
 }
 
 static int mode_tlb(void)

@@ -469,7 +469,7 @@ struct sb_counters *sb_counters_open(const struct sb_counters_spec *s, int n, co
 		c->perf |= s->c[i].kind == K_PERF && !s->c[i].why;
 		c->ru |= s->c[i].kind == K_RUSAGE;
 	}
-	c->m = calloc((size_t)n, sizeof(*c->m));
+	c->m = calloc((size_t)n, sizeof(struct member *));
 	for (i = 0; i < n; i++) {
 		struct member *m;
 

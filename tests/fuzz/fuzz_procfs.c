@@ -1,6 +1,7 @@
 /* fuzz_procfs — the /proc/interrupts and /proc/vmstat parsers on any text:
  * a lab machine's or a future kernel's files must never crash them, and a
- * row that parses gives exactly as many counts as the header has CPUs. */
+ * row that parses gives exactly as many counts as the header has CPUs; a
+ * CPU set's sum never exceeds the sum over all CPUs. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int n = sb_irq_parse(text, rows[i], cpus, counts, 64, err, sizeof(err));
 
 		if (n > 64 || n < -1)
+			abort();
+	}
+	{	/* the per-CPU-set sum the counters take deltas of */
+		static const int set[] = { 0, 1, 8 };
+		uint64_t team = 0, all = 0;
+		int r = sb_irq_sum(text, "TLB", set, 3, &team, &all, err, sizeof(err));
+
+		if (r < -1 || r > 1 || (r == 1 && team > all))
 			abort();
 	}
 	(void)sb_vmstat_parse(text, "numa_hint_faults", &v, err, sizeof(err));
