@@ -38,8 +38,22 @@ static const struct sb_setting *find(const struct sb_setting *s, int n, const ch
 	return NULL;
 }
 
-#define VALUE(k) (find(set, n, k) ? find(set, n, k)->value : "(missing)")
-#define WARNS(k) (find(set, n, k) && find(set, n, k)->warning[0])
+static const char *value_of(const struct sb_setting *s, int n, const char *key)
+{
+	const struct sb_setting *f = find(s, n, key);
+
+	return f ? f->value : "(missing)";
+}
+
+static bool warns(const struct sb_setting *s, int n, const char *key)
+{
+	const struct sb_setting *f = find(s, n, key);
+
+	return f && f->warning[0];
+}
+
+#define VALUE(k) value_of(set, n, k)
+#define WARNS(k) warns(set, n, k)
 
 int main(void)
 {
