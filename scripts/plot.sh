@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # plot.sh DIR — draw DIR/results.csv into DIR/plots/ with gnuplot:
 # <family>-throughput.png/.svg (ops/s vs threads; medians when repeated).
+# The templates: plots/ beside this script when installed
+# (<prefix>/share/stratbench/{plot.sh,plots/}, run by `stratbench plot DIR`),
+# else ../plots in a source checkout.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/lib.sh"
+tpl=
+for d in "$here/plots" "$here/../plots"; do
+	[ -r "$d/throughput.gp" ] && { tpl=$(cd "$d" && pwd); break; }
+done
+[ -n "$tpl" ] || sb_die "no gnuplot templates (plots/throughput.gp) beside $here"
 
 [ $# -eq 1 ] || SB_DIE_RC=2 sb_die "usage: plot.sh RESULTS_DIR"
 dir=$1 csv=$1/results.csv
@@ -42,9 +51,9 @@ for fam in $families; do
 	nseries=$(grep -c '^"' "$dat" || true)
 	[ "$nseries" -gt 0 ] || { echo "plot.sh: no successful $fam rows, no plot" >&2; continue; }
 	gnuplot -e "datafile='$dat'; outbase='$dir/plots/$fam-throughput'; nseries=$nseries; \
-plottitle='$fam: throughput vs threads ($(basename "$dir"))'" "$SB_ROOT/plots/throughput.gp" ||
+plottitle='$fam: throughput vs threads ($(basename "$dir"))'" "$tpl/throughput.gp" ||
 		sb_die "gnuplot failed for $fam"
 	drawn=$((drawn + 1))
-	echo "plot: $dir/plots/$fam-throughput.png"
+	echo "plot: $dir/plots/$fam-throughput.png (template $tpl/throughput.gp)"
 done
 [ "$drawn" -gt 0 ] || sb_die "nothing plotted"

@@ -117,7 +117,7 @@ check "counters: cycles line" grep -Eq '^cycles +(available|unavailable: .+\(E[A
 check "counters: tracepoint line" grep -Eq '^tlb:tlb_flush +(available|unavailable: .+)$' "$tmp/cnt"
 check "counters: irq line" grep -Eq '^irq:TLB +(available|unavailable: .+)$' "$tmp/cnt"
 check "counters: raw PMU line" grep -q '^raw PMU events' "$tmp/cnt"
-expect_usage "counters bad option" "counters takes only" counters --bogus
+expect_usage "counters bad option" "unknown option '--bogus'" counters --bogus
 expect_usage "counters bad list" "unknown counter 'cyclez'" counters --counters=cyclez
 # bad counter names: one line, exit 2, before anything runs
 expect_usage "unknown counter" "unknown counter 'cyclez'" run --strategy=null --counters=cyclez
@@ -192,7 +192,42 @@ check "spinlock with every lock: all rows measured" awk -F, -v n="$nlocks" \
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1
 check "selftest exits 0" [ $? -eq 0 ]
 check "selftest native and batched" grep -q "harness/loop/c_batch:64" "$tmp/self"
-expect_usage "selftest bad flag" "selftest takes only" selftest --strategy=x
+expect_usage "selftest bad flag" "unknown option '--strategy=x'" selftest --strategy=x
+
+# help: every command answers help, --help and -h alike, with its usage
+cmds=$("$sb" help | awk '/^Commands:/ { f = 1; next } f && /^  [a-z]/ { print $1 } f && /^$/ { exit }')
+check "help lists run, plot, help" bash -c "echo '$cmds' | grep -qx run && echo '$cmds' | grep -qx plot && echo '$cmds' | grep -qx help"
+for c in $cmds; do
+	"$sb" "$c" --help >"$tmp/h1" 2>&1; r1=$?
+	"$sb" "$c" -h >"$tmp/h2" 2>&1; r2=$?
+	"$sb" help "$c" >"$tmp/h3" 2>&1; r3=$?
+	check "$c --help/-h/help exit 0" [ "$r1$r2$r3" = 000 ]
+	check "$c help starts with its usage" grep -q "^usage: stratbench $c" "$tmp/h1"
+	check "$c --help = -h = help $c" bash -c "cmp -s '$tmp/h1' '$tmp/h2' && cmp -s '$tmp/h1' '$tmp/h3'"
+	check "$c help has an example" grep -q "^Example:" "$tmp/h1"
+done
+"$sb" run --threads=4 --placement=compact --exact --help >"$tmp/hl" 2>&1
+check "help shows the threads default, not the parsed value" grep -q 'that number (default: auto)' "$tmp/hl"
+check "help shows the --exact default, not the parsed value" grep -q 'racy += (default: off)' "$tmp/hl"
+"$sb" --help >"$tmp/hg" 2>&1
+check "--help exits 0" [ $? -eq 0 ]
+check "--help lists commands" grep -q "^  run " "$tmp/hg"
+check "--version" grep -Eq '^stratbench [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]{7,}' <("$sb" --version)
+"$sb" >/dev/null 2>"$tmp/nocmd.err"
+check "no command: exit 2" [ $? -eq 2 ]
+expect_usage "help of a missing command" "no command 'nosuch'" help nosuch
+expect_usage "help --man takes no command" "takes no command" help --man run
+# every option run --help documents is accepted by run's parser (a bad
+# placeholder value may be refused, never the name)
+"$sb" run --help | grep -oE '^ +--[A-Za-z0-9_-]+=?' | tr -d ' ' >"$tmp/opts"
+check "run --help lists options" [ "$(wc -l <"$tmp/opts")" -ge 20 ]
+while read -r o; do
+	arg=$o
+	[[ $o == *= ]] && arg=$o$tmp/optval	# a bad value for most: only the name counts
+	(cd "$tmp" && "$sb" run "$arg" --strategy=null --threads=1 --placement=compact \
+		--benchmark_list_tests=true >/dev/null 2>"$tmp/oerr")
+	check "run accepts documented $o ($(cat "$tmp/oerr"))" bash -c "! grep -q 'unknown option' '$tmp/oerr'"
+done <"$tmp/opts"
 
 # bad input: one line, exit 2
 expect_usage "unknown strategy" "unknown strategy 'nosuch'" run --strategy=nosuch
@@ -205,6 +240,12 @@ expect_usage "bad thread list" "bad thread count" run --threads=1,,x --strategy=
 expect_usage "unknown option" "unknown option '--nosuch'" run --nosuch
 expect_usage "unknown GB flag" "unknown option '--benchmark_nosuch=1'" run --strategy=null --benchmark_nosuch=1
 expect_usage "unknown command" "unknown command" frobnicate
+expect_usage "list takes no options" "unknown option '--x'" list --x
+expect_usage "list takes no argument" "unexpected argument 'x'" list x
+expect_usage "topo threads without placement" "needs --placement" topo --threads=2
+expect_usage "topo refuses run options" "unknown option '--strategy=x'" topo --strategy=x
+expect_usage "plot needs a DIR" "needs a results directory" plot
+expect_usage "plot takes one DIR" "unexpected argument" plot a b
 expect_usage "bad value" "bad value" run --limit=-3
 expect_usage "synthetic run" "not this machine" run --topology="synthetic:pack:1 core:2 pu:1" --strategy=null
 expect_usage "missing home node" "NUMA node 7 does not exist" run --home-node=7 --strategy=null

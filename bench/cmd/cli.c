@@ -1,4 +1,6 @@
-/* cli.c — `stratbench run|topo` options; --benchmark_* pass through untouched. */
+/* cli.c — parsing a command's options from its tables (its own, every
+ * family's, Google Benchmark's); the options every family shares.  The help
+ * (help.c) prints the same tables, so it lists everything accepted. */
 #include "cmd/cmd.h"
 
 #include <stratbench/err.h>
@@ -10,13 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *value_of(const char *arg, const char *key)
-{
-	size_t n = strlen(key);
-
-	return strncmp(arg, key, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
-}
 
 static int parse_double(const char *s, double *out, double min, double max)
 {
@@ -69,46 +64,101 @@ bool sb_gb_truthy(const char *v)
 	return v[i] || !one_of(lower, no);
 }
 
-/* Google Benchmark 1.7.1 aborts, prints its whole usage or exits 0 on some
- * bad flag values; check the ones we know before it sees them. */
+/* Google Benchmark 1.7.1's flags that we pass through: the checker below
+ * and the help read this one table, so the help lists every flag accepted.
+ * It aborts, prints its whole usage or exits 0 on some bad values; the
+ * kinds say what we check before it sees them. */
+enum gb_kind { GB_BOOL, GB_COUNT, GB_SECONDS, GB_FORMAT, GB_UNIT, GB_FILE, GB_CONTEXT, GB_ANY };
+
+static const struct gb_flag {
+	const char *name;		/* without the dashes */
+	enum gb_kind kind;
+	const char *arg, *help;
+} gb_flags[] = {
+	{ "benchmark_filter", GB_ANY, "REGEX", "run only the benchmarks whose name matches (default: all)" },
+	{ "benchmark_list_tests", GB_BOOL, "BOOL", "print the benchmark names, run nothing (default: false)" },
+	{ "benchmark_repetitions", GB_COUNT, "N", "repetitions of each benchmark; above 1 adds mean, median, stddev, cv rows (default: 1)" },
+	{ "benchmark_min_time", GB_SECONDS, "S", "minimum measured time per repetition, in seconds (default: 0.5)" },
+	{ "benchmark_min_warmup_time", GB_SECONDS, "S", "warm-up before measuring, in seconds (default: 0)" },
+	{ "benchmark_enable_random_interleaving", GB_BOOL, "BOOL", "run repetitions in random order (default: false)" },
+	{ "benchmark_report_aggregates_only", GB_BOOL, "BOOL", "report only the aggregates of repetitions (default: false; the CSV keeps every repetition)" },
+	{ "benchmark_display_aggregates_only", GB_BOOL, "BOOL", "display only the aggregates (default: false)" },
+	{ "benchmark_format", GB_FORMAT, "console|json|csv", "console output format (default: console)" },
+	{ "benchmark_out", GB_FILE, "FILE", "also write results to FILE (default: none; with --out, set by stratbench)" },
+	{ "benchmark_out_format", GB_FORMAT, "json|console|csv", "format of --benchmark_out (default: json)" },
+	{ "benchmark_counters_tabular", GB_BOOL, "BOOL", "counters as columns on the console (default: false)" },
+	{ "benchmark_time_unit", GB_UNIT, "ns|us|ms|s", "unit of the time columns (default: per benchmark)" },
+	{ "benchmark_context", GB_CONTEXT, "K=V,...", "extra key=value pairs for the JSON context (default: none)" },
+	{ "benchmark_perf_counters", GB_ANY, "EVENTS", "libpfm events per benchmark (default: none; needs a PMU)" },
+	{ "benchmark_color", GB_ANY, "auto|true|false", "colour the console output (default: auto)" },
+	{ "v", GB_COUNT, "N", "Google Benchmark's log verbosity (default: 0)" },
+};
+
+static const struct gb_flag *gb_flag_find(const char *a)
+{
+	const char *eq = strchr(a, '=');
+	size_t n = eq ? (size_t)(eq - a) : strlen(a);
+
+	for (size_t i = 0; i < sizeof(gb_flags) / sizeof(gb_flags[0]); i++)
+		if (strlen(gb_flags[i].name) == n - 2 && !strncmp(a + 2, gb_flags[i].name, n - 2))
+			return &gb_flags[i];
+	return NULL;
+}
+
+const char *sb_gb_flag_at(int i)
+{
+	return i >= 0 && (size_t)i < sizeof(gb_flags) / sizeof(gb_flags[0]) ? gb_flags[i].name : NULL;
+}
+
+bool sb_gb_flag_like(const char *a)
+{
+	return strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0;
+}
+
+void sb_gb_flags_usage(struct sb_doc *d)
+{
+	for (size_t i = 0; i < sizeof(gb_flags) / sizeof(gb_flags[0]); i++) {
+		char lhs[96];
+
+		snprintf(lhs, sizeof(lhs), "--%s=%s", gb_flags[i].name, gb_flags[i].arg);
+		sb_doc_option(d, lhs, gb_flags[i].help);
+	}
+}
+
 int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 {
-	static const char *const bools[] = { "list_tests", "enable_random_interleaving",
-		"report_aggregates_only", "display_aggregates_only", "counters_tabular", NULL };
 	static const char *const formats[] = { "console", "json", "csv", NULL };
 	static const char *const units[] = { "ns", "us", "ms", "s", NULL };
-	/* GB reads any value of these (truthy or not); nothing to check */
-	static const char *const free_form[] = { "filter", "perf_counters", "color", NULL };
-	char name[64];
+	const struct gb_flag *g = gb_flag_find(a);
 	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
-	size_t n = eq ? (size_t)(eq - a) : strlen(a);
 	double d;
 	unsigned long ul;
 
-	if (strncmp(a, "--v=", 4) == 0) {
-		if (parse_ulong(a + 4, &ul, 0))
-			goto bad;
-		return 0;
-	}
-	if (n - 12 >= sizeof(name))
+	if (!g || !sb_gb_flag_like(a))
 		goto unknown;
-	memcpy(name, a + 12, n - 12);
-	name[n - 12] = '\0';
-	if (one_of(name, bools)) {
-		/* any value: GB's IsTruthyFlagValue() reads it (sb_gb_truthy) */
-	} else if (!strcmp(name, "repetitions")) {
-		if (parse_ulong(v, &ul, 1) || ul > 1000000)
+	if (!eq && g->kind != GB_BOOL)
+		goto bad;
+	switch (g->kind) {
+	case GB_BOOL:	/* any value: GB's IsTruthyFlagValue() reads it (sb_gb_truthy) */
+	case GB_ANY:	/* GB reads any value of these; nothing to check */
+		break;
+	case GB_COUNT:
+		if (parse_ulong(v, &ul, g->name[0] == 'v' ? 0 : 1) || ul > 1000000)
 			goto bad;
-	} else if (!strcmp(name, "min_time") || !strcmp(name, "min_warmup_time")) {
+		break;
+	case GB_SECONDS:
 		if (parse_double(v, &d, 0, 1e6))
 			goto bad;
-	} else if (!strcmp(name, "format") || !strcmp(name, "out_format")) {
+		break;
+	case GB_FORMAT:
 		if (!one_of(v, formats))
 			goto bad;
-	} else if (!strcmp(name, "time_unit")) {
+		break;
+	case GB_UNIT:
 		if (!one_of(v, units))
 			goto bad;
-	} else if (!strcmp(name, "out")) {
+		break;
+	case GB_FILE: {
 		char dir[4096];
 		char *slash;
 
@@ -123,7 +173,9 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 				 v);
 			return -1;
 		}
-	} else if (!strcmp(name, "context")) {	/* key=value[,key=value...] */
+		break;
+	}
+	case GB_CONTEXT:	/* key=value[,key=value...] */
 		for (const char *p = v; *p;) {
 			const char *end = strchr(p, ','), *e = strchr(p, '=');
 
@@ -135,11 +187,8 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 		}
 		if (!*v)
 			goto bad;
-	} else if (!one_of(name, free_form)) {
-		goto unknown;
+		break;
 	}
-	if (!eq && !one_of(name, bools))
-		goto bad;
 	return 0;
 bad:
 	snprintf(err, errlen, "bad value in '%s'", a);
@@ -181,96 +230,140 @@ static int parse_one(const struct sb_option *op, const char *a)
 	return 0;
 }
 
-/* A family option: 1 consumed, 0 no family has it, -1 bad value.  Drivers
+/* An option of table t: 1 consumed, 0 not there, -1 bad value.  Drivers
  * of one family may share an option name (each keeps its own copy). */
-static int parse_family_opt(const char *a)
+static int parse_table(const struct sb_option *t, const char *a)
 {
 	int found = 0;
 
-	for (int f = 0; sb_drivers[f]; f++)
-		for (const struct sb_option *op = sb_drivers[f]->options; op && op->name; op++) {
-			int r = parse_one(op, a);
+	for (const struct sb_option *op = t; op && op->name; op++) {
+		int r = parse_one(op, a);
 
-			if (r < 0)
-				return -1;
-			found |= r;
-		}
+		if (r < 0)
+			return -1;
+		found |= r;
+	}
 	return found;
 }
 
-void sb_opts_usage(FILE *f)
+static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
+		     char *err, size_t errlen)
 {
-	for (int i = 0; sb_drivers[i]; i++) {
-		const struct sb_option *op = sb_drivers[i]->options;
+	int maxpos = args->npos;
 
-		if (!op || !op->name)
-			continue;
-		fprintf(f, "  %s family:\n", sb_drivers[i]->family);
-		for (; op->name; op++) {
-			char lhs[64];
-
-			snprintf(lhs, sizeof(lhs), "--%s%s%s", op->name, op->arg ? "=" : "",
-				 op->arg ? op->arg : "");
-			fprintf(f, "    %-22s %s\n", lhs, op->help);
-		}
-	}
-}
-
-static int opts_parse_impl(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
-{
-	int i, r;
-
-	memset(o, 0, sizeof(*o));
-	o->threads = "auto";
-	o->placement = "auto";
-	o->home_node = -1;
-	o->counters = "default";
-	o->gb_argv = calloc(argc + 4, sizeof(char *));
-	o->gb_argv[o->gb_argc++] = argv[0];
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		unsigned long ul;
-
-		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {
-			if (sb_gb_flag_check(a, err, errlen))
-				return -1;
-			o->gb_argv[o->gb_argc++] = argv[i];
-		} else if ((v = value_of(a, "--family"))) {
-			o->family = v;
-		} else if ((v = value_of(a, "--strategy"))) {
-			o->strategy = v;
-		} else if ((v = value_of(a, "--lock"))) {
-			o->lock = v;
-		} else if ((v = value_of(a, "--threads"))) {
-			o->threads = v;
-		} else if ((v = value_of(a, "--placement"))) {
-			o->placement = v;
-		} else if ((v = value_of(a, "--out"))) {
-			o->out = v;
-		} else if ((v = value_of(a, "--counters"))) {
-			o->counters = v;
-		} else if (!strcmp(a, "--counters-ab")) {
-			o->counters_ab = true;
-		} else if ((v = value_of(a, "--topology"))) {
-			o->topology = v;
-		} else if ((v = value_of(a, "--home-node"))) {
-			if (parse_ulong(v, &ul, 0) || ul > INT_MAX)
-				goto bad;
-			o->home_node = (int)ul;
-		} else if ((r = parse_family_opt(a)) != 0) {
-			if (r < 0)
-				goto bad;
-		} else {
-			snprintf(err, errlen, "unknown option '%s' (see stratbench --help)", a);
-			return -1;
-		}
-		continue;
-bad:
-		snprintf(err, errlen, "bad value in '%s'", a);
+	args->npos = 0;
+	args->gb_argc = 0;
+	args->gb_argv = calloc(argc + 4, sizeof(char *));
+	if (!args->gb_argv) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	o->gb_argv[o->gb_argc] = NULL;
+	args->gb_argv[args->gb_argc++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int r = 0;
+
+		if (c->gbench_flags && sb_gb_flag_like(a)) {
+			if (sb_gb_flag_check(a, err, errlen))
+				return -1;
+			args->gb_argv[args->gb_argc++] = argv[i];
+			continue;
+		}
+		if (a[0] != '-' && args->npos < maxpos) {
+			args->pos[args->npos++] = a;
+			continue;
+		}
+		if (a[0] != '-') {
+			snprintf(err, errlen, "unexpected argument '%s' (see stratbench %s --help)",
+				 a, c->name);
+			return -1;
+		}
+		r = parse_table(c->options, a);
+		for (int f = 0; !r && c->family_options && sb_drivers[f]; f++)
+			r = parse_table(sb_drivers[f]->options, a);
+		if (r < 0) {
+			snprintf(err, errlen, "bad value in '%s'", a);
+			return -1;
+		}
+		if (!r) {
+			snprintf(err, errlen, "unknown option '%s' (see stratbench %s --help)", a,
+				 c->name);
+			return -1;
+		}
+	}
+	args->gb_argv[args->gb_argc] = NULL;
 	return 0;
+}
+
+/* Errors echo user input: keep them one line (err.h). */
+int sb_cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
+		 char *err, size_t errlen)
+{
+	int rc = cmd_parse(c, argc, argv, args, err, errlen);
+
+	if (rc)
+		sb_err_oneline(err);
+	return rc;
+}
+
+void sb_args_free(struct sb_args *args)
+{
+	free(args->gb_argv);
+	args->gb_argv = NULL;
+}
+
+/* The options every family shares: parsed into cur, copied out by
+ * sb_opts_parse.  The help prints the defaults from here. */
+static const char *family, *strategy, *lock, *threads = "auto", *placement = "auto", *out,
+	*topology, *counters = "default";
+static unsigned long home_node = ULONG_MAX;	/* unset: node of thread 0's CPU */
+static bool counters_ab;
+
+const struct sb_option sb_run_options[] = {
+	{ "family", SB_OPT_STRING, &family, 0, 0, NULL, "F",
+	  "one family of `stratbench list` (default: every family)" },
+	{ "strategy", SB_OPT_STRING, &strategy, 0, 0, NULL, "a,b,...",
+	  "strategies by name, see `stratbench list` (default: all registered)" },
+	{ "lock", SB_OPT_STRING, &lock, 0, 0, NULL, "L,...|all",
+	  "lock(s) for lock-based policies (default: queued where registered, else ttas)" },
+	{ "threads", SB_OPT_STRING, &threads, 0, 0, NULL, "1,2,...|auto",
+	  "thread counts; auto = powers of two up to the number of PUs, and that number" },
+	{ "placement", SB_OPT_STRING, &placement, 0, 0, NULL, "P,...|auto",
+	  "compact, cores, scatter or list:CPUS (hwloc list); auto = those that differ here" },
+	{ "out", SB_OPT_STRING, &out, 0, 0, NULL, "DIR",
+	  "write DIR/gbench.json and DIR/results.csv; refuses a DIR holding results (default: none)" },
+	{ "home-node", SB_OPT_ULONG, &home_node, 0, INT_MAX, NULL, "N",
+	  "NUMA node for the shared state (default: node of thread 0's CPU)" },
+	{ "topology", SB_OPT_STRING, &topology, 0, 0, NULL, "T",
+	  "synthetic:DESC or xml:FILE; run refuses any but this machine (default: this machine)" },
+	{ "counters", SB_OPT_STRING, &counters, 0, 0, NULL, "LIST|none",
+	  "counters around every benchmark's timed region (see `stratbench counters`); "
+	  "default may be combined with others: default,dTLB-load-misses" },
+	{ "counters-ab", SB_OPT_FLAG, &counters_ab, 0, 0, NULL, NULL,
+	  "every benchmark twice, .../counters:none and .../counters:on: the cost of "
+	  "counting as a same-run ratio" },
+	{ NULL },
+};
+
+int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	struct sb_args args = { .npos = 0 };
+	int rc;
+
+	family = strategy = lock = out = topology = NULL;
+	threads = placement = "auto";
+	counters = "default";
+	home_node = ULONG_MAX;
+	counters_ab = false;
+	rc = sb_cmd_parse(sb_command_find("run"), argc, argv, &args, err, errlen);
+	*o = (struct sb_opts){
+		.family = family, .strategy = strategy, .lock = lock, .threads = threads,
+		.placement = placement, .out = out, .topology = topology,
+		.home_node = home_node == ULONG_MAX ? -1 : (int)home_node,
+		.counters = counters, .counters_ab = counters_ab,
+		.gb_argc = args.gb_argc, .gb_argv = args.gb_argv,
+	};
+	return rc;
 }
 
 void sb_opts_free(struct sb_opts *o)
@@ -279,12 +372,3 @@ void sb_opts_free(struct sb_opts *o)
 	o->gb_argv = NULL;
 }
 
-/* Errors echo user input: keep them one line (err.h). */
-int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
-{
-	int rc = opts_parse_impl(o, argc, argv, err, errlen);
-
-	if (rc)
-		sb_err_oneline(err);
-	return rc;
-}

@@ -33,6 +33,52 @@ struct sb_opts {
 extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_baseline_driver;
 extern const struct sb_family_driver *const sb_drivers[];
 
+/* One command.  Its entry is everything the help, the man page and the
+ * bash completion know of it, and its parser accepts exactly the options
+ * its tables list: a new command is its file (handler + entry) and one line
+ * in commands.c; a new option is a table row, and the help follows. */
+struct sb_command {
+	const char *name;
+	const char *summary;		/* one line */
+	const char *usage;		/* synopsis after "stratbench NAME" */
+	const char *description;	/* NULL or paragraphs, lines ending in \n */
+	const struct sb_option *options;	/* its own options; NULL: none */
+	bool family_options;		/* also every family's table (run) */
+	bool gbench_flags;		/* --benchmark_* pass to Google Benchmark */
+	const char *example;		/* NULL or command lines, one per line */
+	int (*run)(int argc, char **argv);	/* argv[0] is the command name */
+};
+
+/* commands.c: every command, in help order; NULL-terminated. */
+extern const struct sb_command *const sb_commands[];
+extern const struct sb_command sb_cmd_list, sb_cmd_topo, sb_cmd_run, sb_cmd_counters,
+	sb_cmd_selftest, sb_cmd_plot, sb_cmd_help;
+const struct sb_command *sb_command_find(const char *name);
+
+/* cli.c: what sb_cmd_parse leaves.  Set npos to the most positional
+ * arguments the command takes (0: none) before the call. */
+struct sb_args {
+	int gb_argc;			/* argv[0] and the --benchmark_* flags */
+	char **gb_argv;
+	int npos;
+	const char *pos[4];
+};
+int sb_cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
+		 char *err, size_t errlen);
+void sb_args_free(struct sb_args *args);
+extern const struct sb_option sb_run_options[];	/* the options every family shares */
+
+/* help.c: the help, as text or as roff (the man page), from the tables. */
+struct sb_doc {
+	FILE *f;
+	bool man;
+};
+void sb_doc_option(struct sb_doc *d, const char *lhs, const char *help);
+void sb_help_command(struct sb_doc *d, const struct sb_command *c);
+void sb_help_overview(FILE *f);
+void sb_help_man(FILE *f);
+void sb_version_print(FILE *f);
+
 /* plan.c */
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen);
 void sb_plan_free(void);
@@ -40,16 +86,12 @@ void sb_plan_free(void);
 /* cli.c */
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen);
 void sb_opts_free(struct sb_opts *o);
-void sb_opts_usage(FILE *f);	/* every family's option table */
 /* 0 if a --benchmark_* (or --v=) flag is known and its value well formed */
 int sb_gb_flag_check(const char *arg, char *err, size_t errlen);
+bool sb_gb_flag_like(const char *arg);	/* --benchmark_* or --v= */
+const char *sb_gb_flag_at(int i);	/* i-th known flag's name, no dashes; NULL past the end */
+void sb_gb_flags_usage(struct sb_doc *d);	/* every flag sb_gb_flag_check knows */
 bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
-
-int sb_cmd_list(int argc, char **argv);
-int sb_cmd_topo(int argc, char **argv);
-int sb_cmd_run(int argc, char **argv);
-int sb_cmd_selftest(int argc, char **argv);
-int sb_cmd_counters(int argc, char **argv);
 
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);

@@ -7,12 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *value_of(const char *arg, const char *key)
-{
-	size_t n = strlen(key);
+static const char *list;
 
-	return strncmp(arg, key, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
-}
+static const struct sb_option counters_options[] = {
+	{ "counters", SB_OPT_STRING, &list, 0, 0, NULL, "LIST",
+	  "check one list as `stratbench run --counters=LIST` reads it (default: every "
+	  "counter known)" },
+	{ NULL },
+};
 
 static void print_spec(const struct sb_counters_spec *s)
 {
@@ -29,20 +31,21 @@ static void print_spec(const struct sb_counters_spec *s)
 	}
 }
 
-int sb_cmd_counters(int argc, char **argv)
+static int counters_main(int argc, char **argv)
 {
-	const char *const *k = sb_counters_known(), *list = NULL;
+	const char *const *k = sb_counters_known();
 	const char *raw = sb_counters_raw_support();
+	struct sb_args args = { .npos = 0 };
 	struct sb_counters_spec *s;
 	char err[1024];
 
-	for (int i = 1; i < argc; i++) {
-		if (!(list = value_of(argv[i], "--counters"))) {
-			fprintf(stderr, "stratbench: counters takes only --counters=LIST (got '%s')\n",
-				argv[i]);
-			return SB_EXIT_USAGE;
-		}
+	list = NULL;
+	if (sb_cmd_parse(&sb_cmd_counters, argc, argv, &args, err, sizeof(err))) {
+		fprintf(stderr, "stratbench: %s\n", err);
+		sb_args_free(&args);
+		return SB_EXIT_USAGE;
 	}
+	sb_args_free(&args);
 	if (list) {	/* check one list as run would read it */
 		if (sb_counters_parse(list, &s, err, sizeof(err))) {
 			fprintf(stderr, "stratbench: %s\n", err);
@@ -69,6 +72,18 @@ int sb_cmd_counters(int argc, char **argv)
 	       "sched:sched_swap_numa" : " (not root: no tracepoints)");
 	return 0;
 }
+
+const struct sb_command sb_cmd_counters = {
+	.name = "counters",
+	.summary = "every counter known, available here or why not",
+	.usage = "[--counters=LIST]",
+	.description = "One line per counter: `available`, or `unavailable: reason` (no PMU,\n"
+		       "perf_event_paranoid, not root for tracepoints, ...); then the default set.\n"
+		       "`stratbench run --counters=LIST` reads the same names.\n",
+	.options = counters_options,
+	.example = "stratbench counters --counters=default,dTLB-load-misses\n",
+	.run = counters_main,
+};
 
 void sb_counters_context(const struct sb_counters_spec *s)
 {

@@ -4,15 +4,18 @@
 #include <stratbench/lock.h>
 #include <stratbench/window.h>
 
-int sb_cmd_list(int argc, char **argv)
+static int list_main(int argc, char **argv)
 {
+	struct sb_args args = { .npos = 0 };
+	char err[256];
 	int i;
 
-	(void)argv;
-	if (argc > 1) {
-		fprintf(stderr, "stratbench: list takes no options\n");
+	if (sb_cmd_parse(&sb_cmd_list, argc, argv, &args, err, sizeof(err))) {
+		fprintf(stderr, "stratbench: %s\n", err);
+		sb_args_free(&args);
 		return SB_EXIT_USAGE;
 	}
+	sb_args_free(&args);
 	printf("window — rate-limit window policies: window/<policy>[/lock:<lock>]/threads:N/place:P\n");
 	for (i = 0; i < sb_registry_count(SB_FAMILY_window, false); i++) {
 		const struct sb_registry_entry *e = sb_registry_at(SB_FAMILY_window, i, false);
@@ -35,3 +38,13 @@ int sb_cmd_list(int argc, char **argv)
 	printf("  %-14s %s\n", "pthread_spin", "glibc pthread_spin_lock/unlock pair, nothing inside");
 	return 0;
 }
+
+const struct sb_command sb_cmd_list = {
+	.name = "list",
+	.summary = "families and their strategies, one line each",
+	.usage = "",
+	.description = "Prints each family (a header line naming its benchmarks) and its\n"
+		       "registered strategies, indented, with their declared properties.\n",
+	.example = "stratbench list\n",
+	.run = list_main,
+};

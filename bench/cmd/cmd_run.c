@@ -72,7 +72,7 @@ fail:
 	return -1;
 }
 
-int sb_cmd_run(int argc, char **argv)
+static int run_main(int argc, char **argv)
 {
 	static char out_json[4200];
 	struct sb_counters_spec *cnt = NULL;
@@ -155,3 +155,21 @@ out:
 	sb_opts_free(&o);
 	return rc;
 }
+
+const struct sb_command sb_cmd_run = {
+	.name = "run",
+	.summary = "run benchmarks: strategies x threads x placements, on pinned threads",
+	.usage = "[options] [family options] [--benchmark_*...]",
+	.description = "Registers one Google Benchmark per strategy [x lock] x thread count x\n"
+		       "placement, runs them on hwloc-pinned threads and reports ops/s, ns/op and\n"
+		       "the family's counters; with --out, also Google Benchmark JSON (with the\n"
+		       "machine fingerprint) and a flat CSV.  Names are\n"
+		       "family/strategy[/lock:L]/threads:N/place:P[/param:V].  Draw a results\n"
+		       "directory with `stratbench plot DIR`.\n",
+	.options = sb_run_options,
+	.family_options = true,
+	.gbench_flags = true,
+	.example = "stratbench run --strategy=spinlock --lock=ticket,mcs --threads=1,2 --out=results/mine\n"
+		   "stratbench plot results/mine\n",
+	.run = run_main,
+};

@@ -3,24 +3,31 @@
  * (batches of 1, 64, 1024); compare their ns/iteration in one run. */
 #include "cmd/cmd.h"
 
-#include <string.h>
 
-int sb_cmd_selftest(int argc, char **argv)
+static int selftest_main(int argc, char **argv)
 {
+	struct sb_args args = { .npos = 0 };
 	char err[4200];
-	int i;
+	int rc;
 
-	for (i = 1; i < argc; i++) {
-		if (strncmp(argv[i], "--benchmark_", 12) != 0) {
-			fprintf(stderr, "stratbench: selftest takes only --benchmark_* flags (got '%s')\n",
-				argv[i]);
-			return SB_EXIT_USAGE;
-		}
-		if (sb_gb_flag_check(argv[i], err, sizeof(err))) {
-			fprintf(stderr, "stratbench: %s\n", err);
-			return SB_EXIT_USAGE;
-		}
+	if (sb_cmd_parse(&sb_cmd_selftest, argc, argv, &args, err, sizeof(err))) {
+		fprintf(stderr, "stratbench: %s\n", err);
+		sb_args_free(&args);
+		return SB_EXIT_USAGE;
 	}
 	sb_gbench_register_selftest();
-	return sb_gbench_main(argc, argv);
+	rc = sb_gbench_main(args.gb_argc, args.gb_argv);
+	sb_args_free(&args);
+	return rc;
 }
+
+const struct sb_command sb_cmd_selftest = {
+	.name = "selftest",
+	.summary = "what the C API over Google Benchmark costs per iteration",
+	.usage = "[--benchmark_*...]",
+	.description = "Runs one empty work item as a native C++ loop and through the C API's\n"
+		       "batched loop (batches of 1, 64, 1024): compare their ns/iteration.\n",
+	.gbench_flags = true,
+	.example = "stratbench selftest --benchmark_min_time=0.1\n",
+	.run = selftest_main,
+};

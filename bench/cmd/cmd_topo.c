@@ -4,48 +4,66 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sb_cmd_topo(int argc, char **argv)
+static const char *topology, *placement, *threads;
+
+static const struct sb_option topo_options[] = {
+	{ "topology", SB_OPT_STRING, &topology, 0, 0, NULL, "T",
+	  "synthetic:DESC (hwloc synthetic) or xml:FILE (an lstopo export) (default: this machine)" },
+	{ "placement", SB_OPT_STRING, &placement, 0, 0, NULL, "P",
+	  "also print the plan: compact, cores, scatter or list:CPUS (default: none)" },
+	{ "threads", SB_OPT_STRING, &threads, 0, 0, NULL, "N",
+	  "thread count of the plan (default: the number of PUs)" },
+	{ NULL },
+};
+
+static int topo_main(int argc, char **argv)
 {
-	struct sb_opts o;
+	struct sb_args args = { .npos = 0 };
 	struct sb_topo *t;
 	char err[256], *end = NULL;
 	int n, i, *cpus;
 
-	if (sb_opts_parse(&o, argc, argv, err, sizeof(err))) {
+	topology = placement = threads = NULL;
+	if (sb_cmd_parse(&sb_cmd_topo, argc, argv, &args, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
-		sb_opts_free(&o);
+		sb_args_free(&args);
 		return SB_EXIT_USAGE;
 	}
-	sb_opts_free(&o);	/* topo uses no Google Benchmark flags */
-	if (sb_topo_load(&t, o.topology, err, sizeof(err))) {
+	sb_args_free(&args);	/* topo takes no Google Benchmark flags */
+	if (sb_topo_load(&t, topology, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
 		return SB_EXIT_USAGE;
 	}
 	sb_topo_print(t, stdout);
-	if (strcmp(o.placement, "auto") == 0) {
+	if (!placement) {
+		if (threads) {
+			fprintf(stderr, "stratbench: topo --threads needs --placement\n");
+			sb_topo_destroy(t);
+			return SB_EXIT_USAGE;
+		}
 		sb_topo_destroy(t);
 		return 0;
 	}
-	if (strcmp(o.threads, "auto") == 0) {
+	if (!threads) {
 		n = sb_topo_npus(t);
 	} else {
-		n = (int)strtol(o.threads, &end, 10);
+		n = (int)strtol(threads, &end, 10);
 		if (*end)
 			n = 0;
 	}
 	if (n < 1) {
-		fprintf(stderr, "stratbench: topo takes one thread count (got '%s')\n", o.threads);
+		fprintf(stderr, "stratbench: topo takes one thread count (got '%s')\n", threads);
 		sb_topo_destroy(t);
 		return SB_EXIT_USAGE;
 	}
 	cpus = calloc(n > 0 ? n : 1, sizeof(int));
-	if (sb_topo_plan(t, o.placement, n, cpus, err, sizeof(err))) {
+	if (sb_topo_plan(t, placement, n, cpus, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
 		free(cpus);
 		sb_topo_destroy(t);
 		return SB_EXIT_USAGE;
 	}
-	printf("plan %s, %d threads:", o.placement, n);
+	printf("plan %s, %d threads:", placement, n);
 	for (i = 0; i < n; i++)
 		printf("%s%d", i ? "," : " ", cpus[i]);
 	printf("\n");
@@ -60,3 +78,16 @@ int sb_cmd_topo(int argc, char **argv)
 	sb_topo_destroy(t);
 	return 0;
 }
+
+const struct sb_command sb_cmd_topo = {
+	.name = "topo",
+	.summary = "the machine's topology and, on request, a placement plan",
+	.usage = "[--topology=T] [--placement=P [--threads=N]]",
+	.description = "Prints packages, NUMA nodes, cores and PUs as hwloc sees them; with\n"
+		       "--placement, the CPU each thread of a run would be pinned to.  Plan for a\n"
+		       "lab machine without having it with a synthetic or XML topology.\n",
+	.options = topo_options,
+	.example = "stratbench topo --topology=\"synthetic:pack:2 numa:2 core:9 pu:2\" "
+		   "--placement=scatter --threads=8\n",
+	.run = topo_main,
+};

@@ -1,45 +1,47 @@
-/* main.c — `stratbench list|topo|run`: dispatch only; one file per verb. */
+/* main.c — `stratbench COMMAND ...`: dispatch only, from the command table
+ * (commands.c); one file per command.  --help/-h anywhere after the command
+ * prints that command's help, before its options are parsed (so the help
+ * shows the defaults). */
 #include "cmd/cmd.h"
 
 #include <string.h>
 
-static void usage(FILE *f)
+static bool is_help(const char *a)
 {
-	fputs("usage: stratbench list\n"
-	      "       stratbench topo [--topology=synthetic:DESC|xml:FILE] [--placement=P --threads=N]\n"
-	      "       stratbench run [--family=F] [--strategy=a,b] [--lock=L,..|all]\n"
-	      "                      [--threads=1,2,..|auto] [--placement=compact,cores,scatter,list:CPUS|auto]\n"
-	      "                      [--out=DIR] [--home-node=N] [--topology=T] [--counters=LIST|none]\n"
-	      "                      [--counters-ab]  (each benchmark twice: /counters:none, /counters:on)\n"
-	      "                      [family options]\n"
-	      "                      [--benchmark_*...]\n"
-	      "       stratbench selftest [--benchmark_*...]   (cost of the C API over Google Benchmark)\n"
-	      "       stratbench counters                    (every counter known, available here or why not)\n"
-	      "Family options of run:\n", f);
-	sb_opts_usage(f);
-	fputs("Exit status: 0 ok, 1 a benchmark failed at run time, 2 usage error.\n", f);
+	return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
 int main(int argc, char **argv)
 {
+	const struct sb_command *c;
+
 	if (argc < 2) {
-		usage(stderr);
+		sb_help_overview(stderr);
 		return SB_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+	if (is_help(argv[1])) {
+		sb_help_overview(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "list"))
-		return sb_cmd_list(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "topo"))
-		return sb_cmd_topo(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "run"))
-		return sb_cmd_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "counters"))
-		return sb_cmd_counters(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "selftest"))
-		return sb_cmd_selftest(argc - 1, argv + 1);
-	fprintf(stderr, "stratbench: unknown command '%s' (want list, topo, run, counters or selftest)\n", argv[1]);
-	return SB_EXIT_USAGE;
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		sb_version_print(stdout);
+		return 0;
+	}
+	c = sb_command_find(argv[1]);
+	if (!c) {
+		char names[256];
+		size_t n = 0;
+
+		for (int i = 0; sb_commands[i] && n < sizeof(names); i++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+					      sb_commands[i]->name);
+		fprintf(stderr, "stratbench: unknown command '%s' (want %s)\n", argv[1], names);
+		return SB_EXIT_USAGE;
+	}
+	for (int i = 2; i < argc; i++)
+		if (is_help(argv[i])) {
+			sb_help_command(&(struct sb_doc){ .f = stdout }, c);
+			return 0;
+		}
+	return c->run(argc - 1, argv + 1);
 }

@@ -1,0 +1,316 @@
+/* help.c — `stratbench help [CMD]`, `CMD --help`, `--version` and the man
+ * page, all printed from the tables the parser reads (the command entries,
+ * the shared and per-family option tables, Google Benchmark's flags), so
+ * the help cannot miss an option the parser accepts.  One renderer, two
+ * forms: plain text, or roff for stratbench(1) (generated at build time by
+ * `stratbench help --man`). */
+#include "cmd/cmd.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "sb_gitrev.h"	/* generated at build time: the revision built */
+
+#ifndef STRATBENCH_VERSION
+#define STRATBENCH_VERSION "unknown"
+#endif
+
+static const char exit_status[] =
+	"0 ok; 1 a benchmark failed at run time (the others' results are kept); "
+	"2 usage error (one line on stderr naming the problem, nothing run).";
+
+/* roff: a leading . or ' would be a request; \ is the escape; - in option
+ * names must be \- to survive as a minus sign (copy-paste). */
+static void roff_puts(FILE *f, const char *s)
+{
+	bool bol = true;
+
+	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			fputs("\\&", f);
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else
+			fputc(*s, f);
+		bol = *s == '\n';
+	}
+}
+
+static void doc_heading(struct sb_doc *d, const char *title)
+{
+	if (d->man) {	/* inside a command's .SS: a bold paragraph */
+		fputs(".PP\n.B \"", d->f);
+		roff_puts(d->f, title);
+		fputs(":\"\n", d->f);
+	} else {
+		fprintf(d->f, "\n%s:\n", title);
+	}
+}
+
+/* paragraph text, lines ending in \n */
+static void doc_text(struct sb_doc *d, const char *text)
+{
+	if (d->man) {
+		fputs(".PP\n", d->f);
+		roff_puts(d->f, text);
+	} else {
+		fprintf(d->f, "\n%s", text);
+	}
+}
+
+/* command lines, kept as they are */
+static void doc_example(struct sb_doc *d, const char *lines)
+{
+	if (d->man) {
+		fputs(".PP\nExample:\n.PP\n.nf\n.RS 4\n", d->f);
+		roff_puts(d->f, lines);
+		fputs(".RE\n.fi\n", d->f);
+		return;
+	}
+	fputs("\nExample:\n", d->f);
+	for (const char *p = lines; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(d->f, "  %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* Prints text from column indent (the cursor is there), wrapped at 79. */
+static void wrap(FILE *f, const char *text, int indent)
+{
+	int col = indent;
+
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		if (col > indent && col + 1 + (int)n > 79) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)n, text);
+		col += (int)n;
+		text += n + strspn(text + n, " ");
+	}
+	fputc('\n', f);
+}
+
+void sb_doc_option(struct sb_doc *d, const char *lhs, const char *help)
+{
+	if (d->man) {
+		fputs(".TP\n.B ", d->f);
+		roff_puts(d->f, lhs);
+		fputs("\n", d->f);
+		roff_puts(d->f, help);
+		fputs("\n", d->f);
+	} else {
+		if (strlen(lhs) <= 22)
+			fprintf(d->f, "  %-22s ", lhs);
+		else
+			fprintf(d->f, "  %s\n%25s", lhs, "");
+		wrap(d->f, help, 25);
+	}
+}
+
+/* One table row: --name[=ARG], its help, its choices and, unless the help
+ * states it, its default read from the value before any parsing. */
+static void doc_table_option(struct sb_doc *d, const struct sb_option *op)
+{
+	char lhs[96], help[640];
+	size_t n;
+
+	snprintf(lhs, sizeof(lhs), "--%s%s%s", op->name, op->type == SB_OPT_FLAG ? "" : "=",
+		 op->type == SB_OPT_FLAG ? "" : op->arg ? op->arg : "VALUE");
+	n = (size_t)snprintf(help, sizeof(help), "%s", op->help ? op->help : "");
+	if (op->choices) {
+		n += (size_t)snprintf(help + n, sizeof(help) - n, "; one of:");
+		for (const char *const *c = op->choices; *c && n < sizeof(help); c++)
+			n += (size_t)snprintf(help + n, sizeof(help) - n, " %s", *c);
+	}
+	if (!strstr(help, "default") && n < sizeof(help)) {
+		switch (op->type) {
+		case SB_OPT_FLAG:
+			snprintf(help + n, sizeof(help) - n, " (default: off)");
+			break;
+		case SB_OPT_DOUBLE:
+			snprintf(help + n, sizeof(help) - n, " (default: %g)", *(double *)op->value);
+			break;
+		case SB_OPT_ULONG:
+			snprintf(help + n, sizeof(help) - n, " (default: %lu)",
+				 *(unsigned long *)op->value);
+			break;
+		case SB_OPT_STRING:
+			snprintf(help + n, sizeof(help) - n, " (default: %s)",
+				 *(const char **)op->value ? *(const char **)op->value : "none");
+			break;
+		}
+	}
+	sb_doc_option(d, lhs, help);
+}
+
+static void doc_usage(struct sb_doc *d, const struct sb_command *c)
+{
+	if (d->man) {
+		fputs(".B stratbench ", d->f);
+		roff_puts(d->f, c->name);
+		fputs("\n", d->f);
+		if (*c->usage) {
+			roff_puts(d->f, c->usage);
+			fputs("\n", d->f);
+		}
+	} else {
+		fprintf(d->f, "usage: stratbench %s%s%s\n", c->name, *c->usage ? " " : "",
+			c->usage);
+	}
+}
+
+void sb_help_command(struct sb_doc *d, const struct sb_command *c)
+{
+	if (d->man) {
+		fputs(".SS \"", d->f);
+		roff_puts(d->f, c->name);
+		fputs("\"\n", d->f);
+		doc_usage(d, c);
+		fputs(".PP\n", d->f);
+		roff_puts(d->f, c->summary);
+		fputs(".\n", d->f);
+	} else {
+		doc_usage(d, c);
+		fprintf(d->f, "\n%c%s.\n", toupper((unsigned char)c->summary[0]), c->summary + 1);
+	}
+	if (c->description)
+		doc_text(d, c->description);
+	if (c->options && c->options->name) {
+		doc_heading(d, "Options");
+		for (const struct sb_option *op = c->options; op->name; op++)
+			doc_table_option(d, op);
+	}
+	for (int f = 0; c->family_options && sb_drivers[f]; f++) {
+		const struct sb_option *op = sb_drivers[f]->options;
+		char title[128];
+
+		if (!op || !op->name)
+			continue;
+		snprintf(title, sizeof(title), "Options of the %s family", sb_drivers[f]->family);
+		doc_heading(d, title);
+		for (; op->name; op++)
+			doc_table_option(d, op);
+	}
+	if (c->gbench_flags) {
+		doc_heading(d, "Google Benchmark 1.7.1 flags (passed through, values checked first)");
+		sb_gb_flags_usage(d);
+	}
+	if (c->example)
+		doc_example(d, c->example);
+	if (!d->man) {
+		fputs("\nExit status: ", d->f);
+		wrap(d->f, exit_status, 13);
+	}
+}
+
+void sb_version_print(FILE *f)
+{
+	fprintf(f, "stratbench %s (git %s)\n", STRATBENCH_VERSION, STRATBENCH_GIT_REV);
+}
+
+void sb_help_overview(FILE *f)
+{
+	fputs("usage: stratbench COMMAND [options]\n"
+	      "       stratbench help [COMMAND] | COMMAND --help | --version\n"
+	      "\nMicrobenchmarks of the synchronization strategies of Linux memory management\n"
+	      "(rate-limit window policies, locks), on hwloc-pinned threads under Google\n"
+	      "Benchmark.\n"
+	      "\nCommands:\n", f);
+	for (int i = 0; sb_commands[i]; i++)
+		fprintf(f, "  %-10s %s\n", sb_commands[i]->name, sb_commands[i]->summary);
+	fputs("\nExit status: ", f);
+	wrap(f, exit_status, 13);
+}
+
+void sb_help_man(FILE *f)
+{
+	struct sb_doc d = { .f = f, .man = true };
+
+	fprintf(f, ".TH STRATBENCH 1 \"\" \"stratbench %s\" \"User Commands\"\n", STRATBENCH_VERSION);
+	fputs(".SH NAME\nstratbench \\- microbenchmarks of Linux mm synchronization strategies\n"
+	      ".SH SYNOPSIS\n", f);
+	for (int i = 0; sb_commands[i]; i++) {
+		doc_usage(&d, sb_commands[i]);
+		fputs(".br\n", f);
+	}
+	fputs(".B stratbench\n\\-\\-version\n"
+	      ".SH DESCRIPTION\n"
+	      "Runs the synchronization strategies that Linux memory management argues about\n"
+	      "(the NUMA\\-migration rate\\-limit window, the locks it takes) on hwloc\\-pinned\n"
+	      "threads under Google Benchmark, and writes Google Benchmark JSON, a flat CSV\n"
+	      "and gnuplot plots.\n"
+	      ".SH COMMANDS\n", f);
+	for (int i = 0; sb_commands[i]; i++)
+		sb_help_command(&d, sb_commands[i]);
+	fputs(".SH EXIT STATUS\n", f);
+	roff_puts(f, exit_status);
+	fputs("\n.SH FILES\n.TP\n.I <prefix>/share/stratbench/plots/*.gp\n"
+	      "gnuplot templates used by \\fBstratbench plot\\fR.\n"
+	      ".TP\n.I <prefix>/share/doc/stratbench/README.md\n"
+	      "the columns of results.csv, the counters, the strategies.\n"
+	      ".SH SEE ALSO\n.BR gnuplot (1),\n.BR lstopo (1)\n", f);
+}
+
+static bool want_man;
+
+static const struct sb_option help_options[] = {
+	{ "man", SB_OPT_FLAG, &want_man, 0, 0, NULL, NULL,
+	  "print the whole manual page, stratbench(1), as roff" },
+	{ NULL },
+};
+
+static int help_main(int argc, char **argv)
+{
+	struct sb_args args = { .npos = 1 };
+	const struct sb_command *c;
+	char err[256];
+
+	want_man = false;
+	if (sb_cmd_parse(&sb_cmd_help, argc, argv, &args, err, sizeof(err))) {
+		fprintf(stderr, "stratbench: %s\n", err);
+		sb_args_free(&args);
+		return SB_EXIT_USAGE;
+	}
+	sb_args_free(&args);
+	if (want_man) {
+		if (args.npos) {
+			fprintf(stderr, "stratbench: help --man takes no command\n");
+			return SB_EXIT_USAGE;
+		}
+		sb_help_man(stdout);
+		return 0;
+	}
+	if (!args.npos) {
+		sb_help_overview(stdout);
+		return 0;
+	}
+	c = sb_command_find(args.pos[0]);
+	if (!c) {
+		fprintf(stderr, "stratbench: no command '%s' (see stratbench help)\n", args.pos[0]);
+		return SB_EXIT_USAGE;
+	}
+	sb_help_command(&(struct sb_doc){ .f = stdout }, c);
+	return 0;
+}
+
+const struct sb_command sb_cmd_help = {
+	.name = "help",
+	.summary = "this overview, or one command's usage, options and example",
+	.usage = "[COMMAND] [--man]",
+	.description = "`stratbench COMMAND --help` (or -h) prints the same as\n"
+		       "`stratbench help COMMAND`.  `stratbench --version` prints the version\n"
+		       "and the git revision built.\n",
+	.options = help_options,
+	.example = "stratbench help run\n",
+	.run = help_main,
+};

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# test_install.sh BUILD_DIR — `cmake --install` into a temporary prefix, then
+# from outside the source tree: list, a short run, a plot (with the installed
+# templates), the man page and the completion; the install still works when
+# moved; without its installed templates it fails rather than fall back on
+# the source checkout.
+set -u
+build=$1
+tmp=$(mktemp -d /tmp/sb_inst.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+
+p=$tmp/prefix
+cmake --install "$build" --prefix "$p" >"$tmp/install.log" 2>&1
+check "cmake --install ($(tail -1 "$tmp/install.log"))" [ $? -eq 0 ]
+for f in bin/stratbench share/man/man1/stratbench.1 share/stratbench/plot.sh share/stratbench/lib.sh \
+	share/stratbench/plots/throughput.gp share/doc/stratbench/README.md \
+	share/bash-completion/completions/stratbench; do
+	check "installed $f" [ -s "$p/$f" ]
+done
+check "plot.sh is executable" [ -x "$p/share/stratbench/plot.sh" ]
+
+cd "$tmp" || exit 1	# nowhere near the source tree
+sb=$p/bin/stratbench
+"$sb" list >list.out 2>&1
+check "installed list" grep -q '^  spinlock ' list.out
+check "installed --version" grep -Eq '^stratbench [0-9]+\.[0-9]+\.[0-9]+ \(git .+\)$' <("$sb" --version)
+"$sb" run --strategy=null,spinlock --threads=1 --placement=compact --out=r \
+	--benchmark_min_time=0.01 >run.out 2>&1
+check "installed run ($(tail -1 run.out))" [ -s r/results.csv ]
+"$sb" plot r >plot.out 2>&1
+check "installed plot exits 0 ($(tail -1 plot.out))" [ $? -eq 0 ]
+check "installed plot drew the PNG" [ -s r/plots/window-throughput.png ]
+check "installed plot used the installed template" \
+	grep -qF "(template $p/share/stratbench/plots/throughput.gp)" plot.out
+if command -v man >/dev/null; then
+	check "man finds stratbench(1)" [ "$(MANPATH=$p/share/man man -w stratbench)" = "$p/share/man/man1/stratbench.1" ]
+	check "man page documents run --out" grep -q 'out=DIR' <(MANWIDTH=80 man -l "$p/share/man/man1/stratbench.1" 2>/dev/null)
+fi
+check "installed completion registers" bash -c ". '$p/share/bash-completion/completions/stratbench' && complete -p stratbench >/dev/null"
+
+# relocated: the templates are found relative to the binary, not a baked prefix
+mv "$p" "$tmp/moved"
+"$tmp/moved/bin/stratbench" plot r >plot2.out 2>&1
+check "moved install plots ($(tail -1 plot2.out))" \
+	grep -qF "(template $tmp/moved/share/stratbench/plots/throughput.gp)" plot2.out
+
+# broken installs fail loudly instead of using the source checkout
+rm "$tmp/moved/share/stratbench/plots/throughput.gp"
+"$tmp/moved/bin/stratbench" plot r >plot3.out 2>&1
+check "missing template: exit 1" [ $? -eq 1 ]
+check "missing template: named" grep -q "no gnuplot templates" plot3.out
+rm "$tmp/moved/share/stratbench/plot.sh"
+"$tmp/moved/bin/stratbench" plot r >plot4.out 2>&1
+check "missing plot.sh: exit 1" [ $? -eq 1 ]
+check "missing plot.sh: one line" [ "$(wc -l <plot4.out)" -eq 1 ]
+check "missing plot.sh: named" grep -q "cannot find plot.sh" plot4.out
+"$tmp/moved/bin/stratbench" plot >plot5.out 2>&1
+check "plot without DIR: usage" [ $? -eq 2 ]
+
+echo "test_install: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
