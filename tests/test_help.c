@@ -1,5 +1,6 @@
-/* test_help.c STRATBENCH MANPAGE — the help documents every option the
- * parser accepts, and the parser accepts every option the help documents.
+/* test_help.c STRATBENCH MANPAGE README — the help documents every option
+ * the parser accepts, the parser accepts every option the help documents,
+ * and the README names every stratbench option (so it cannot drift).
  *
  * Walks the tables sb_cmd_parse() reads (each command's own, every family
  * driver's for a command that takes them, Google Benchmark's flags) and
@@ -76,6 +77,30 @@ static bool documented(const char *text, const char *name, bool man)
 	return false;
 }
 
+/* Does text name --name anywhere (not as the start of a longer name)? */
+static bool mentioned(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(text, "--"); p; p = strstr(p + 2, "--"))
+		if (!strncmp(p + 2, name, n) && !strchr("abcdefghijklmnopqrstuvwxyz0123456789-_", p[2 + n]))
+			return true;
+	return false;
+}
+
+/* Reports each row of t that the README does not name; returns how many. */
+static int unmentioned_rows(const struct sb_option *t, const char *readme, const char *cmd)
+{
+	int miss = 0;
+
+	for (const struct sb_option *op = t; op && op->name; op++)
+		if (!mentioned(readme, op->name)) {
+			fprintf(stderr, "  README.md: %s --%s is not described\n", cmd, op->name);
+			miss++;
+		}
+	return miss;
+}
+
 /* Reports each row of t that text lacks; returns how many. */
 static int missing_rows(const struct sb_option *t, const char *text, bool man, const char *where)
 {
@@ -136,19 +161,22 @@ static int unknown_documented(const struct sb_command *c, const char *text)
 
 int main(int argc, char **argv)
 {
-	char *man, *run_help = NULL;
-	FILE *f;
+	char *man, *readme, *run_help = NULL;
+	FILE *f, *r;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: test_help STRATBENCH MANPAGE\n");
+	if (argc != 4) {
+		fprintf(stderr, "usage: test_help STRATBENCH MANPAGE README\n");
 		return 2;
 	}
 	f = fopen(argv[2], "r");
-	CHECK(f != NULL, "cannot read %s", argv[2]);
-	if (!f)
+	r = fopen(argv[3], "r");
+	CHECK(f && r, "cannot read %s or %s", argv[2], argv[3]);
+	if (!f || !r)
 		return check_done("test_help");
 	man = slurp(f);
+	readme = slurp(r);
 	fclose(f);
+	fclose(r);
 
 	for (int i = 0; sb_commands[i]; i++) {
 		const struct sb_command *c = sb_commands[i];
@@ -164,6 +192,13 @@ int main(int argc, char **argv)
 		CHECK(unknown_documented(c, text) == 0, "%s accepts what it documents", c->name);
 		CHECK(strstr(text, "usage: stratbench ") == text, "%s --help starts with its usage",
 		      c->name);
+		CHECK(unmentioned_rows(c->options, readme, c->name) == 0,
+		      "README describes every option of %s", c->name);
+		for (int d = 0; c->family_options && sb_drivers[d]; d++)
+			CHECK(unmentioned_rows(sb_drivers[d]->options, readme, c->name) == 0,
+			      "README describes every %s family option", sb_drivers[d]->family);
+		snprintf(title, sizeof(title), "stratbench %s", c->name);
+		CHECK(strstr(readme, title) != NULL, "README shows '%s'", title);
 		snprintf(title, sizeof(title), ".SS \"%s\"", c->name);
 		CHECK(strstr(man, title) != NULL, "man page has a section for %s", c->name);
 		if (!strcmp(c->name, "run"))
@@ -188,6 +223,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "expected below: a test-only row reported missing\n");
 		CHECK(missing_rows(extra, run_help, false, "control") == 1,
 		      "a table row missing from the help is reported");
+		fprintf(stderr, "expected below: the test-only row reported absent from the README\n");
+		CHECK(unmentioned_rows(extra, readme, "control") == 1,
+		      "a table row missing from the README is reported");
+		CHECK(!mentioned("see --crit-lines", "crit"), "--crit is not named by --crit-lines");
 		if (line) {	/* doctor the text: drop the --limit line */
 			char *eol = strchr(line + 2, '\n');
 
@@ -201,5 +240,6 @@ int main(int argc, char **argv)
 		free(run_help);
 	}
 	free(man);
+	free(readme);
 	return check_done("test_help");
 }
