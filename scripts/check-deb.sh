@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# check-deb.sh DEB — a lab machine: install DEB alone (`apt-get install
+# ./DEB`, which pulls its Depends and Recommends from the Debian mirror) into
+# a fresh minimal Debian bookworm root (debootstrap --variant=minbase: no
+# compiler, no cmake), then inside it run `stratbench list`, the default
+# suite (`stratbench run --out=…`, short min_time) and `stratbench plot`.
+# Root only (debootstrap, chroot, mounts).  The bare root is cached as a
+# tarball (SB_DEB_CACHE, default build-pkg/bookworm-minbase.tar): the first
+# run debootstraps (about 30 s here), later ones unpack it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+case ${1:-} in
+-h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+'') SB_DIE_RC=2 sb_die "usage: check-deb.sh STRATBENCH.deb" ;;
+esac
+deb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+[ -r "$deb" ] || SB_DIE_RC=2 sb_die "no readable package '$1'"
+[ "$(id -u)" -eq 0 ] || SB_DIE_RC=2 sb_die "needs root (debootstrap, chroot, mount)"
+sb_need_pkgs debootstrap
+cache=${SB_DEB_CACHE:-$SB_ROOT/build-pkg/bookworm-minbase.tar}
+mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+mirror=${mirror:-http://deb.debian.org/debian}
+
+root=$(mktemp -d /tmp/sb-deb-root.XXXXXX)
+chmod 755 "$root"	# apt's _apt user reads the lists under it
+mounted=()
+cleanup() {
+	local i
+	for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+		umount -R "${mounted[i]}" 2>/dev/null || umount -lR "${mounted[i]}" 2>/dev/null || true
+	done
+	# never rm -rf through a mount that is still there (the host's /dev)
+	if grep -qF " $root/" /proc/mounts; then
+		echo "check-deb.sh: $root still has mounts; left in place" >&2
+	else
+		rm -rf "$root"
+	fi
+}
+trap cleanup EXIT
+
+start=$(date +%s)
+if [ ! -s "$cache" ]; then
+	mkdir -p "$(dirname "$cache")"
+	echo "check-deb.sh: debootstrap --variant=minbase bookworm (cached in $cache)" >&2
+	debootstrap --variant=minbase bookworm "$root" "$mirror" >"$cache.log" 2>&1 ||
+		{ tail -20 "$cache.log" >&2; sb_die "debootstrap failed (log: $cache.log)"; }
+	tar -C "$root" -cf "$cache.tmp" . && mv "$cache.tmp" "$cache"
+else
+	tar -C "$root" -xf "$cache"
+fi
+echo "check-deb.sh: bare root ready after $(($(date +%s) - start)) s" >&2
+if [ -r /etc/apt/sources.list.d/debian.sources ]; then	# the host's mirrors, as fresh-debian.sh
+	cp /etc/apt/sources.list.d/debian.sources "$root/etc/apt/sources.list.d/"
+	rm -f "$root/etc/apt/sources.list"
+fi
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+cp "$deb" "$root/tmp/"
+for m in proc sys dev; do
+	mount --rbind "/$m" "$root/$m"
+	mounted+=("$root/$m")
+	mount --make-rslave "$root/$m"
+done
+
+chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
+	/bin/bash -euo pipefail -c '
+no_tools() {
+	for t in cc gcc c++ g++ cmake make; do
+		if command -v $t >/dev/null; then echo "check-deb: $t is installed ($1)" >&2; exit 1; fi
+	done
+}
+no_tools "in the bare root"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq /tmp/'"$(basename "$deb")"' >/tmp/apt.log 2>&1 || { tail -20 /tmp/apt.log; exit 1; }
+no_tools "pulled in by the package"
+echo "check-deb: installed with its dependencies after $(($(date +%s) - '"$start"')) s"
+cd /root
+stratbench --version
+stratbench list >/dev/null
+stratbench run --help | grep -q -- "--out=DIR"
+[ -s /usr/share/man/man1/stratbench.1 ]
+. /usr/share/bash-completion/completions/stratbench && complete -p stratbench >/dev/null
+# the default suite, short: every family, strategy, thread count, placement
+stratbench run --out=results --benchmark_min_time=0.01 >run.log 2>&1 || { tail -5 run.log; exit 1; }
+echo "check-deb: $(($(wc -l <results/results.csv) - 1)) result rows"
+stratbench plot results
+for f in window lock baseline; do [ -s results/plots/$f-throughput.png ]; done
+echo "check-deb: ok"
+'
+echo "check-deb.sh: ok after $(($(date +%s) - start)) s" >&2
