@@ -306,6 +306,17 @@ int sb_cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_ar
 	return rc;
 }
 
+int sb_cmd_args(const struct sb_command *c, int argc, char **argv, struct sb_args *args)
+{
+	char err[4200];
+
+	if (!sb_cmd_parse(c, argc, argv, args, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "stratbench: %s\n", err);
+	sb_args_free(args);
+	return -1;
+}
+
 void sb_args_free(struct sb_args *args)
 {
 	free(args->gb_argv);

@@ -65,6 +65,9 @@ struct sb_args {
 };
 int sb_cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
 		 char *err, size_t errlen);
+/* sb_cmd_parse, and on a usage error its one line on stderr (args freed):
+ * the handler then returns SB_EXIT_USAGE. */
+int sb_cmd_args(const struct sb_command *c, int argc, char **argv, struct sb_args *args);
 void sb_args_free(struct sb_args *args);
 extern const struct sb_option sb_run_options[];	/* the options every family shares */
 

@@ -7,14 +7,10 @@
 static int list_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 0 };
-	char err[256];
 	int i;
 
-	if (sb_cmd_parse(&sb_cmd_list, argc, argv, &args, err, sizeof(err))) {
-		fprintf(stderr, "stratbench: %s\n", err);
-		sb_args_free(&args);
+	if (sb_cmd_args(&sb_cmd_list, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	}
 	sb_args_free(&args);
 	printf("window — rate-limit window policies: window/<policy>[/lock:<lock>]/threads:N/place:P\n");
 	for (i = 0; i < sb_registry_count(SB_FAMILY_window, false); i++) {

@@ -44,13 +44,10 @@ static int find_plot_script(char *path, size_t len)
 static int plot_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 1 };
-	char err[256], script[PATH_MAX + 64];
+	char script[PATH_MAX + 64];
 
-	if (sb_cmd_parse(&sb_cmd_plot, argc, argv, &args, err, sizeof(err))) {
-		fprintf(stderr, "stratbench: %s\n", err);
-		sb_args_free(&args);
+	if (sb_cmd_args(&sb_cmd_plot, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	}
 	sb_args_free(&args);
 	if (!args.npos) {
 		fprintf(stderr, "stratbench: plot needs a results directory (stratbench plot DIR)\n");

@@ -7,14 +7,10 @@
 static int selftest_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 0 };
-	char err[4200];
 	int rc;
 
-	if (sb_cmd_parse(&sb_cmd_selftest, argc, argv, &args, err, sizeof(err))) {
-		fprintf(stderr, "stratbench: %s\n", err);
-		sb_args_free(&args);
+	if (sb_cmd_args(&sb_cmd_selftest, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	}
 	sb_gbench_register_selftest();
 	rc = sb_gbench_main(args.gb_argc, args.gb_argv);
 	sb_args_free(&args);

@@ -24,11 +24,8 @@ static int topo_main(int argc, char **argv)
 	int n, i, *cpus;
 
 	topology = placement = threads = NULL;
-	if (sb_cmd_parse(&sb_cmd_topo, argc, argv, &args, err, sizeof(err))) {
-		fprintf(stderr, "stratbench: %s\n", err);
-		sb_args_free(&args);
+	if (sb_cmd_args(&sb_cmd_topo, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	}
 	sb_args_free(&args);	/* topo takes no Google Benchmark flags */
 	if (sb_topo_load(&t, topology, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);

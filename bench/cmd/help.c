@@ -273,14 +273,10 @@ static int help_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 1 };
 	const struct sb_command *c;
-	char err[256];
 
 	want_man = false;
-	if (sb_cmd_parse(&sb_cmd_help, argc, argv, &args, err, sizeof(err))) {
-		fprintf(stderr, "stratbench: %s\n", err);
-		sb_args_free(&args);
+	if (sb_cmd_args(&sb_cmd_help, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	}
 	sb_args_free(&args);
 	if (want_man) {
 		if (args.npos) {
