@@ -212,7 +212,7 @@ check "help shows the --exact default, not the parsed value" grep -q 'racy += (d
 "$sb" --help >"$tmp/hg" 2>&1
 check "--help exits 0" [ $? -eq 0 ]
 check "--help lists commands" grep -q "^  run " "$tmp/hg"
-check "--version" grep -Eq '^stratbench [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]{7,}' <("$sb" --version)
+check "--version" grep -Eq '^stratbench [0-9]+\.[0-9]+\.[0-9]+ \(git .+\)$' <("$sb" --version)
 "$sb" >/dev/null 2>"$tmp/nocmd.err"
 check "no command: exit 2" [ $? -eq 2 ]
 expect_usage "help of a missing command" "no command 'nosuch'" help nosuch
