@@ -36,10 +36,13 @@ check "installed plot exits 0 ($(tail -1 plot.out))" [ $? -eq 0 ]
 check "installed plot drew the PNG" [ -s r/plots/window-throughput.png ]
 check "installed plot used the installed template" \
 	grep -qF "(template $p/share/stratbench/plots/throughput.gp)" plot.out
-if command -v man >/dev/null; then
+if ! command -v man >/dev/null; then
+	echo "test_install: man is not installed here: man -w / man -l checks skipped" >&2
+else
 	check "man finds stratbench(1)" [ "$(MANPATH=$p/share/man man -w stratbench)" = "$p/share/man/man1/stratbench.1" ]
 	check "man page documents run --out" grep -q 'out=DIR' <(MANWIDTH=80 man -l "$p/share/man/man1/stratbench.1" 2>/dev/null)
 fi
+check "man page is roff for stratbench(1)" grep -q '^\.TH STRATBENCH 1' "$p/share/man/man1/stratbench.1"
 check "installed completion registers" bash -c ". '$p/share/bash-completion/completions/stratbench' && complete -p stratbench >/dev/null"
 
 # relocated: the templates are found relative to the binary, not a baked prefix
