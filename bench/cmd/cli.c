@@ -75,23 +75,40 @@ static const struct gb_flag {
 	enum gb_kind kind;
 	const char *arg, *help;
 } gb_flags[] = {
-	{ "benchmark_filter", GB_ANY, "REGEX", "run only the benchmarks whose name matches (default: all)" },
-	{ "benchmark_list_tests", GB_BOOL, "BOOL", "print the benchmark names, run nothing (default: false)" },
-	{ "benchmark_repetitions", GB_COUNT, "N", "repetitions of each benchmark; above 1 adds mean, median, stddev, cv rows (default: 1)" },
-	{ "benchmark_min_time", GB_SECONDS, "S", "minimum measured time per repetition, in seconds (default: 0.5)" },
-	{ "benchmark_min_warmup_time", GB_SECONDS, "S", "warm-up before measuring, in seconds (default: 0)" },
-	{ "benchmark_enable_random_interleaving", GB_BOOL, "BOOL", "run repetitions in random order (default: false)" },
-	{ "benchmark_report_aggregates_only", GB_BOOL, "BOOL", "report only the aggregates of repetitions (default: false; the CSV keeps every repetition)" },
-	{ "benchmark_display_aggregates_only", GB_BOOL, "BOOL", "display only the aggregates (default: false)" },
-	{ "benchmark_format", GB_FORMAT, "console|json|csv", "console output format (default: console)" },
-	{ "benchmark_out", GB_FILE, "FILE", "also write results to FILE (default: none; with --out, set by stratbench)" },
-	{ "benchmark_out_format", GB_FORMAT, "json|console|csv", "format of --benchmark_out (default: json)" },
-	{ "benchmark_counters_tabular", GB_BOOL, "BOOL", "counters as columns on the console (default: false)" },
-	{ "benchmark_time_unit", GB_UNIT, "ns|us|ms|s", "unit of the time columns (default: per benchmark)" },
-	{ "benchmark_context", GB_CONTEXT, "K=V,...", "extra key=value pairs for the JSON context (default: none)" },
-	{ "benchmark_perf_counters", GB_ANY, "EVENTS", "libpfm events per benchmark (default: none; needs a PMU)" },
-	{ "benchmark_color", GB_ANY, "auto|true|false", "colour the console output (default: auto)" },
-	{ "v", GB_COUNT, "N", "Google Benchmark's log verbosity (default: 0)" },
+	{ "benchmark_filter", GB_ANY, "REGEX",
+	  "run only the benchmarks whose name matches (default: all)" },
+	{ "benchmark_list_tests", GB_BOOL, "BOOL",
+	  "print the benchmark names, run nothing (default: false)" },
+	{ "benchmark_repetitions", GB_COUNT, "N",
+	  "repetitions of each benchmark; above 1 adds mean, median, stddev, cv rows (default: 1)" },
+	{ "benchmark_min_time", GB_SECONDS, "S",
+	  "minimum measured time per repetition, in seconds (default: 0.5)" },
+	{ "benchmark_min_warmup_time", GB_SECONDS, "S",
+	  "warm-up before measuring, in seconds (default: 0)" },
+	{ "benchmark_enable_random_interleaving", GB_BOOL, "BOOL",
+	  "run repetitions in random order (default: false)" },
+	{ "benchmark_report_aggregates_only", GB_BOOL, "BOOL",
+	  "report only the aggregates of repetitions (default: false; the CSV keeps every repetition)" },
+	{ "benchmark_display_aggregates_only", GB_BOOL, "BOOL",
+	  "display only the aggregates (default: false)" },
+	{ "benchmark_format", GB_FORMAT, "console|json|csv",
+	  "console output format (default: console)" },
+	{ "benchmark_out", GB_FILE, "FILE",
+	  "also write results to FILE (default: none; with --out, set by stratbench)" },
+	{ "benchmark_out_format", GB_FORMAT, "json|console|csv",
+	  "format of --benchmark_out (default: json)" },
+	{ "benchmark_counters_tabular", GB_BOOL, "BOOL",
+	  "counters as columns on the console (default: false)" },
+	{ "benchmark_time_unit", GB_UNIT, "ns|us|ms|s",
+	  "unit of the time columns (default: per benchmark)" },
+	{ "benchmark_context", GB_CONTEXT, "K=V,...",
+	  "extra key=value pairs for the JSON context (default: none)" },
+	{ "benchmark_perf_counters", GB_ANY, "EVENTS",
+	  "libpfm events per benchmark (default: none; needs a PMU)" },
+	{ "benchmark_color", GB_ANY, "auto|true|false",
+	  "colour the console output (default: auto)" },
+	{ "v", GB_COUNT, "N",
+	  "Google Benchmark's log verbosity (default: 0)" },
 };
 
 static const struct gb_flag *gb_flag_find(const char *a)
@@ -99,7 +116,7 @@ static const struct gb_flag *gb_flag_find(const char *a)
 	const char *eq = strchr(a, '=');
 	size_t n = eq ? (size_t)(eq - a) : strlen(a);
 
-	for (size_t i = 0; i < sizeof(gb_flags) / sizeof(gb_flags[0]); i++)
+	for (size_t i = 0; n > 2 && i < sizeof(gb_flags) / sizeof(gb_flags[0]); i++)
 		if (strlen(gb_flags[i].name) == n - 2 && !strncmp(a + 2, gb_flags[i].name, n - 2))
 			return &gb_flags[i];
 	return NULL;

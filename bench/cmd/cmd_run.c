@@ -169,7 +169,8 @@ const struct sb_command sb_cmd_run = {
 	.options = sb_run_options,
 	.family_options = true,
 	.gbench_flags = true,
-	.example = "stratbench run --strategy=spinlock --lock=ticket,mcs --threads=1,2 --out=results/mine\n"
+	.example = "stratbench run --strategy=spinlock --lock=ticket,mcs --threads=1,2 "
+		   "--out=results/mine\n"
 		   "stratbench plot results/mine\n",
 	.run = run_main,
 };
