@@ -24,9 +24,15 @@ static char *slurp(FILE *f)
 	char *buf = malloc(cap);
 
 	while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		char *more;
+
 		n += r;
-		if (n + 1 == cap)
-			buf = realloc(buf, cap *= 2);
+		if (n + 1 < cap)
+			continue;
+		more = realloc(buf, cap *= 2);
+		if (!more)
+			free(buf);
+		buf = more;
 	}
 	if (buf)
 		buf[n] = '\0';
