@@ -40,11 +40,8 @@ static int counters_main(int argc, char **argv)
 	char err[1024];
 
 	list = NULL;
-	if (sb_cmd_parse(&sb_cmd_counters, argc, argv, &args, err, sizeof(err))) {
-		fprintf(stderr, "stratbench: %s\n", err);
-		sb_args_free(&args);
+	if (sb_cmd_args(&sb_cmd_counters, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	}
 	sb_args_free(&args);
 	if (list) {	/* check one list as run would read it */
 		if (sb_counters_parse(list, &s, err, sizeof(err))) {
