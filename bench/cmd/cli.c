@@ -247,20 +247,53 @@ static int parse_one(const struct sb_option *op, const char *a)
 	return 0;
 }
 
-/* An option of table t: 1 consumed, 0 not there, -1 bad value.  Drivers
- * of one family may share an option name (each keeps its own copy). */
-static int parse_table(const struct sb_option *t, const char *a)
+/* An option of table t: 1 consumed, 0 not there, -1 bad value (*bad says
+ * which).  Drivers of one family may share an option name (each keeps its
+ * own copy). */
+static int parse_table(const struct sb_option *t, const char *a, const struct sb_option **bad)
 {
 	int found = 0;
 
 	for (const struct sb_option *op = t; op && op->name; op++) {
 		int r = parse_one(op, a);
 
-		if (r < 0)
+		if (r < 0) {
+			*bad = op;
 			return -1;
+		}
 		found |= r;
 	}
 	return found;
+}
+
+/* "bad value in '--x=v': want ..." — what the option would have accepted. */
+static void bad_value(const struct sb_option *op, const char *a, char *err, size_t errlen)
+{
+	char want[512];
+	size_t n = 0;
+
+	switch (op->type) {
+	case SB_OPT_FLAG:
+		snprintf(err, errlen, "'--%s' is a flag and takes no value (got '%s')", op->name, a);
+		return;
+	case SB_OPT_DOUBLE:
+		snprintf(want, sizeof(want), "a number from %g to %g%s%s", op->min, op->max,
+			 op->arg ? " " : "", op->arg ? op->arg : "");
+		break;
+	case SB_OPT_ULONG:
+		snprintf(want, sizeof(want), "a whole number from %.0f to %.0f", op->min, op->max);
+		break;
+	case SB_OPT_STRING:
+		if (!op->choices) {
+			snprintf(want, sizeof(want), "a non-empty %s", op->arg ? op->arg : "value");
+			break;
+		}
+		n = (size_t)snprintf(want, sizeof(want), "one of ");
+		for (const char *const *c = op->choices; *c && n < sizeof(want); c++)
+			n += (size_t)snprintf(want + n, sizeof(want) - n, "%s%s", *c, c[1] ? ", " : "");
+		break;
+	}
+	snprintf(err, errlen, "bad value in '%s': want %s", a, want);
 }
 
 static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
@@ -278,6 +311,7 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 	args->gb_argv[args->gb_argc++] = argv[0];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		const struct sb_option *bad = NULL;
 		int r = 0;
 
 		if (c->gbench_flags && sb_gb_flag_like(a)) {
@@ -295,11 +329,11 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 				 a, c->name);
 			return -1;
 		}
-		r = parse_table(c->options, a);
+		r = parse_table(c->options, a, &bad);
 		for (int f = 0; !r && c->family_options && sb_drivers[f]; f++)
-			r = parse_table(sb_drivers[f]->options, a);
+			r = parse_table(sb_drivers[f]->options, a, &bad);
 		if (r < 0) {
-			snprintf(err, errlen, "bad value in '%s'", a);
+			bad_value(bad, a, err, errlen);
 			return -1;
 		}
 		if (!r) {
