@@ -24,6 +24,7 @@ struct sb_opts {
 	int home_node;			/* -1: node of thread 0's CPU */
 	const char *counters;		/* --counters list; "default" unless given */
 	bool counters_ab;		/* --counters-ab: each point without and with them */
+	bool limits;			/* --limits: run the calibration families too */
 	/* what is left for Google Benchmark */
 	int gb_argc;
 	char **gb_argv;
@@ -31,6 +32,7 @@ struct sb_opts {
 
 /* Every family, in listing and run order (plan.c). */
 extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_baseline_driver;
+extern const struct sb_family_driver sb_calibrate_driver;
 extern const struct sb_family_driver *const sb_drivers[];
 
 /* One command.  Its entry is everything the help, the man page and the
@@ -98,5 +100,6 @@ bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
 
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);
+int sb_cmd_calibrate(int argc, char **argv);
 
 #endif

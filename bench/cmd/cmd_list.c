@@ -30,6 +30,10 @@ static int list_main(int argc, char **argv)
 		printf("  %-14s %s [%s, %s]\n", e->name, e->summary, l->fair ? "fair" : "unfair",
 		       l->sleeps ? "sleeps" : "spins");
 	}
+	printf("calibrate — the machine's limits, measured first in the same run (stratbench calibrate)\n");
+	printf("  %-14s %s\n", "c2c", "core-to-core line bounce, one-way ns per CPU pair [op:store, op:cas]");
+	printf("  %-14s %s\n", "uncontended", "one op on one core: cas, fetch_add, xchg, spin, mutex, cycles, jiffies");
+	printf("  %-14s %s\n", "flush", "one-page madvise(MADV_DONTNEED), without and with a remote toucher");
 	printf("baseline — references measured in the same run\n");
 	printf("  %-14s %s\n", "pthread_spin", "glibc pthread_spin_lock/unlock pair, nothing inside");
 	return 0;

@@ -8,11 +8,14 @@
 #include <stratbench/err.h>
 #include <stratbench/lock.h>
 
+/* Calibration families first: their results are the limits the others
+ * report against (run/limits.h); Google Benchmark runs in this order. */
 const struct sb_family_driver *const sb_drivers[] = {
-	&sb_window_driver, &sb_lock_driver, &sb_baseline_driver, NULL,
+	&sb_calibrate_driver, &sb_window_driver, &sb_lock_driver, &sb_baseline_driver, NULL,
 };
 
 #define SB_MAX_VARIANTS 64
+#define SB_BRIEF_MIN_TIME 0.05	/* s per calibration point inside a run */
 
 static struct sb_point *points;	/* every registered point */
 
@@ -166,6 +169,7 @@ struct sb_what {
 	const char *strategy;		/* registry or driver strings: static */
 	const char *lock;		/* NULL: takes none */
 	const char *variant;		/* NULL: the driver has none */
+	bool brief;			/* calibration for the limits: short, once */
 };
 
 static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const struct sb_what *w,
@@ -175,6 +179,7 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 	const char *lock = w->lock;
 	struct sb_point *pt = calloc(1, sizeof(*pt));
 	char extra[96] = "", place[128];
+	sb_bench *b;
 	int node;
 
 	pt->family = drv->family;
@@ -205,7 +210,12 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 		 w->strategy, lock ? "/lock:" : "", lock ? lock : "", w->variant ? "/" : "",
 		 w->variant ? w->variant : "", threads, place, extra, ab ? ab : "");
 	pt->counters_off = ab && !strcmp(ab, "/counters:none");
-	sb_bench_use_manual_time(sb_bench_register(pt->name, drv->body, pt));
+	b = sb_bench_register(pt->name, drv->body, pt);
+	sb_bench_use_manual_time(b);
+	if (w->brief) {		/* seconds in all, whatever the strategies' flags */
+		sb_bench_min_time(b, SB_BRIEF_MIN_TIME);
+		sb_bench_repetitions(b, 1);
+	}
 	return 0;
 }
 
@@ -238,6 +248,26 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t, const str
 		return add_point_as(o, t, w, threads, placement, cpus, NULL);
 	return add_point_as(o, t, w, threads, placement, cpus, "/counters:none") ||
 	       add_point_as(o, t, w, threads, placement, cpus, "/counters:on");
+}
+
+/* The driver's own CPU sets: one point each, placement list:CPUS. */
+static int add_cpu_sets(const struct sb_opts *o, const struct sb_topo *t, const struct sb_what *w)
+{
+	struct sb_cpu_set *sets = NULL;
+	int n = w->drv->cpu_sets(t, w->strategy, w->variant, &sets), i, j;
+
+	for (i = 0; i < n; i++) {
+		char place[128];
+		size_t len = (size_t)snprintf(place, sizeof(place), "list:");
+
+		for (j = 0; j < sets[i].n; j++)
+			len += (size_t)snprintf(place + len, sizeof(place) - len, "%s%d", j ? "," : "",
+						sets[i].cpu[j]);
+		/* calibration is not A/B'ed with --counters-ab: one point each */
+		add_point_as(o, t, w, sets[i].n, place, sets[i].cpu, NULL);
+	}
+	free(sets);
+	return n;
 }
 
 /* The placements to run for one thread count.  "auto" keeps only those that
@@ -358,7 +388,12 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 	for (f = 0; sb_drivers[f]; f++) {
 		const struct sb_family_driver *drv = sb_drivers[f];
 
-		if (o->family && strcmp(o->family, drv->family))
+		bool asked = o->family && strcmp(o->family, drv->family) == 0;
+		/* calibration: asked for, or the limits of a default or --limits run */
+		bool limits = drv->calibrates && !asked &&
+			      (o->limits || (!o->family && !o->strategy));
+
+		if (o->family && !asked && !limits)
 			continue;
 		for (s = 0; s < drv_count(drv); s++) {
 			const char *name = drv_at(drv, s);
@@ -366,7 +401,7 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 			char **lk = locks;
 			int nl = nlocks;
 
-			if (strat && !in_list(strat, nstrat, name))
+			if (strat && !limits && !in_list(strat, nstrat, name))
 				continue;
 			if (!drv->takes_lock || !drv->takes_lock(name)) {
 				nl = 1;
@@ -378,6 +413,18 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 				nl = 1;
 			}
 			nv = drv->variants ? drv->variants(name, variants, SB_MAX_VARIANTS) : 0;
+			if (drv->cpu_sets) {
+				for (v = 0; v < (nv ? nv : 1); v++) {
+					struct sb_what w = {
+						.drv = drv, .strategy = name,
+						.variant = nv ? variants[v] : NULL,
+						.brief = limits,
+					};
+
+					registered += add_cpu_sets(o, t, &w);
+				}
+				continue;
+			}
 			for (l = 0; l < nl; l++)
 				for (v = 0; v < (nv ? nv : 1); v++)
 					for (ti = 0; ti < nthreads; ti++) {

@@ -2,7 +2,7 @@
  * acquire → --crit ns of work writing --crit-lines shared lines → release →
  * --par ns of work.  One op is one acquisition.  Work lengths are calibrated
  * once per process (sb_work_ns_per_iter, reported as a counter). */
-#include "run/run.h"
+#include "run/limits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -136,6 +136,11 @@ static void lock_body(sb_state *st, void *arg)
 			sb_state_counter(st, "trylock_success", 1.0 - (double)fails / attempts,
 					 SB_COUNTER_DEFAULT);
 		sb_state_counter(st, "work_ns_per_iter", sb_work_ns_per_iter(), SB_COUNTER_DEFAULT);
+		/* every acquisition writes the lock line */
+		if (d.elapsed_ns)
+			sb_limits_report(st, pt, SB_LIMIT_SHARED_WRITE,
+					 (double)d.total_ops * 1e9 / (double)d.elapsed_ns,
+					 (double)d.total_ops);
 		sb_drive_report(st, &d);
 	}
 	if (ops->fini)

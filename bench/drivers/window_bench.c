@@ -2,7 +2,7 @@
  * every member calls the policy's update() in its own timed loop against one
  * shared window on the home node; the clock is the cycle counter scaled to ns
  * and read once per chunk (coarse, like jiffies). */
-#include "run/run.h"
+#include "run/limits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +118,9 @@ static void window_body(sb_state *st, void *arg)
 						 SB_COUNTER_DEFAULT);
 			sb_state_counter(st, "limited", (double)sum.limited / d.total_ops,
 					 SB_COUNTER_DEFAULT);
+			sb_limits_report(st, pt, p->shared_write ? SB_LIMIT_SHARED_WRITE :
+					 SB_LIMIT_SCALING, (double)d.total_ops * 1e9 /
+					 (double)d.elapsed_ns, (double)d.total_ops);
 		}
 		sb_drive_report(st, &d);
 	}

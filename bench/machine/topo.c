@@ -17,6 +17,7 @@ struct sb_pu {
 	int pkg;	/* logical index of its package, 0 if none */
 	int node;	/* logical index of its NUMA node, 0 if none */
 	int node_os;	/* OS index of that node, -1 if none */
+	int llc;	/* logical index of its L3 (core complex), -1 if none */
 };
 
 struct sb_topo {
@@ -57,6 +58,7 @@ static void fill_pus(struct sb_topo *t)
 		 * per PU (quadratic on a synthetic 8704-PU machine) */
 		p->smt = core && i > 0 && t->pu[i - 1].core == p->core ? t->pu[i - 1].smt + 1 : 0;
 		p->pkg = depth_index(h, o, HWLOC_OBJ_PACKAGE);
+		p->llc = depth_index(h, o, HWLOC_OBJ_L3CACHE);
 		if (p->pkg < 0)
 			p->pkg = 0;
 		p->node = 0;
@@ -512,4 +514,26 @@ int sb_topo_plan(const struct sb_topo *t, const char *placement, int n, int *cpu
 	if (rc)
 		sb_err_oneline(err);
 	return rc;
+}
+
+const char *const sb_rel_names[SB_REL_COUNT] = { "smt", "cache", "node", "package", "remote" };
+
+int sb_topo_relation(const struct sb_topo *t, int cpu_a, int cpu_b)
+{
+	const struct sb_pu *a = pu_by_os(t, cpu_a), *b = pu_by_os(t, cpu_b);
+
+	if (!a || !b || a == b)
+		return -1;
+	if (a->core == b->core)
+		return SB_REL_SMT;
+	if (a->llc >= 0 && a->llc == b->llc)
+		return SB_REL_CACHE;
+	if (a->pkg == b->pkg)
+		return a->node == b->node ? SB_REL_NODE : SB_REL_PACKAGE;
+	return SB_REL_REMOTE;
+}
+
+int sb_topo_pu_os(const struct sb_topo *t, int i)
+{
+	return i >= 0 && i < t->npus ? t->pu[i].os : -1;
 }

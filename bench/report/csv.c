@@ -13,7 +13,8 @@ static FILE *csv;
 static const char *const counter_cols[] = {
 	"ops_per_s", "ns_per_op", "ops_min", "ops_max", "jain", "resets", "contended",
 	"limited", "resets_per_interval", "wait_p50_ns", "wait_p99_ns", "max_wait_ns",
-	"trylock_success", NULL,	/* columns 13..25 */
+	"trylock_success", "limit_ops", "of_limit", "one_way_ns", "one_way_min_ns",
+	"one_way_max_ns", "us_per_call", NULL,	/* columns 13..31 */
 };
 
 static void put_field(const char *s)

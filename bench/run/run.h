@@ -58,6 +58,13 @@ struct sb_option {
 	const char *help;		/* one line: meaning, units, default */
 };
 
+/* CPUs of one point chosen by its driver (e.g. one CPU pair). */
+#define SB_SET_MAX 4
+struct sb_cpu_set {
+	int n;
+	int cpu[SB_SET_MAX];
+};
+
 /* One family's benchmark body; arg is the struct sb_point. */
 struct sb_family_driver {
 	const char *family;
@@ -73,6 +80,15 @@ struct sb_family_driver {
 	/* optional: name parts for non-default options ("/acct:exact"), so
 	 * runs compare by name; "" when every option has its default */
 	void (*name_extra)(char *buf, size_t len);
+	/* optional: the driver chooses the CPUs of each point of a strategy
+	 * (variant may be NULL) instead of --threads × --placement: fills
+	 * *sets (malloc'd), returns how many; each becomes place:list:CPUS */
+	int (*cpu_sets)(const struct sb_topo *t, const char *strategy, const char *variant,
+			struct sb_cpu_set **sets);
+	/* a calibration family (limits.h): the plan registers it before every
+	 * other family, briefly (short min time, one repetition) unless it was
+	 * asked for by --family */
+	bool calibrates;
 	void (*body)(sb_state *st, void *point);
 };
 

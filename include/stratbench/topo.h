@@ -35,6 +35,26 @@ int sb_topo_node_of_cpu(const struct sb_topo *t, int cpu);
 /* Package, core (logical indexes) and NUMA node (OS index) of an OS CPU. */
 int sb_topo_cpu_where(const struct sb_topo *t, int cpu, int *pkg, int *core, int *node);
 void sb_topo_print(const struct sb_topo *t, FILE *f);
+/* OS CPU number of the i-th PU in tree (logical) order, -1 out of range. */
+int sb_topo_pu_os(const struct sb_topo *t, int i);
+
+/* How two PUs share the machine, closest first: SMT siblings of one core,
+ * the same last-level (L3) cache (a core complex), the same NUMA node, the
+ * same package on another node, another package. */
+enum sb_cpu_rel { SB_REL_SMT, SB_REL_CACHE, SB_REL_NODE, SB_REL_PACKAGE, SB_REL_REMOTE,
+		  SB_REL_COUNT };
+extern const char *const sb_rel_names[SB_REL_COUNT];
+/* enum sb_cpu_rel of two distinct OS CPUs, -1 if either is unknown or a == b. */
+int sb_topo_relation(const struct sb_topo *t, int cpu_a, int cpu_b);
+
+/* CPU pairs for the core-to-core latency matrix (pairs.c), as OS CPU numbers
+ * with a < b, sorted, no repeats; *pairs is malloc'd (2 ints per pair).
+ * all: every unordered pair.  sample: O(PUs) pairs that cover every relation
+ * the machine has, deterministically: the first PU of each package with
+ * every other PU of its package, the first PU of the machine with every PU
+ * of the other packages, and the first PUs of every two packages.
+ * Returns the count, or -1 when out of memory. */
+int sb_topo_pairs(const struct sb_topo *t, bool all, int **pairs);
 
 /* Fills cpus[0..nthreads) with OS CPU numbers.  0, or -1 with err set. */
 int sb_topo_plan(const struct sb_topo *t, const char *placement, int nthreads, int *cpus,

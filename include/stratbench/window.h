@@ -102,6 +102,11 @@ struct sb_window_policy {
 	bool uses_lock;			/* takes --lock=NAME */
 	bool stretches;
 	bool exact;
+	/* every call writes the shared window line (an unconditional RMW or
+	 * store), so calls are serialised by line transfers and the handoff
+	 * bound applies (bench/run/limits.h); false (the default, safe: the
+	 * higher, scaling bound) when most calls only read it */
+	bool shared_write;
 	/* optional: default starts the first window at now, nr_pages 0 */
 	void (*init)(struct sb_window *w, sb_ticks now);
 	bool (*update)(struct sb_window *w, sb_ticks now, unsigned long nr_pages,

@@ -1,0 +1,384 @@
+/* calibrate_bench.c — the machine's limits, measured in the same run as the
+ * strategies (run/limits.h records them; window and lock points report
+ * limit_ops and of_limit against them):
+ *   calibrate/c2c/op:store|op:cas/threads:2/place:list:A+B — two members
+ *     pinned on A and B bounce one line: each waits for the other's value,
+ *     then writes the next (op:store: spin on loads, then a store-release;
+ *     op:cas: spin on compare-and-swap).  One-way ns = a timed batch of
+ *     SB_C2C_BATCH round trips / (2 × batch); median, min and max over the
+ *     batches (the first of each round, which waits for the partner to start,
+ *     is left out).  The pairs: every pair, or an O(PUs) sample covering every
+ *     relation (machine/pairs.c), per --pairs.
+ *   calibrate/uncontended/op:X/threads:1 — one member, one op per call on a
+ *     line nobody else touches: cas, fetch_add, xchg, pthread_spin
+ *     lock+unlock, pthread_mutex lock+unlock, reading the cycle counter,
+ *     reading a shared jiffies-like word.  ns_per_op includes the loop (about
+ *     0.3 ns here: compare window/null).
+ *   calibrate/flush/toucher:none|remote — one page written (faulted in) then
+ *     madvise(MADV_DONTNEED): the real kernel's zap and TLB flush, alone or
+ *     with a second thread of the process pinned on another core touching
+ *     its own page, so the flush needs a shootdown IPI there.  us_per_call;
+ *     the difference between the two is the remote round trip.
+ */
+#include "run/limits.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define SB_C2C_BATCH 64			/* round trips per timed sample */
+#define SB_C2C_SAMPLES (1 << 16)	/* samples kept per call */
+
+static const char *pairs_mode = "auto";
+static const char *const pairs_choices[] = { "auto", "all", "sample", NULL };
+
+static const struct sb_option calibrate_options[] = {
+	{ "pairs", SB_OPT_STRING, &pairs_mode, 0, 0, pairs_choices, "all|sample",
+	  "latency matrix CPU pairs (default auto: all up to 16 PUs, else sample)" },
+	{ NULL },
+};
+
+static const char *const calibrations[] = { "c2c", "uncontended", "flush", NULL };
+
+static int calibrate_variants(const char *strategy, const char **names, int max)
+{
+	static const char *const c2c[] = { "op:store", "op:cas", NULL };
+	static const char *const unc[] = { "op:cas", "op:fetch_add", "op:xchg", "op:spin",
+		"op:mutex", "op:cycles", "op:jiffies", NULL };
+	static const char *const flush[] = { "toucher:none", "toucher:remote", NULL };
+	const char *const *v = !strcmp(strategy, "c2c") ? c2c : !strcmp(strategy, "flush") ?
+			       flush : unc;
+	int n = 0;
+
+	while (v[n] && n < max) {
+		names[n] = v[n];
+		n++;
+	}
+	return n;
+}
+
+static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy, const char *variant,
+			      struct sb_cpu_set **sets)
+{
+	int npus = sb_topo_npus(t), cpus[2], *pairs = NULL, n, i;
+	char err[256];
+
+	if (!strcmp(strategy, "c2c")) {
+		bool all = !strcmp(pairs_mode, "all") || (!strcmp(pairs_mode, "auto") && npus <= 16);
+
+		n = npus < 2 ? 0 : sb_topo_pairs(t, all, &pairs);
+		if (n <= 0) {
+			fprintf(stderr, "stratbench: note: calibrate/c2c skipped: %s\n",
+				npus < 2 ? "one CPU, no pair to measure" : "out of memory");
+			free(pairs);
+			return 0;
+		}
+		*sets = calloc(n, sizeof(**sets));
+		for (i = 0; i < n; i++) {
+			(*sets)[i].n = 2;
+			(*sets)[i].cpu[0] = pairs[2 * i];
+			(*sets)[i].cpu[1] = pairs[2 * i + 1];
+		}
+		free(pairs);
+		return n;
+	}
+	n = !strcmp(strategy, "flush") && !strcmp(variant, "toucher:remote") ? 2 : 1;
+	/* a remote toucher on another core when there is one */
+	if (n == 2 && sb_topo_plan(t, sb_topo_ncores(t) > 1 ? "cores" : "compact", 2, cpus,
+				   err, sizeof(err))) {
+		fprintf(stderr, "stratbench: note: calibrate/flush/%s skipped: %s\n", variant, err);
+		return 0;
+	}
+	if (n == 1)
+		sb_topo_plan(t, "compact", 1, cpus, err, sizeof(err));
+	*sets = calloc(1, sizeof(**sets));
+	(*sets)[0].n = n;
+	memcpy((*sets)[0].cpu, cpus, sizeof(int) * n);
+	return 1;
+}
+
+/* ---- c2c: the line bounce --------------------------------------------- */
+
+struct c2c_member {
+	SB_CACHE_ALIGNED uint64_t seq;	/* next value this member waits for */
+};
+
+struct c2c_run {
+	uint64_t *line;			/* the bounced line, on the home node */
+	bool cas;
+	uint64_t *samples;		/* cycles per batch, member 0 only */
+	int nsamples;
+	struct c2c_member m[2];
+};
+
+static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
+{
+	struct c2c_run *c = arg;
+	uint64_t *line = c->line, q = r->quota, i = 0, v = c->m[tid].seq;
+
+	while (i < q) {
+		uint64_t n = q - i < SB_C2C_BATCH ? q - i : SB_C2C_BATCH, t0 = 0, j;
+
+		if (tid == 0)
+			t0 = sb_read_cycles();
+		for (j = 0; j < n; j++, v += 2) {
+			if (c->cas) {
+				uint64_t e;
+
+				/* acq_rel, as a lock's RMW; no pause: the bare transfer */
+				do
+					e = v;
+				while (!__atomic_compare_exchange_n(line, &e, v + 1, false,
+								    __ATOMIC_ACQ_REL,
+								    __ATOMIC_RELAXED));
+			} else {
+				/* acquire/release, as a lock hand-over; no pause */
+				while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != v)
+					;
+				__atomic_store_n(line, v + 1, __ATOMIC_RELEASE);
+			}
+		}
+		/* full batches only, and not the first: it waited for the partner */
+		if (tid == 0 && i && n == SB_C2C_BATCH && c->nsamples < SB_C2C_SAMPLES)
+			c->samples[c->nsamples++] = sb_read_cycles() - t0;
+		i += n;
+	}
+	c->m[tid].seq = v;
+	return q;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
+{
+	struct c2c_run *c = aligned_alloc(SB_CACHELINE, sizeof(*c));
+	double per = 2.0 * SB_C2C_BATCH * sb_cycles_per_ns();	/* cycles → one-way ns */
+	int a = pt->cpus[0], b = pt->cpus[1], rel = sb_topo_relation(pt->topo, a, b);
+	int pkg[2], core[2], node[2];
+	struct sb_drive d;
+
+	memset(c, 0, sizeof(*c));
+	c->cas = cas;
+	c->m[1].seq = 1;
+	c->samples = malloc(sizeof(uint64_t) * SB_C2C_SAMPLES);
+	c->line = sb_drive_alloc(st, pt, SB_CACHELINE);
+	if (!c->line)
+		goto out;
+	if (sb_drive_run(st, pt, c2c_member_fn, c, &d) == 0) {
+		free(d.ops);
+		if (c->nsamples) {
+			double med, mn, mx;
+			char key[64];
+
+			qsort(c->samples, c->nsamples, sizeof(uint64_t), cmp_u64);
+			med = (double)c->samples[c->nsamples / 2] / per;
+			mn = (double)c->samples[0] / per;
+			mx = (double)c->samples[c->nsamples - 1] / per;
+			sb_state_counter(st, "one_way_ns", med, SB_COUNTER_DEFAULT);
+			sb_state_counter(st, "one_way_min_ns", mn, SB_COUNTER_DEFAULT);
+			sb_state_counter(st, "one_way_max_ns", mx, SB_COUNTER_DEFAULT);
+			sb_state_counter(st, "samples", c->nsamples, SB_COUNTER_DEFAULT);
+			snprintf(key, sizeof(key), "c2c:%s:%d+%d", cas ? "cas" : "store",
+				 a < b ? a : b, a < b ? b : a);
+			sb_calib_record(key, rel, med, c->nsamples);
+		} else {
+			sb_state_set_label(st, "one_way: unavailable (too few round trips to "
+					   "time a batch)");
+		}
+		/* for the heatmap: where the two CPUs are */
+		sb_state_counter(st, "rel", rel, SB_COUNTER_DEFAULT);
+		for (int i = 0; i < 2; i++)
+			if (sb_topo_cpu_where(pt->topo, pt->cpus[i], &pkg[i], &core[i], &node[i]))
+				pkg[i] = node[i] = -1;
+		sb_state_counter(st, "pkg_a", pkg[0], SB_COUNTER_DEFAULT);
+		sb_state_counter(st, "pkg_b", pkg[1], SB_COUNTER_DEFAULT);
+		sb_state_counter(st, "node_a", node[0], SB_COUNTER_DEFAULT);
+		sb_state_counter(st, "node_b", node[1], SB_COUNTER_DEFAULT);
+	}
+	sb_drive_free(pt, c->line, SB_CACHELINE);
+out:
+	free(c->samples);
+	free(c);
+}
+
+/* ---- uncontended single-op costs ---------------------------------------- */
+
+enum unc_op { UNC_CAS, UNC_FETCH_ADD, UNC_XCHG, UNC_SPIN, UNC_MUTEX, UNC_CYCLES, UNC_JIFFIES };
+
+struct unc_run {
+	enum unc_op op;
+	uint64_t *word;			/* its own line on the home node */
+	pthread_spinlock_t spin;
+	pthread_mutex_t mutex;
+	uint64_t sink;
+};
+
+static uint64_t unc_member_fn(int tid, const struct sb_round *r, void *arg)
+{
+	struct unc_run *u = arg;
+	uint64_t *w = u->word, q = r->quota, i, acc = 0, e = __atomic_load_n(w, __ATOMIC_RELAXED);
+
+	(void)tid;
+	switch (u->op) {	/* one loop per op: nothing but the op inside */
+	case UNC_CAS:
+		for (i = 0; i < q; i++)	/* acq_rel, as a lock's RMW; always succeeds */
+			if (__atomic_compare_exchange_n(w, &e, e + 1, false, __ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED))
+				e++;
+		break;
+	case UNC_FETCH_ADD:
+		for (i = 0; i < q; i++)
+			__atomic_fetch_add(w, 1, __ATOMIC_ACQ_REL);
+		break;
+	case UNC_XCHG:
+		for (i = 0; i < q; i++)
+			acc += __atomic_exchange_n(w, i, __ATOMIC_ACQ_REL);
+		break;
+	case UNC_SPIN:
+		for (i = 0; i < q; i++) {
+			pthread_spin_lock(&u->spin);
+			pthread_spin_unlock(&u->spin);
+		}
+		break;
+	case UNC_MUTEX:
+		for (i = 0; i < q; i++) {
+			pthread_mutex_lock(&u->mutex);
+			pthread_mutex_unlock(&u->mutex);
+		}
+		break;
+	case UNC_CYCLES:
+		for (i = 0; i < q; i++)
+			acc += sb_read_cycles();
+		break;
+	case UNC_JIFFIES:
+		/* READ_ONCE(jiffies): a relaxed load the compiler must repeat */
+		for (i = 0; i < q; i++) {
+			acc += __atomic_load_n(w, __ATOMIC_RELAXED);
+			sb_barrier();
+		}
+		break;
+	}
+	u->sink = acc;
+	return q;
+}
+
+static void unc_body(sb_state *st, const struct sb_point *pt, const char *op)
+{
+	static const char *const names[] = { "op:cas", "op:fetch_add", "op:xchg", "op:spin",
+		"op:mutex", "op:cycles", "op:jiffies", NULL };
+	struct unc_run u = { .op = UNC_CAS };
+	struct sb_drive d;
+	int i;
+
+	for (i = 0; names[i] && strcmp(names[i], op); i++)
+		;
+	u.op = (enum unc_op)i;
+	u.word = sb_drive_alloc(st, pt, SB_CACHELINE);
+	if (!u.word)
+		return;
+	pthread_spin_init(&u.spin, PTHREAD_PROCESS_PRIVATE);
+	pthread_mutex_init(&u.mutex, NULL);
+	if (sb_drive_run(st, pt, unc_member_fn, &u, &d) == 0) {
+		if (d.total_ops && d.elapsed_ns)
+			sb_calib_record(op, -1, (double)d.elapsed_ns / (double)d.total_ops,
+					(double)d.total_ops);
+		sb_drive_report(st, &d);
+	}
+	pthread_mutex_destroy(&u.mutex);
+	pthread_spin_destroy(&u.spin);
+	sb_drive_free(pt, u.word, SB_CACHELINE);
+}
+
+/* ---- flush: a one-page madvise, with and without a remote toucher --------- */
+
+struct flush_run {
+	char *page;			/* zapped and faulted in by member 0 */
+	char *other;			/* the toucher's own page: keeps the mm live there */
+	long pagesz;
+	int failed;			/* errno of a failed madvise */
+};
+
+static uint64_t flush_member_fn(int tid, const struct sb_round *r, void *arg)
+{
+	struct flush_run *f = arg;
+	uint64_t ops = 0;
+
+	if (tid == 1) {		/* toucher: runs this mm on its CPU until stop */
+		while (!sb_round_over(r, 0))
+			(void)__atomic_load_n((volatile char *)f->other, __ATOMIC_RELAXED);
+		return 0;
+	}
+	do {
+		__atomic_store_n(f->page, (char)ops, __ATOMIC_RELAXED);	/* fault it in */
+		if (madvise(f->page, (size_t)f->pagesz, MADV_DONTNEED)) {
+			f->failed = 1;
+			__atomic_store_n(r->stop, 1, __ATOMIC_RELAXED);
+			break;
+		}
+		ops++;
+	} while (!sb_round_over(r, ops));
+	return ops;
+}
+
+static void flush_body(sb_state *st, const struct sb_point *pt, const char *variant)
+{
+	struct flush_run f = { .pagesz = sysconf(_SC_PAGESIZE) };
+	struct sb_drive d;
+	char *mem = mmap(NULL, (size_t)f.pagesz * 2, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED) {
+		sb_state_skip_with_error(st, "mmap of two pages failed");
+		return;
+	}
+	f.page = mem;
+	f.other = mem + f.pagesz;
+	memset(f.other, 1, (size_t)f.pagesz);
+	if (sb_drive_run(st, pt, flush_member_fn, &f, &d) == 0) {
+		if (f.failed) {
+			sb_state_skip_with_error(st, "madvise(MADV_DONTNEED) failed");
+		} else if (d.ops[0] && d.elapsed_ns) {
+			double us = (double)d.elapsed_ns / (double)d.ops[0] / 1e3;
+
+			sb_state_counter(st, "us_per_call", us, SB_COUNTER_DEFAULT);
+			sb_state_counter(st, "ops_per_s", (double)d.ops[0] * 1e9 / (double)d.elapsed_ns,
+					 SB_COUNTER_DEFAULT);
+			sb_calib_record(!strcmp(variant, "toucher:none") ? "flush:none" :
+					"flush:remote", -1, us, (double)d.ops[0]);
+		}
+		free(d.ops);
+	}
+	munmap(mem, (size_t)f.pagesz * 2);
+}
+
+static void calibrate_body(sb_state *st, void *arg)
+{
+	const struct sb_point *pt = arg;
+
+	if (!strcmp(pt->strategy, "c2c"))
+		c2c_body(st, pt, !strcmp(pt->variant, "op:cas"));
+	else if (!strcmp(pt->strategy, "flush"))
+		flush_body(st, pt, pt->variant);
+	else
+		unc_body(st, pt, pt->variant);
+}
+
+const struct sb_family_driver sb_calibrate_driver = {
+	.family = "calibrate",
+	.summary = "the machine's limits, measured first in the same run: "
+		   "calibrate/<what>/<variant>/threads:N/place:list:CPUS",
+	.reg = SB_FAMILY_MAX,
+	.names = calibrations,
+	.options = calibrate_options,
+	.variants = calibrate_variants,
+	.cpu_sets = calibrate_cpu_sets,
+	.calibrates = true,
+	.body = calibrate_body,
+};

@@ -1,0 +1,62 @@
+/* limits.h — internal to bench/: the machine's limits measured in this run
+ * (the calibrate family) and how a strategy benchmark reports against them.
+ *
+ * Table: the calibrate benchmarks run first in the process when the plan
+ * includes them (cmd/plan.c registers that family first) and record values
+ * here under keys: "c2c:store:A+B" (one-way ns of CPU pair A < B, with its
+ * relation), "c2c:cas:A+B", "op:cas" … (uncontended ns per op); strategy
+ * benchmarks record "solo:<name less threads and placement>" (their 1-thread
+ * ops/s).  A key may be recorded several times (Google Benchmark calls a body
+ * once per iteration estimate and per repetition): its value is the median
+ * of the records whose weight (samples or ops) is at least a quarter of the
+ * largest, so short warm-up calls do not count.  Main thread only (bodies
+ * run there).
+ *
+ * Limits (README "Limits"): for a point of T threads on CPUs c[0..T)
+ *   handoff (the strategy writes one shared line every call, T >= 2):
+ *        limit_ops = 1e9 / mean over every pair {c[i], c[j]} of its one-way ns
+ *        (a pair not measured takes the median of measured pairs of the same
+ *        relation, and the label says so)
+ *   rmw     (every call is at least one atomic RMW, T == 1):
+ *        limit_ops = 1e9 / the cheapest uncontended RMW (cas, fetch_add, xchg)
+ *   scaling (otherwise, T >= 2): limit_ops = T × the same benchmark's
+ *        1-thread ops/s from this run
+ * of_limit = ops_per_s / limit_ops.  Without the calibration (or the 1-thread
+ * point) the counters are absent — never 0 — and the label says what was missing.
+ */
+#ifndef STRATBENCH_LIMITS_H
+#define STRATBENCH_LIMITS_H
+
+#include <stdbool.h>
+
+#include "run/run.h"
+
+void sb_calib_record(const char *key, int rel, double value, double weight);
+/* 0 and *value, or -1 when key was never recorded. */
+int sb_calib_lookup(const char *key, double *value);
+/* Median value of the keys starting with prefix recorded with relation rel. */
+int sb_calib_lookup_rel(const char *prefix, int rel, double *value);
+void sb_calib_reset(void);
+
+/* Pure arithmetic (tested on fixtures): <= 0 inputs give NAN. */
+double sb_limit_handoff(const double *one_way_ns, int npairs);
+double sb_limit_rmw(double rmw_ns);
+double sb_limit_scaling(double solo_ops_per_s, int threads);
+double sb_of_limit(double ops_per_s, double limit_ops);
+
+/* What a strategy declares about its calls. */
+enum sb_limit_kind {
+	SB_LIMIT_SHARED_WRITE,	/* every call writes one shared line: handoff; rmw at 1 thread */
+	SB_LIMIT_SCALING,	/* anything else: T × its 1-thread rate */
+};
+
+/* Computes limit_ops for pt (0, or -1 with why[] set); the key of its
+ * 1-thread rate is the name without /threads:N/place:P. */
+int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *limit_ops,
+		 char *why, size_t len);
+/* Reports limit_ops and of_limit (or a label saying why not) for a point
+ * that measured ops_per_s, and records its 1-thread rate for later points. */
+void sb_limits_report(sb_state *st, const struct sb_point *pt, enum sb_limit_kind kind,
+		      double ops_per_s, double total_ops);
+
+#endif

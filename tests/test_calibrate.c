@@ -1,0 +1,212 @@
+/* test_calibrate.c — the latency-matrix planner on the lab machines'
+ * topologies (synthetic), the calibration table and the limit arithmetic
+ * on fixtures, with broken pair sets and records that the checks must catch. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stratbench/topo.h>
+
+#include "check.h"
+#include "run/limits.h"
+
+static struct sb_topo *load(const char *spec)
+{
+	struct sb_topo *t = NULL;
+	char err[256];
+
+	CHECK(sb_topo_load(&t, spec, err, sizeof(err)) == 0, "load %s: %s", spec, err);
+	return t;
+}
+
+/* Relations present among all pairs that the pair set lacks: a bit mask. */
+static unsigned missing_relations(const struct sb_topo *t, const int *pairs, int n)
+{
+	unsigned all = 0, got = 0;
+	int npus = sb_topo_npus(t), i, j;
+
+	for (i = 0; i < npus; i++)
+		for (j = i + 1; j < npus; j++)
+			all |= 1u << sb_topo_relation(t, sb_topo_pu_os(t, i), sb_topo_pu_os(t, j));
+	for (i = 0; i < n; i++)
+		got |= 1u << sb_topo_relation(t, pairs[2 * i], pairs[2 * i + 1]);
+	return all & ~got;
+}
+
+/* Sorted, a < b, no repeats, no diagonal. */
+static bool well_formed(const int *p, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (p[2 * i] >= p[2 * i + 1])
+			return false;
+		if (i && (p[2 * i - 2] > p[2 * i] ||
+			  (p[2 * i - 2] == p[2 * i] && p[2 * i - 1] >= p[2 * i + 1])))
+			return false;
+	}
+	return true;
+}
+
+static void planner(const char *spec, int want_classes)
+{
+	struct sb_topo *t = load(spec);
+	int npus = sb_topo_npus(t), npk = sb_topo_npackages(t), *s = NULL, *s2 = NULL, *all = NULL;
+	int ns = sb_topo_pairs(t, false, &s), ns2 = sb_topo_pairs(t, false, &s2);
+	int na = sb_topo_pairs(t, true, &all), classes = 0;
+	unsigned miss;
+
+	CHECK(na == npus * (npus - 1) / 2, "%s: all pairs %d, want %d", spec, na, npus * (npus - 1) / 2);
+	CHECK(well_formed(all, na) && well_formed(s, ns), "%s: pairs sorted, a < b, no repeats", spec);
+	CHECK(ns > 0 && ns <= 2 * npus + npk * npk, "%s: sample of %d pairs is not O(PUs) (%d PUs)",
+	      spec, ns, npus);
+	CHECK(ns2 == ns && !memcmp(s, s2, sizeof(int) * 2 * ns), "%s: sample deterministic", spec);
+	miss = missing_relations(t, s, ns);
+	CHECK(miss == 0, "%s: sample misses relations 0x%x", spec, miss);
+	/* the fixture has the relations we think it has */
+	miss = missing_relations(t, NULL, 0);
+	for (int r = 0; r < SB_REL_COUNT; r++)
+		classes += (miss >> r) & 1;
+	CHECK(classes == want_classes, "%s: %d relations, want %d", spec, classes, want_classes);
+	/* broken fixture: the sample without its cross-package pairs must be caught */
+	if (npk > 1) {
+		int k = 0, pkg, core, node, pkg2;
+
+		for (int i = 0; i < ns; i++) {
+			sb_topo_cpu_where(t, s[2 * i], &pkg, &core, &node);
+			sb_topo_cpu_where(t, s[2 * i + 1], &pkg2, &core, &node);
+			if (pkg == pkg2) {
+				s2[2 * k] = s[2 * i];
+				s2[2 * k + 1] = s[2 * i + 1];
+				k++;
+			}
+		}
+		CHECK(missing_relations(t, s2, k) == 1u << SB_REL_REMOTE,
+		      "%s: a sample without other-package pairs is caught", spec);
+	}
+	free(s);
+	free(s2);
+	free(all);
+	sb_topo_destroy(t);
+}
+
+static void small_exact(void)
+{
+	/* 2 packages × 2 cores × SMT2: OS CPUs 0..7 */
+	struct sb_topo *t = load("synthetic:pack:2 core:2 pu:2");
+	const int want[] = { 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 4, 5, 4, 6, 4, 7 };
+	int *p = NULL, n = sb_topo_pairs(t, false, &p);
+
+	CHECK(n == 10 && !memcmp(p, want, sizeof(want)), "pack:2 core:2 pu:2 sample: %d pairs", n);
+	CHECK(sb_topo_relation(t, 0, 1) == SB_REL_SMT, "0-1 smt");
+	CHECK(sb_topo_relation(t, 0, 2) == SB_REL_NODE, "0-2 same node");
+	CHECK(sb_topo_relation(t, 3, 4) == SB_REL_REMOTE, "3-4 other package");
+	CHECK(sb_topo_relation(t, 2, 2) == -1 && sb_topo_relation(t, 0, 99) == -1,
+	      "no diagonal, unknown CPU");
+	free(p);
+	sb_topo_destroy(t);
+	t = load("synthetic:pack:1 l3:2 core:2 pu:1");
+	CHECK(sb_topo_relation(t, 0, 1) == SB_REL_CACHE && sb_topo_relation(t, 0, 2) == SB_REL_NODE,
+	      "core complexes: same L3, then same node");
+	sb_topo_destroy(t);
+}
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fabs(b);
+}
+
+static struct sb_point point(const char *name, const struct sb_topo *t, int threads, int *cpus)
+{
+	struct sb_point pt;
+
+	memset(&pt, 0, sizeof(pt));
+	snprintf(pt.name, sizeof(pt.name), "%s", name);
+	pt.threads = threads;
+	pt.cpus = cpus;
+	pt.topo = t;
+	return pt;
+}
+
+static void arithmetic(void)
+{
+	const double two[] = { 50, 150 }, bad[] = { 80, 0 };
+	double v;
+
+	CHECK(near(sb_limit_handoff(two, 2), 1e7), "handoff: 1e9 / mean one-way (100 ns)");
+	CHECK(isnan(sb_limit_handoff(bad, 2)) && isnan(sb_limit_handoff(two, 0)),
+	      "handoff refuses 0 ns and no pairs");
+	CHECK(near(sb_limit_rmw(8), 1.25e8) && isnan(sb_limit_rmw(-1)), "rmw: 1e9 / ns");
+	CHECK(near(sb_limit_scaling(3e6, 4), 1.2e7) && isnan(sb_limit_scaling(0, 2)),
+	      "scaling: threads x 1-thread rate");
+	CHECK(near(sb_of_limit(6e6, 1.2e7), 0.5) && isnan(sb_of_limit(1, 0)), "of_limit");
+
+	/* the table: light (warm-up) records do not count; the median of the rest */
+	sb_calib_reset();
+	sb_calib_record("k", -1, 999, 10);
+	sb_calib_record("k", -1, 50, 1000);
+	sb_calib_record("k", -1, 70, 900);
+	sb_calib_record("k", -1, 60, 1000);
+	CHECK(sb_calib_lookup("k", &v) == 0 && v == 60, "weighted median 60, got %g", v);
+	sb_calib_record("k", -1, 1e6, 1e6);	/* broken: one heavy outlier now rules */
+	CHECK(sb_calib_lookup("k", &v) == 0 && v == 1e6, "a heavier record dominates: %g", v);
+	sb_calib_record("z", -1, 0, 10);
+	sb_calib_record("z", -1, NAN, 10);
+	CHECK(sb_calib_lookup("z", &v) != 0, "0 and NaN are never recorded");
+	CHECK(sb_calib_lookup("nosuch", &v) != 0, "unknown key");
+	sb_calib_reset();
+}
+
+static void limits_for_points(void)
+{
+	struct sb_topo *t = load("synthetic:pack:2 core:2 pu:1");	/* 0,1 | 2,3 */
+	int c01[] = { 0, 1 }, c023[] = { 0, 2, 3 }, c1[] = { 1 };
+	struct sb_point p;
+	double lim;
+	char why[256];
+
+	sb_calib_reset();
+	p = point("lock/ticket/threads:2/place:compact", t, 2, c01);
+	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) != 0 &&
+	      strstr(why, "unavailable"), "no calibration: unavailable (%s)", why);
+	sb_calib_record("c2c:store:0+1", SB_REL_NODE, 80, 100);
+	why[0] = '\0';
+	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) == 0 &&
+	      near(lim, 12.5e6) && !why[0], "2 threads on 0,1: 1e9/80 ns, got %g", lim);
+	/* 3 threads: (0,2) measured, (0,3) and (2,3) not: (0,3) from remote's median,
+	 * (2,3) has no measured node pair but (0,1): node median 80 */
+	sb_calib_record("c2c:store:0+2", SB_REL_REMOTE, 200, 100);
+	p = point("lock/ticket/threads:3/place:list:0+2+3", t, 3, c023);
+	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) == 0 &&
+	      near(lim, 1e9 / ((200 + 200 + 80) / 3.0)) && strstr(why, "2 of 3"),
+	      "relation fallback: %g (%s)", lim, why);
+	/* 1 thread: the cheapest uncontended RMW */
+	p = point("lock/ticket/threads:1/place:list:1", t, 1, c1);
+	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) != 0, "no RMW cost yet");
+	sb_calib_record("op:cas", -1, 10, 1e6);
+	sb_calib_record("op:xchg", -1, 8, 1e6);
+	sb_calib_record("op:mutex", -1, 2, 1e6);	/* not an RMW bound */
+	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) == 0 &&
+	      near(lim, 1.25e8), "1 thread: 1e9 / cheapest RMW (8 ns), got %g", lim);
+	/* scaling: the same benchmark's 1-thread rate, whatever its placement */
+	p = point("window/null/lock:q/acct:exact/threads:2/place:scatter", t, 2, c01);
+	CHECK(sb_limit_for(&p, SB_LIMIT_SCALING, &lim, why, sizeof(why)) != 0 &&
+	      strstr(why, "1-thread"), "no 1-thread run: %s", why);
+	sb_calib_record("solo:window/null/lock:q/acct:exact", -1, 3e8, 1e6);
+	sb_calib_record("solo:window/null/lock:q", -1, 1e3, 1e6);	/* another benchmark */
+	CHECK(sb_limit_for(&p, SB_LIMIT_SCALING, &lim, why, sizeof(why)) == 0 && near(lim, 6e8),
+	      "scaling: 2 x 3e8, got %g", lim);
+	sb_calib_reset();
+	sb_topo_destroy(t);
+}
+
+int main(void)
+{
+	small_exact();
+	planner("synthetic:pack:2 numa:2 core:9 pu:2", 4);	/* 2-socket Haswell, COD */
+	planner("synthetic:pack:2 numa:2 core:5 pu:8", 4);	/* POWER8 SMT8 */
+	planner("synthetic:pack:2 core:20 pu:4", 3);		/* POWER9 SMT4 */
+	planner("synthetic:pack:2 l3:4 core:4 pu:2", 4);	/* core complexes */
+	planner("synthetic:pack:4 numa:2 l3:2 core:4 pu:2", 5);	/* every relation */
+	arithmetic();
+	limits_for_points();
+	return check_done("test_calibrate");
+}
