@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # plot.sh DIR — draw DIR/results.csv into DIR/plots/ with gnuplot:
-# <family>-throughput.png/.svg (ops/s vs threads; medians when repeated).
+# <family>-throughput.png/.svg (ops/s vs threads; medians when repeated),
+# <family>-of-limit.png/.svg (ops/s ÷ the machine's limit, when the run
+# measured its limits), latency-matrix-<op>.png/.svg (the core-to-core
+# latency heatmap, when the run has calibrate/c2c results).
 # The templates: plots/ beside this script when installed
 # (<prefix>/share/stratbench/{plot.sh,plots/}, run by `stratbench plot DIR`),
 # else ../plots in a source checkout.
@@ -25,35 +28,111 @@ col() { head -1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 c_ops=$(col ops_per_s) c_agg=$(col aggregate) c_err=$(col error)
 [ -n "$c_ops" ] && [ -n "$c_agg" ] || SB_DIE_RC=2 sb_die "$csv lacks ops_per_s/aggregate columns"
 
-families=$(awk -F, 'NR > 1 && $2 != "" { print $2 }' "$csv" | sort -u)
-[ -n "$families" ] || SB_DIE_RC=2 sb_die "$csv has no result rows"
-drawn=0
-for fam in $families; do
-	dat="$dir/plots/$fam-throughput.dat"
-	# series key: strategy[/lock] placement [params]; value: median row if
-	# present, else the mean of the repetitions; failed runs are left out.
-	awk -F, -v fam="$fam" -v cops="$c_ops" -v cagg="$c_agg" -v cerr="$c_err" '
+# series FAMILY COLUMN DAT: one gnuplot index block per series (key:
+# strategy[/lock] placement [params]) of "threads value" rows, the median row
+# where there are aggregates, else the mean of the repetitions; failed runs
+# are left out.  Prints the number of series.
+series() {
+	local fam=$1 c=$2 dat=$3
+	awk -F, -v fam="$fam" -v cval="$c" -v cagg="$c_agg" -v cerr="$c_err" '
 	NR == 1 { next }
-	$2 != fam || $cops == "" || (cerr && $cerr != "") { next }
+	$2 != fam || $cval == "" || (cerr && $cerr != "") { next }
 	{
 		s = $3 ($4 != "" ? "/" $4 : "") " " $6 ($7 != "" ? " " $7 : "")
 		k = s "\t" $5
-		if ($cagg == "median") med[k] = $cops
-		else if ($cagg == "") { sum[k] += $cops; n[k]++ }
+		if ($cagg == "median") med[k] = $cval
+		else if ($cagg == "") { sum[k] += $cval; n[k]++ }
 	}
-	END {	# medians where there are aggregates, else the mean of the repetitions
+	END {
 		for (k in med) printf "%s\t%.6g\n", k, med[k]
 		for (k in n) if (!(k in med)) printf "%s\t%.6g\n", k, sum[k] / n[k]
 	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
 	awk -F'\t' '	# one gnuplot index block per series, sorted by name
 	$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
 	{ print $2, $3 }' >"$dat"
-	nseries=$(grep -c '^"' "$dat" || true)
+	grep -c '^"' "$dat" || true
+}
+
+families=$(awk -F, 'NR > 1 && $2 != "" && $2 != "calibrate" { print $2 }' "$csv" | sort -u)
+c_lim=$(col of_limit)
+drawn=0
+for fam in $families; do
+	dat="$dir/plots/$fam-throughput.dat"
+	nseries=$(series "$fam" "$c_ops" "$dat")
 	[ "$nseries" -gt 0 ] || { echo "plot.sh: no successful $fam rows, no plot" >&2; continue; }
 	gnuplot -e "datafile='$dat'; outbase='$dir/plots/$fam-throughput'; nseries=$nseries; \
 plottitle='$fam: throughput vs threads ($(basename "$dir"))'" "$tpl/throughput.gp" ||
 		sb_die "gnuplot failed for $fam"
 	drawn=$((drawn + 1))
 	echo "plot: $dir/plots/$fam-throughput.png (template $tpl/throughput.gp)"
+	# the fraction of the machine's limit, where the run measured its limits
+	[ -n "$c_lim" ] || continue
+	dat="$dir/plots/$fam-of-limit.dat"
+	nseries=$(series "$fam" "$c_lim" "$dat")
+	[ "$nseries" -gt 0 ] || continue
+	gnuplot -e "datafile='$dat'; outbase='$dir/plots/$fam-of-limit'; nseries=$nseries; \
+plottitle='$fam: ops/s as a fraction of the machine limit ($(basename "$dir"))'" \
+		"$tpl/of-limit.gp" || sb_die "gnuplot failed for $fam of_limit"
+	echo "plot: $dir/plots/$fam-of-limit.png"
+done
+
+# The core-to-core latency matrix of each c2c variant, when calibrated.
+c_ow=$(col one_way_ns) c_extra=$(col extra)
+model=$(grep -o '"sb_cpu_model": "[^"]*"' "$dir/gbench.json" 2>/dev/null | head -1 | cut -d'"' -f4 || true)
+for op in $( [ -n "$c_ow" ] && awk -F, '$2 == "calibrate" && $3 == "c2c" { print $7 }' "$csv" |
+	     grep -o 'op=[a-z_]*' | sort -u | cut -d= -f2); do
+	base="$dir/plots/latency-matrix-$op"
+	# CPUs ordered by (package, node, number); one value per pair (median
+	# row, else the mean of the repetitions), mirrored; NaN elsewhere
+	awk -F, -v cow="$c_ow" -v cagg="$c_agg" -v cerr="$c_err" -v cex="$c_extra" \
+	    -v op="$op" -v dat="$base.dat" -v setup="$base.setup" '
+	NR == 1 || $2 != "calibrate" || $3 != "c2c" || index($7, "op=" op) == 0 { next }
+	$cow == "" || (cerr && $cerr != "") { next }
+	{
+		split($6, pl, ":"); split(pl[2], ab, "+"); a = ab[1] + 0; b = ab[2] + 0
+		ne = split($cex, kv, ";")
+		for (i = 1; i <= ne; i++) { split(kv[i], e, "="); x[e[1]] = e[2] }
+		pkg[a] = x["pkg_a"]; pkg[b] = x["pkg_b"]; node[a] = x["node_a"]; node[b] = x["node_b"]
+		k = a " " b
+		if ($cagg == "median") med[k] = $cow
+		else if ($cagg == "") { sum[k] += $cow; cnt[k]++ }
+	}
+	END {
+		for (k in cnt) if (!(k in med)) med[k] = sum[k] / cnt[k]
+		n = 0
+		for (c in pkg) { key[n] = sprintf("%09d %09d %09d", pkg[c] + 1, node[c] + 1, c); cpu_of[key[n]] = c; n++ }
+		if (n == 0) exit 1
+		# insertion sort of the keys: n is small (PUs)
+		for (i = 1; i < n; i++) { t = key[i]; for (j = i - 1; j >= 0 && key[j] > t; j--) key[j + 1] = key[j]; key[j + 1] = t }
+		for (i = 0; i < n; i++) { c = cpu_of[key[i]]; pos[c] = i; ord[i] = c }
+		for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
+			a = ord[i]; b = ord[j]; k = (a < b ? a " " b : b " " a)
+			printf "%d %d %s\n", i, j, (a != b && (k in med)) ? med[k] : "NaN" > dat
+		}
+		printf "set xtics (" > setup
+		for (i = 0; i < n; i++) printf "%s\"%d\" %d", i ? ", " : "", ord[i], i > setup
+		printf ")\nset ytics (" > setup
+		for (i = 0; i < n; i++) printf "%s\"%d\" %d", i ? ", " : "", ord[i], i > setup
+		printf ")\n" > setup
+		if (n > 24) print "set xtics rotate by 90 font \",7\"; set ytics font \",7\"" > setup
+		for (i = 1; i < n; i++) {	# outlines: package (solid), NUMA node (dashed)
+			p0 = pkg[ord[i - 1]]; p1 = pkg[ord[i]]; n0 = node[ord[i - 1]]; n1 = node[ord[i]]
+			if (p0 != p1 || n0 != n1) {
+				st = (p0 != p1) ? "lw 3 dt 1" : "lw 2 dt 2"
+				printf "set arrow from %g,-0.5 to %g,%g nohead front %s lc rgb \"black\"\n", i - 0.5, i - 0.5, n - 0.5, st > setup
+				printf "set arrow from -0.5,%g to %g,%g nohead front %s lc rgb \"black\"\n", i - 0.5, n - 0.5, i - 0.5, st > setup
+			}
+		}
+		if (n <= 16)		# small: every value in its cell
+			for (k in med) { split(k, ab, " "); a = pos[ab[1]]; b = pos[ab[2]]
+				printf "set label \"%.0f\" at %d,%d center front\n", med[k], a, b > setup
+				printf "set label \"%.0f\" at %d,%d center front\n", med[k], b, a > setup }
+		print n
+	}' "$csv" >"$base.n" || { echo "plot.sh: no c2c $op values, no matrix" >&2; continue; }
+	gnuplot -e "datafile='$base.dat'; setupfile='$base.setup'; outbase='$base'; n=$(cat "$base.n"); \
+plottitle='core-to-core one-way latency, op:$op, ns — ${model:-unknown CPU} ($(basename "$dir"))'" \
+		"$tpl/latency-matrix.gp" || sb_die "gnuplot failed for the $op latency matrix"
+	drawn=$((drawn + 1))
+	echo "plot: $base.png"
 done
 [ "$drawn" -gt 0 ] || sb_die "nothing plotted"

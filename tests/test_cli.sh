@@ -28,7 +28,7 @@ fast=(--benchmark_min_time=0.01)
 # list: families and strategies, no test-only fixtures
 "$sb" list >"$tmp/list" 2>&1
 check "list exits 0" [ $? -eq 0 ]
-for s in null spinlock ttas queued mcs clh ticket tas ppc_simple pthread_mutex pthread_spin; do
+for s in null spinlock ttas queued mcs clh ticket tas ppc_simple pthread_mutex pthread_spin c2c uncontended flush; do
 	check "list names $s" grep -q "^  $s " "$tmp/list"
 done
 check "list hides test-only locks" bash -c "! grep -qi broken '$tmp/list'"
@@ -312,6 +312,44 @@ check "console file has no escape codes" bash -c "! grep -q \$'\\e' '$tmp/c.txt'
 "$sb" run --strategy=null --out="$tmp/ctx" --benchmark_context=foo >/dev/null 2>"$tmp/ctx.err"
 check "bad context: no leftovers" [ -z "$(ls -A "$tmp/ctx" 2>/dev/null)" ]
 check "bad context: no unlink noise" bash -c "! grep -q 'cannot remove' '$tmp/ctx.err'"
+
+# calibrate: the latency matrix (every pair here: positive, finite, no
+# diagonal), uncontended costs, the flush round trip; then limits in a run
+# csvcol FILE NAME: the column number of NAME in a results.csv
+csvcol() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
+npus=$(nproc)
+"$sb" calibrate --out="$tmp/cal" "${fast[@]}" >"$tmp/cal.out" 2>"$tmp/cal.err"
+check "calibrate exits 0 ($(tail -1 "$tmp/cal.err"))" [ $? -eq 0 ]
+cal=$tmp/cal/results.csv ow=$(csvcol "$cal" one_way_ns) npo=$(csvcol "$cal" ns_per_op) upc=$(csvcol "$cal" us_per_call)
+check "c2c rows: every pair, both ops, off the diagonal, positive and finite" awk -F, -v c="$ow" -v n="$npus" '
+	$3 == "c2c" { k++; split($6, p, "[:+]"); if (p[2] == p[3] || !($c > 0) || $c ~ /nan|inf/) exit 1 }
+	END { exit k == n * (n - 1) ? 0 : 1 }' "$cal"
+check "uncontended: 7 ops with a cost" awk -F, -v c="$npo" '$3 == "uncontended" { k++; if (!($c > 0)) exit 1 }
+	END { exit k == 7 ? 0 : 1 }' "$cal"
+check "flush: us_per_call alone and with a remote toucher" awk -F, -v c="$upc" '$3 == "flush" { k++; if (!($c > 0)) exit 1 }
+	END { exit k == 2 ? 0 : 1 }' "$cal"
+check "calibrate runs nothing else" awk -F, 'NR > 1 && $2 != "calibrate" { exit 1 }' "$cal"
+bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/cal" >/dev/null 2>&1
+check "latency matrix drawn" [ -s "$tmp/cal/plots/latency-matrix-store.png" ] && [ -s "$tmp/cal/plots/latency-matrix-cas.svg" ]
+expect_usage "calibrate --family" "calibrate runs the calibrate family only" calibrate --family=lock
+expect_usage "calibrate bad pairs" "bad value" calibrate --pairs=bogus
+"$sb" run --family=lock --strategy=ticket --threads=1,2 --placement=compact --limits \
+	--out="$tmp/lim" "${fast[@]}" >/dev/null 2>&1
+lim=$tmp/lim/results.csv lo=$(csvcol "$lim" limit_ops) ol=$(csvcol "$lim" of_limit)
+check "--limits: calibration first, then the locks with limit_ops and of_limit" awk -F, -v lo="$lo" -v ol="$ol" '
+	NR == 1 { next } $2 == "calibrate" { if (seen) exit 1; next }
+	$2 == "lock" { seen++; if (!($lo > 0) || !($ol > 0)) exit 1 } END { exit seen == 2 ? 0 : 1 }' "$lim"
+"$sb" run --family=lock --strategy=ticket --threads=2 --placement=compact --out="$tmp/nolim" \
+	"${fast[@]}" >/dev/null 2>&1
+check "no calibration: no limit_ops, a label saying so" awk -F, -v lo="$lo" '
+	$2 == "lock" { k++; if ($lo != "" || $0 !~ /limit: unavailable/) exit 1 } END { exit k == 1 ? 0 : 1 }' "$tmp/nolim/results.csv"
+"$sb" run --strategy=null --threads=1,2 --placement=compact --limits --out="$tmp/wlim" \
+	"${fast[@]}" >/dev/null 2>&1
+check "window/null: 2 threads against twice its 1-thread rate; 1 thread says why not" awk -F, -v ol="$ol" '
+	$1 ~ /^window.null.threads:2/ && $ol > 0 { a = 1 }
+	$1 ~ /^window.null.threads:1/ && $ol == "" && /limit: none at 1 thread/ { b = 1 } END { exit !(a && b) }' "$tmp/wlim/results.csv"
+bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/lim" >/dev/null 2>&1
+check "of_limit plot" [ -s "$tmp/lim/plots/lock-of-limit.png" ]
 
 # plot.sh draws the run; rejects a malformed results file
 bash "$(dirname "$0")/../scripts/plot.sh" "$out" >"$tmp/plot.out" 2>&1

@@ -12,6 +12,10 @@ static int list_main(int argc, char **argv)
 	if (sb_cmd_args(&sb_cmd_list, argc, argv, &args))
 		return SB_EXIT_USAGE;
 	sb_args_free(&args);
+	printf("calibrate — the machine's limits, measured first in the same run (stratbench calibrate)\n");
+	printf("  %-14s %s\n", "c2c", "core-to-core line bounce, one-way ns per CPU pair [op:store, op:cas]");
+	printf("  %-14s %s\n", "uncontended", "one op on one core: cas, fetch_add, xchg, spin, mutex, cycles, jiffies");
+	printf("  %-14s %s\n", "flush", "one-page madvise(MADV_DONTNEED), without and with a remote toucher");
 	printf("window — rate-limit window policies: window/<policy>[/lock:<lock>]/threads:N/place:P\n");
 	for (i = 0; i < sb_registry_count(SB_FAMILY_window, false); i++) {
 		const struct sb_registry_entry *e = sb_registry_at(SB_FAMILY_window, i, false);
@@ -30,10 +34,6 @@ static int list_main(int argc, char **argv)
 		printf("  %-14s %s [%s, %s]\n", e->name, e->summary, l->fair ? "fair" : "unfair",
 		       l->sleeps ? "sleeps" : "spins");
 	}
-	printf("calibrate — the machine's limits, measured first in the same run (stratbench calibrate)\n");
-	printf("  %-14s %s\n", "c2c", "core-to-core line bounce, one-way ns per CPU pair [op:store, op:cas]");
-	printf("  %-14s %s\n", "uncontended", "one op on one core: cas, fetch_add, xchg, spin, mutex, cycles, jiffies");
-	printf("  %-14s %s\n", "flush", "one-page madvise(MADV_DONTNEED), without and with a remote toucher");
 	printf("baseline — references measured in the same run\n");
 	printf("  %-14s %s\n", "pthread_spin", "glibc pthread_spin_lock/unlock pair, nothing inside");
 	return 0;

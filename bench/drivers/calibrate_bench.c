@@ -4,10 +4,10 @@
  *   calibrate/c2c/op:store|op:cas/threads:2/place:list:A+B — two members
  *     pinned on A and B bounce one line: each waits for the other's value,
  *     then writes the next (op:store: spin on loads, then a store-release;
- *     op:cas: spin on compare-and-swap).  One-way ns = a timed batch of
- *     SB_C2C_BATCH round trips / (2 × batch); median, min and max over the
- *     batches (the first of each round, which waits for the partner to start,
- *     is left out).  The pairs: every pair, or an O(PUs) sample covering every
+ *     op:cas: spin on compare-and-swap).  One iteration is a batch of
+ *     SB_C2C_BATCH round trips, timed: one-way ns = batch time / (2 × round
+ *     trips); median, min and max over the batches (a round's first round
+ *     trip, which waits for the partner to start, is not timed).  The pairs: every pair, or an O(PUs) sample covering every
  *     relation (machine/pairs.c), per --pairs.
  *   calibrate/uncontended/op:X/threads:1 — one member, one op per call on a
  *     line nobody else touches: cas, fetch_add, xchg, pthread_spin
@@ -108,22 +108,22 @@ struct c2c_member {
 struct c2c_run {
 	uint64_t *line;			/* the bounced line, on the home node */
 	bool cas;
-	uint64_t *samples;		/* cycles per batch, member 0 only */
+	double *samples;		/* one-way ns per batch, member 0 only */
+	double cycles_per_ns;
 	int nsamples;
 	struct c2c_member m[2];
 };
 
+/* One op = one batch of SB_C2C_BATCH round trips, timed by member 0 (so
+ * even a call of one iteration yields a sample); the first round trip of a
+ * round is not timed: it waits for the partner to start. */
 static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 {
 	struct c2c_run *c = arg;
-	uint64_t *line = c->line, q = r->quota, i = 0, v = c->m[tid].seq;
+	uint64_t *line = c->line, q = r->quota, b, v = c->m[tid].seq, t0 = 0;
 
-	while (i < q) {
-		uint64_t n = q - i < SB_C2C_BATCH ? q - i : SB_C2C_BATCH, t0 = 0, j;
-
-		if (tid == 0)
-			t0 = sb_read_cycles();
-		for (j = 0; j < n; j++, v += 2) {
+	for (b = 0; b < q; b++) {
+		for (int j = 0; j < SB_C2C_BATCH; j++, v += 2) {
 			if (c->cas) {
 				uint64_t e;
 
@@ -139,19 +139,22 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 					;
 				__atomic_store_n(line, v + 1, __ATOMIC_RELEASE);
 			}
+			/* member 0's clock: from its first write of the batch, or of
+			 * the round's second round trip */
+			if (tid == 0 && j == (b == 0))
+				t0 = sb_read_cycles();
 		}
-		/* full batches only, and not the first: it waited for the partner */
-		if (tid == 0 && i && n == SB_C2C_BATCH && c->nsamples < SB_C2C_SAMPLES)
-			c->samples[c->nsamples++] = sb_read_cycles() - t0;
-		i += n;
+		if (tid == 0 && c->nsamples < SB_C2C_SAMPLES)
+			c->samples[c->nsamples++] = (double)(sb_read_cycles() - t0) /
+				(2.0 * (SB_C2C_BATCH - (b == 0)) * c->cycles_per_ns);
 	}
 	c->m[tid].seq = v;
 	return q;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_double(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
 }
@@ -159,7 +162,6 @@ static int cmp_u64(const void *a, const void *b)
 static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 {
 	struct c2c_run *c = aligned_alloc(SB_CACHELINE, sizeof(*c));
-	double per = 2.0 * SB_C2C_BATCH * sb_cycles_per_ns();	/* cycles → one-way ns */
 	int a = pt->cpus[0], b = pt->cpus[1], rel = sb_topo_relation(pt->topo, a, b);
 	int pkg[2], core[2], node[2];
 	struct sb_drive d;
@@ -167,20 +169,21 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 	memset(c, 0, sizeof(*c));
 	c->cas = cas;
 	c->m[1].seq = 1;
-	c->samples = malloc(sizeof(uint64_t) * SB_C2C_SAMPLES);
+	c->samples = malloc(sizeof(double) * SB_C2C_SAMPLES);
+	c->cycles_per_ns = sb_cycles_per_ns();
 	c->line = sb_drive_alloc(st, pt, SB_CACHELINE);
 	if (!c->line)
 		goto out;
 	if (sb_drive_run(st, pt, c2c_member_fn, c, &d) == 0) {
 		free(d.ops);
-		if (c->nsamples) {
+		if (c->nsamples) {	/* every iteration is a sample */
 			double med, mn, mx;
 			char key[64];
 
-			qsort(c->samples, c->nsamples, sizeof(uint64_t), cmp_u64);
-			med = (double)c->samples[c->nsamples / 2] / per;
-			mn = (double)c->samples[0] / per;
-			mx = (double)c->samples[c->nsamples - 1] / per;
+			qsort(c->samples, c->nsamples, sizeof(double), cmp_double);
+			med = c->samples[c->nsamples / 2];
+			mn = c->samples[0];
+			mx = c->samples[c->nsamples - 1];
 			sb_state_counter(st, "one_way_ns", med, SB_COUNTER_DEFAULT);
 			sb_state_counter(st, "one_way_min_ns", mn, SB_COUNTER_DEFAULT);
 			sb_state_counter(st, "one_way_max_ns", mx, SB_COUNTER_DEFAULT);
@@ -188,9 +191,6 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 			snprintf(key, sizeof(key), "c2c:%s:%d+%d", cas ? "cas" : "store",
 				 a < b ? a : b, a < b ? b : a);
 			sb_calib_record(key, rel, med, c->nsamples);
-		} else {
-			sb_state_set_label(st, "one_way: unavailable (too few round trips to "
-					   "time a batch)");
 		}
 		/* for the heatmap: where the two CPUs are */
 		sb_state_counter(st, "rel", rel, SB_COUNTER_DEFAULT);

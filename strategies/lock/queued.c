@@ -14,10 +14,13 @@
  *    Addresses must be below 2^54 (all 64-bit Linux user space is).
  *  - One node per caller per lock, so no nesting index (the kernel's four
  *    per-CPU nodes are for task/softirq/hardirq/NMI nesting).
- *  - Sub-word stores become word RMWs, as the kernel's generic fallbacks
- *    for _Q_PENDING_BITS != 8: unlock is fetch_sub(locked) (kernel: byte
- *    store-release), set_locked is fetch_or, clear_pending_set_locked is
- *    fetch_add(locked - pending), xchg_tail is the cmpxchg loop.
+ *  - Unlock is the kernel's: a store-release of 0 to the locked byte alone
+ *    (queued_spin_unlock(): smp_store_release(&lock->locked, 0)), beside
+ *    RMWs of the whole word by waiters, which the hardware keeps atomic as
+ *    the kernel relies on.  The other sub-word stores become word RMWs, as
+ *    the kernel's generic fallbacks for _Q_PENDING_BITS != 8: set_locked is
+ *    fetch_or, clear_pending_set_locked is fetch_add(locked - pending),
+ *    xchg_tail is the cmpxchg loop.
  *  - _Q_PENDING_LOOPS is the generic 1 (x86 uses 512). */
 #include <stdlib.h>
 
@@ -31,6 +34,8 @@
 #define Q_TAIL_MASK		(~0ull << Q_TAIL_SHIFT)
 #define Q_NODE_SHIFT		6
 #define Q_PENDING_LOOPS		1
+/* the locked byte's offset in the word: bits 0-7 */
+#define Q_LOCKED_BYTE		(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : 7)
 
 struct qnode {
 	struct qnode *next;
@@ -173,8 +178,9 @@ static void queued_lock(void *l, void *node)
 static void queued_unlock(void *l, void *node)
 {
 	(void)node;
-	/* release: the critical section is visible before the locked byte clears */
-	__atomic_fetch_sub((uint64_t *)l, Q_LOCKED_VAL, __ATOMIC_RELEASE);
+	/* release: the critical section is visible before the locked byte
+	 * clears; a byte store, not an RMW: the holder alone writes it */
+	__atomic_store_n((uint8_t *)l + Q_LOCKED_BYTE, 0, __ATOMIC_RELEASE);
 }
 
 static bool queued_is_locked(const void *l)
