@@ -14,13 +14,14 @@
  *    Addresses must be below 2^54 (all 64-bit Linux user space is).
  *  - One node per caller per lock, so no nesting index (the kernel's four
  *    per-CPU nodes are for task/softirq/hardirq/NMI nesting).
- *  - Unlock is the kernel's: a store-release of 0 to the locked byte alone
- *    (queued_spin_unlock(): smp_store_release(&lock->locked, 0)), beside
- *    RMWs of the whole word by waiters, which the hardware keeps atomic as
- *    the kernel relies on.  The other sub-word stores become word RMWs, as
- *    the kernel's generic fallbacks for _Q_PENDING_BITS != 8: set_locked is
- *    fetch_or, clear_pending_set_locked is fetch_add(locked - pending),
- *    xchg_tail is the cmpxchg loop.
+ *  - Sub-word stores are the kernel's for _Q_PENDING_BITS == 8 (x86 with
+ *    NR_CPUS < 16K): unlock is a store-release of 0 to the locked byte
+ *    (queued_spin_unlock()), set_locked a byte store, clear_pending a byte
+ *    store to the pending byte (bits 8-15, of which only bit 8 is used),
+ *    clear_pending_set_locked a 16-bit store to locked_pending; they sit
+ *    beside RMWs of the whole word by waiters, which the hardware keeps
+ *    atomic as the kernel relies on.  xchg_tail stays the cmpxchg loop (the
+ *    kernel's 16-bit xchg of the tail has no counterpart for a 48-bit tail).
  *  - _Q_PENDING_LOOPS is the generic 1 (x86 uses 512). */
 #include <stdlib.h>
 
@@ -34,8 +35,19 @@
 #define Q_TAIL_MASK		(~0ull << Q_TAIL_SHIFT)
 #define Q_NODE_SHIFT		6
 #define Q_PENDING_LOOPS		1
-/* the locked byte's offset in the word: bits 0-7 */
-#define Q_LOCKED_BYTE		(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : 7)
+/* byte offsets in the word of the locked byte (bits 0-7), the pending byte
+ * (bits 8-15) and the locked_pending half-word (bits 0-15) */
+#define Q_LE			(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+#define Q_LOCKED_BYTE		(Q_LE ? 0 : 7)
+#define Q_PENDING_BYTE		(Q_LE ? 1 : 6)
+#define Q_LOCKED_PENDING_HALF	(Q_LE ? 0 : 6)
+
+static inline uint8_t *q_locked(uint64_t *lock) { return (uint8_t *)lock + Q_LOCKED_BYTE; }
+static inline uint8_t *q_pending(uint64_t *lock) { return (uint8_t *)lock + Q_PENDING_BYTE; }
+static inline uint16_t *q_locked_pending(uint64_t *lock)
+{
+	return (uint16_t *)((uint8_t *)lock + Q_LOCKED_PENDING_HALF);
+}
 
 struct qnode {
 	struct qnode *next;
@@ -106,7 +118,7 @@ static __attribute__((noinline)) void queued_lock_slowpath(uint64_t *lock, struc
 	if (val & ~Q_LOCKED_MASK) {
 		/* a concurrent locker: undo pending if we set it, and queue */
 		if (!(val & Q_PENDING_VAL))
-			__atomic_fetch_and(lock, ~Q_PENDING_VAL, __ATOMIC_RELAXED);
+			__atomic_store_n(q_pending(lock), 0, __ATOMIC_RELAXED);	/* clear_pending */
 		goto queue;
 	}
 	/* we are pending: wait for the owner (0,1,1 -> 0,1,0); acquire pairs with unlock */
@@ -114,7 +126,7 @@ static __attribute__((noinline)) void queued_lock_slowpath(uint64_t *lock, struc
 		while (__atomic_load_n(lock, __ATOMIC_ACQUIRE) & Q_LOCKED_MASK)
 			sb_cpu_relax();
 	/* take it and clear pending: 0,1,0 -> 0,0,1; relaxed: acquired above */
-	__atomic_fetch_add(lock, Q_LOCKED_VAL - Q_PENDING_VAL, __ATOMIC_RELAXED);
+	__atomic_store_n(q_locked_pending(lock), (uint16_t)Q_LOCKED_VAL, __ATOMIC_RELAXED);
 	return;
 
 queue:
@@ -156,7 +168,7 @@ queue:
 	 * our tail and will undo it: *,*,0 -> *,*,1.  Nobody else can take the
 	 * lock while a tail is set.
 	 */
-	__atomic_fetch_or(lock, Q_LOCKED_VAL, __ATOMIC_RELAXED);
+	__atomic_store_n(q_locked(lock), (uint8_t)Q_LOCKED_VAL, __ATOMIC_RELAXED);	/* set_locked */
 	if (!next)
 		while (!(next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)))
 			sb_cpu_relax();
@@ -180,7 +192,7 @@ static void queued_unlock(void *l, void *node)
 	(void)node;
 	/* release: the critical section is visible before the locked byte
 	 * clears; a byte store, not an RMW: the holder alone writes it */
-	__atomic_store_n((uint8_t *)l + Q_LOCKED_BYTE, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(q_locked(l), 0, __ATOMIC_RELEASE);
 }
 
 static bool queued_is_locked(const void *l)
