@@ -9,7 +9,7 @@ set xlabel "threads"
 set ylabel "of_limit = ops/s ÷ limit_ops"
 set logscale x 2
 set xtics 1,2
-set yrange [0:*]
+set yrange [0:1.1<*]	# the limit (1) always in view
 set title plottitle noenhanced
 set key noenhanced
 set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 2 dt 2 lc rgb "black"
