@@ -198,6 +198,56 @@ static void limits_for_points(void)
 	sb_topo_destroy(t);
 }
 
+static void report(const char *name, const char *agg, const char *error, const char *c1, double v1,
+		   const char *c2, double v2)
+{
+	const char *names[] = { c1, c2 };
+	const double values[] = { v1, v2 };
+	struct sb_run_report r = {
+		.name = name, .aggregate = agg, .error = error, .label = "",
+		.ncounters = c2 ? 2 : 1, .counter_names = names, .counter_values = values,
+	};
+
+	sb_limits_on_run(&r, NULL);
+}
+
+/* The table is fed from reported runs: repetitions count, aggregates and
+ * failed runs do not; keys match what sb_limit_for() looks up. */
+static void fed_from_reports(void)
+{
+	double v;
+
+	sb_calib_reset();
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1/min_time:0.050/repeats:1", "",
+	       NULL, "one_way_ns", 80, "rel", SB_REL_NODE);
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1/min_time:0.050/repeats:1", "",
+	       NULL, "one_way_ns", 90, "rel", SB_REL_NODE);
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1/min_time:0.050/repeats:1", "",
+	       NULL, "one_way_ns", 70, "rel", SB_REL_NODE);
+	/* broken fixtures: an aggregate and a failed run must not move the median */
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1", "mean", NULL, "one_way_ns", 1e6,
+	       "rel", SB_REL_NODE);
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1", "", "boom", "one_way_ns", 1e6,
+	       "rel", SB_REL_NODE);
+	CHECK(sb_calib_lookup("c2c:store:0+1", &v) == 0 && v == 80, "c2c median of 3 reps: %g", v);
+	CHECK(sb_calib_lookup_rel("c2c:store:", SB_REL_NODE, &v) == 0 && v == 80, "relation kept");
+	report("calibrate/c2c/op:cas/threads:2/place:list:0+1", "", NULL, "one_way_ns", 60, NULL, 0);
+	CHECK(sb_calib_lookup("c2c:cas:0+1", &v) == 0 && v == 60, "cas kept apart");
+	report("calibrate/uncontended/op:xchg/threads:1/place:list:0", "", NULL, "ns_per_op", 7,
+	       "ops_per_s", 1.4e8);
+	CHECK(sb_calib_lookup("op:xchg", &v) == 0 && v == 7, "uncontended ns_per_op");
+	CHECK(sb_calib_lookup("solo:calibrate/uncontended/op:xchg", &v) != 0,
+	      "calibration points are no strategy's 1-thread reference");
+	report("calibrate/flush/toucher:remote/threads:2/place:list:0+1", "", NULL, "us_per_call", 9,
+	       NULL, 0);
+	CHECK(sb_calib_lookup("flush:remote", &v) == 0 && v == 9, "flush round trip");
+	report("window/null/acct:exact/threads:1/place:compact", "", NULL, "ops_per_s", 3e8, NULL, 0);
+	report("window/null/acct:exact/threads:2/place:compact", "", NULL, "ops_per_s", 1, NULL, 0);
+	CHECK(sb_calib_lookup("solo:window/null/acct:exact", &v) == 0 && v == 3e8,
+	      "1-thread rate keyed without threads and place; 2 threads not recorded: %g", v);
+	sb_calib_reset();
+}
+
 int main(void)
 {
 	small_exact();
@@ -208,5 +258,6 @@ int main(void)
 	planner("synthetic:pack:4 numa:2 l3:2 core:4 pu:2", 5);	/* every relation */
 	arithmetic();
 	limits_for_points();
+	fed_from_reports();
 	return check_done("test_calibrate");
 }

@@ -1,6 +1,7 @@
 /* cmd_run.c — `stratbench run`: plan, register, run, write DIR/gbench.json
  * (Google Benchmark JSON with our context) and DIR/results.csv. */
 #include "cmd/cmd.h"
+#include "run/limits.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -131,6 +132,8 @@ static int run_main(int argc, char **argv)
 		o.gb_argv[o.gb_argc++] = "--benchmark_out_format=json";
 		o.gb_argv[o.gb_argc] = NULL;
 	}
+	/* the limits table is fed from what is reported (run/limits.h) */
+	sb_gbench_on_run(sb_limits_on_run, NULL);
 	sb_context_fingerprint(t, argc, argv);
 	if (!list_only)
 		sb_counters_context(cnt);

@@ -1,6 +1,6 @@
 /* calibrate_bench.c — the machine's limits, measured in the same run as the
- * strategies (run/limits.h records them; window and lock points report
- * limit_ops and of_limit against them):
+ * strategies (run/limits.h records them from the reported runs; window and
+ * lock points report limit_ops and of_limit against them):
  *   calibrate/c2c/op:store|op:cas/threads:2/place:list:A+B — two members
  *     pinned on A and B bounce one line: each waits for the other's value,
  *     then writes the next (op:store: spin on loads, then a store-release;
@@ -20,7 +20,7 @@
  *     its own page, so the flush needs a shootdown IPI there.  us_per_call;
  *     the difference between the two is the remote round trip.
  */
-#include "run/limits.h"
+#include "run/run.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -178,8 +178,6 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 		free(d.ops);
 		if (c->nsamples) {	/* every iteration is a sample */
 			double med, mn, mx;
-			char key[64];
-
 			qsort(c->samples, c->nsamples, sizeof(double), cmp_double);
 			med = c->samples[c->nsamples / 2];
 			mn = c->samples[0];
@@ -188,9 +186,6 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 			sb_state_counter(st, "one_way_min_ns", mn, SB_COUNTER_DEFAULT);
 			sb_state_counter(st, "one_way_max_ns", mx, SB_COUNTER_DEFAULT);
 			sb_state_counter(st, "samples", c->nsamples, SB_COUNTER_DEFAULT);
-			snprintf(key, sizeof(key), "c2c:%s:%d+%d", cas ? "cas" : "store",
-				 a < b ? a : b, a < b ? b : a);
-			sb_calib_record(key, rel, med, c->nsamples);
 		}
 		/* for the heatmap: where the two CPUs are */
 		sb_state_counter(st, "rel", rel, SB_COUNTER_DEFAULT);
@@ -286,9 +281,6 @@ static void unc_body(sb_state *st, const struct sb_point *pt, const char *op)
 	pthread_spin_init(&u.spin, PTHREAD_PROCESS_PRIVATE);
 	pthread_mutex_init(&u.mutex, NULL);
 	if (sb_drive_run(st, pt, unc_member_fn, &u, &d) == 0) {
-		if (d.total_ops && d.elapsed_ns)
-			sb_calib_record(op, -1, (double)d.elapsed_ns / (double)d.total_ops,
-					(double)d.total_ops);
 		sb_drive_report(st, &d);
 	}
 	pthread_mutex_destroy(&u.mutex);
@@ -327,7 +319,7 @@ static uint64_t flush_member_fn(int tid, const struct sb_round *r, void *arg)
 	return ops;
 }
 
-static void flush_body(sb_state *st, const struct sb_point *pt, const char *variant)
+static void flush_body(sb_state *st, const struct sb_point *pt)
 {
 	struct flush_run f = { .pagesz = sysconf(_SC_PAGESIZE) };
 	struct sb_drive d;
@@ -350,8 +342,6 @@ static void flush_body(sb_state *st, const struct sb_point *pt, const char *vari
 			sb_state_counter(st, "us_per_call", us, SB_COUNTER_DEFAULT);
 			sb_state_counter(st, "ops_per_s", (double)d.ops[0] * 1e9 / (double)d.elapsed_ns,
 					 SB_COUNTER_DEFAULT);
-			sb_calib_record(!strcmp(variant, "toucher:none") ? "flush:none" :
-					"flush:remote", -1, us, (double)d.ops[0]);
 		}
 		free(d.ops);
 	}
@@ -365,7 +355,7 @@ static void calibrate_body(sb_state *st, void *arg)
 	if (!strcmp(pt->strategy, "c2c"))
 		c2c_body(st, pt, !strcmp(pt->variant, "op:cas"));
 	else if (!strcmp(pt->strategy, "flush"))
-		flush_body(st, pt, pt->variant);
+		flush_body(st, pt);
 	else
 		unc_body(st, pt, pt->variant);
 }

@@ -139,8 +139,7 @@ static void lock_body(sb_state *st, void *arg)
 		/* every acquisition writes the lock line */
 		if (d.elapsed_ns)
 			sb_limits_report(st, pt, SB_LIMIT_SHARED_WRITE,
-					 (double)d.total_ops * 1e9 / (double)d.elapsed_ns,
-					 (double)d.total_ops);
+					 (double)d.total_ops * 1e9 / (double)d.elapsed_ns);
 		sb_drive_report(st, &d);
 	}
 	if (ops->fini)

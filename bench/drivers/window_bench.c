@@ -120,7 +120,7 @@ static void window_body(sb_state *st, void *arg)
 					 SB_COUNTER_DEFAULT);
 			sb_limits_report(st, pt, p->shared_write ? SB_LIMIT_SHARED_WRITE :
 					 SB_LIMIT_SCALING, (double)d.total_ops * 1e9 /
-					 (double)d.elapsed_ns, (double)d.total_ops);
+					 (double)d.elapsed_ns);
 		}
 		sb_drive_report(st, &d);
 	}

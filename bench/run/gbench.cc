@@ -33,8 +33,11 @@ std::vector<std::unique_ptr<sb_bench>> &benches()
 	return v;
 }
 
-sb_run_hook run_hook;
-void *run_hook_arg;
+// every hook gets every run, in the order they were added
+constexpr int max_hooks = 4;
+sb_run_hook run_hooks[max_hooks];
+void *run_hook_args[max_hooks];
+int nhooks;
 bool any_error;
 
 std::string strip_manual_time(const std::string &name)
@@ -63,7 +66,7 @@ void forward(const Run &r)
 
 	if (r.error_occurred)
 		any_error = true;
-	if (!run_hook)
+	if (!nhooks)
 		return;
 	for (const auto &c : r.counters) {
 		names.push_back(c.first.c_str());
@@ -81,7 +84,8 @@ void forward(const Run &r)
 	rep.ncounters = (int)names.size();
 	rep.counter_names = names.data();
 	rep.counter_values = values.data();
-	run_hook(&rep, run_hook_arg);
+	for (int i = 0; i < nhooks; i++)
+		run_hooks[i](&rep, run_hook_args[i]);
 }
 
 // The display reporter --benchmark_format asked for, optionally hooked.
@@ -283,10 +287,13 @@ void sb_context_add(const char *key, const char *value)
 	benchmark::AddCustomContext(key, value);
 }
 
-void sb_gbench_on_run(sb_run_hook hook, void *arg)
+int sb_gbench_on_run(sb_run_hook hook, void *arg)
 {
-	run_hook = hook;
-	run_hook_arg = arg;
+	if (nhooks == max_hooks)
+		return -1;
+	run_hooks[nhooks] = hook;
+	run_hook_args[nhooks++] = arg;
+	return 0;
 }
 
 int sb_gbench_main(int argc, char **argv)

@@ -143,16 +143,83 @@ double sb_of_limit(double ops_per_s, double limit_ops)
 	return limit_ops > 0 && isfinite(limit_ops) && ops_per_s >= 0 ? ops_per_s / limit_ops : NAN;
 }
 
-/* The point's name less /threads:N and /place:P: its 1-thread key. */
-static void solo_key(const struct sb_point *pt, char *buf, size_t len)
+/* Google Benchmark's own name parts (per-benchmark settings). */
+static bool gb_part(const char *tok)
+{
+	return !strncmp(tok, "min_time:", 9) || !strncmp(tok, "repeats:", 8) ||
+	       !strncmp(tok, "iterations:", 11) || !strcmp(tok, "manual_time");
+}
+
+/* A name less /threads:N, /place:P and GB's parts: the 1-thread key. */
+static void solo_key_of(const char *name, char *buf, size_t len)
 {
 	char tmp[256], *save = NULL, *tok;
 	size_t n = (size_t)snprintf(buf, len, "solo:");
 
-	snprintf(tmp, sizeof(tmp), "%s", pt->name);
+	snprintf(tmp, sizeof(tmp), "%s", name);
 	for (tok = strtok_r(tmp, "/", &save); tok; tok = strtok_r(NULL, "/", &save))
-		if (strncmp(tok, "threads:", 8) && strncmp(tok, "place:", 6) && n < len)
+		if (strncmp(tok, "threads:", 8) && strncmp(tok, "place:", 6) && !gb_part(tok) &&
+		    n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n > 5 ? "/" : "", tok);
+}
+
+static void solo_key(const struct sb_point *pt, char *buf, size_t len)
+{
+	solo_key_of(pt->name, buf, len);
+}
+
+static bool counter(const struct sb_run_report *r, const char *name, double *v)
+{
+	for (int k = 0; k < r->ncounters; k++)
+		if (!strcmp(r->counter_names[k], name)) {
+			*v = r->counter_values[k];
+			return true;
+		}
+	return false;
+}
+
+void sb_limits_on_run(const struct sb_run_report *r, void *arg)
+{
+	char tmp[256], key[300], *save = NULL, *tok, *part[16];
+	const char *place = NULL, *variant = NULL;
+	double v, rel = -1;
+	int n = 0, threads = 0;
+
+	(void)arg;
+	if (r->error || (r->aggregate && r->aggregate[0]))
+		return;		/* repetitions only: aggregates would count twice */
+	snprintf(tmp, sizeof(tmp), "%s", r->name);
+	for (tok = strtok_r(tmp, "/", &save); tok && n < 16; tok = strtok_r(NULL, "/", &save))
+		part[n++] = tok;
+	if (n < 2)
+		return;
+	for (int i = 2; i < n; i++) {
+		if (!strncmp(part[i], "place:list:", 11))
+			place = part[i] + 11;
+		else if (!strncmp(part[i], "threads:", 8))
+			threads = atoi(part[i] + 8);
+		else if (!strncmp(part[i], "op:", 3) || !strncmp(part[i], "toucher:", 8))
+			variant = part[i];
+	}
+	if (strcmp(part[0], "calibrate")) {
+		if (threads == 1 && counter(r, "ops_per_s", &v)) {
+			solo_key_of(r->name, key, sizeof(key));
+			sb_calib_record(key, -1, v, 1);
+		}
+		return;
+	}
+	if (!variant)
+		return;
+	if (!strcmp(part[1], "c2c") && place && counter(r, "one_way_ns", &v)) {
+		counter(r, "rel", &rel);
+		snprintf(key, sizeof(key), "c2c:%s:%s", variant + 3, place);
+		sb_calib_record(key, (int)rel, v, 1);
+	} else if (!strcmp(part[1], "uncontended") && counter(r, "ns_per_op", &v)) {
+		sb_calib_record(variant, -1, v, 1);
+	} else if (!strcmp(part[1], "flush") && counter(r, "us_per_call", &v)) {
+		snprintf(key, sizeof(key), "flush:%s", variant + 8);
+		sb_calib_record(key, -1, v, 1);
+	}
 }
 
 static const char *const rmw_ops[] = { "op:cas", "op:fetch_add", "op:xchg", NULL };
@@ -219,22 +286,18 @@ int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *lim
 }
 
 void sb_limits_report(sb_state *st, const struct sb_point *pt, enum sb_limit_kind kind,
-		      double ops_per_s, double total_ops)
+		      double ops_per_s)
 {
-	char why[256] = "", key[300];
+	char why[256] = "";
 	double limit;
 
 	if (!(ops_per_s > 0))
 		return;
-	if (pt->threads == 1) {
-		solo_key(pt, key, sizeof(key));
-		sb_calib_record(key, -1, ops_per_s, total_ops);
-		if (kind == SB_LIMIT_SCALING) {
-			/* its own rate is its bound: nothing to report */
-			sb_state_append_label(st, "limit: none at 1 thread (this run is the "
-					   "scaling reference)");
-			return;
-		}
+	if (pt->threads == 1 && kind == SB_LIMIT_SCALING) {
+		/* its own rate is its bound: nothing to report */
+		sb_state_append_label(st, "limit: none at 1 thread (this run is the scaling "
+				   "reference)");
+		return;
 	}
 	if (sb_limit_for(pt, kind, &limit, why, sizeof(why))) {
 		sb_state_append_label(st, why);

@@ -2,15 +2,16 @@
  * (the calibrate family) and how a strategy benchmark reports against them.
  *
  * Table: the calibrate benchmarks run first in the process when the plan
- * includes them (cmd/plan.c registers that family first) and record values
- * here under keys: "c2c:store:A+B" (one-way ns of CPU pair A < B, with its
- * relation), "c2c:cas:A+B", "op:cas" … (uncontended ns per op); strategy
- * benchmarks record "solo:<name less threads and placement>" (their 1-thread
- * ops/s).  A key may be recorded several times (Google Benchmark calls a body
- * once per iteration estimate and per repetition): its value is the median
- * of the records whose weight (samples or ops) is at least a quarter of the
- * largest, so short warm-up calls do not count.  Main thread only (bodies
- * run there).
+ * includes them (cmd/plan.c registers that family first).  Every run Google
+ * Benchmark reports — what the JSON and CSV hold, once all repetitions of
+ * that benchmark are done, before the next one starts — is recorded by
+ * sb_limits_on_run() under keys: "c2c:store:A+B" (one_way_ns of CPU pair
+ * A < B, with its relation), "c2c:cas:A+B", "op:cas" … (uncontended
+ * ns_per_op), "flush:none|remote" (us_per_call), and for every other
+ * 1-thread run "solo:<name less threads and placement>" (ops_per_s).  A key
+ * holds one record per repetition; its value is their median (the weights:
+ * records lighter than a quarter of the heaviest are left out).  Main
+ * thread only (bodies and reporters run there).
  *
  * Limits (README "Limits"): for a point of T threads on CPUs c[0..T)
  *   handoff (the strategy writes one shared line every call, T >= 2):
@@ -32,6 +33,8 @@
 #include "run/run.h"
 
 void sb_calib_record(const char *key, int rel, double value, double weight);
+/* The run hook (gbench.h) that feeds the table from reported runs. */
+void sb_limits_on_run(const struct sb_run_report *r, void *arg);
 /* 0 and *value, or -1 when key was never recorded. */
 int sb_calib_lookup(const char *key, double *value);
 /* Median value of the keys starting with prefix recorded with relation rel. */
@@ -55,8 +58,8 @@ enum sb_limit_kind {
 int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *limit_ops,
 		 char *why, size_t len);
 /* Reports limit_ops and of_limit (or a label saying why not) for a point
- * that measured ops_per_s, and records its 1-thread rate for later points. */
+ * that measured ops_per_s. */
 void sb_limits_report(sb_state *st, const struct sb_point *pt, enum sb_limit_kind kind,
-		      double ops_per_s, double total_ops);
+		      double ops_per_s);
 
 #endif

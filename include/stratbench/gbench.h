@@ -79,8 +79,10 @@ struct sb_run_report {
 	const char *const *counter_names;
 	const double *counter_values;	/* final values, flags applied */
 };
+/* Adds a hook (up to 4; -1 when full): each gets every run, as soon as
+ * all repetitions of its benchmark are done, in the order added. */
 typedef void (*sb_run_hook)(const struct sb_run_report *r, void *arg);
-void sb_gbench_on_run(sb_run_hook hook, void *arg);
+int sb_gbench_on_run(sb_run_hook hook, void *arg);
 
 /* Initialise with argv (consumes --benchmark_* flags), run what is
  * registered, shut down.  Returns 0, or 1 if a benchmark failed. */
