@@ -136,6 +136,10 @@ sb_lock_loop_run(struct sb_lock_loop *lp, const struct sb_round *r,
 	const unsigned crit_lines = lp->crit_lines;
 	uint64_t *const crit_data = lp->crit_data;
 	const bool use_trylock = lp->use_trylock;
+	/* the round's quota and stop flag too (sb_round_over() would reload
+	 * them through r after every lock/unlock) */
+	const uint64_t quota = r->quota;
+	int *const stop = r->stop;
 	uint64_t ops = 0, attempts = 0, fails = 0;
 
 	do {
@@ -172,7 +176,12 @@ sb_lock_loop_run(struct sb_lock_loop *lp, const struct sb_round *r,
 		unlock(l, node);
 		sb_work(par_iters);
 		ops++;
-	} while (!sb_round_over(r, ops));
+		if (ops >= quota) {
+			/* relaxed: stop carries no data, as in sb_round_over() */
+			__atomic_store_n(stop, 1, __ATOMIC_RELAXED);
+			break;
+		}
+	} while (!__atomic_load_n(stop, __ATOMIC_RELAXED));
 	lp->try_attempts += attempts;
 	lp->try_fails += fails;
 	return ops;
