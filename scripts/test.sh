@@ -22,12 +22,13 @@ done
 
 if [ -n "$cross" ]; then
 	case $cross in
-	ppc64le) tri=powerpc64le-linux-gnu ;;
-	aarch64) tri=aarch64-linux-gnu ;;
+	ppc64le) tri=powerpc64le-linux-gnu deb=ppc64el ;;
+	aarch64) tri=aarch64-linux-gnu deb=arm64 ;;
 	*) SB_DIE_RC=2 sb_die "unknown --cross target '$cross' (want ppc64le or aarch64)" ;;
 	esac
 	[ -z "$sanitize" ] || SB_DIE_RC=2 sb_die "--cross and --sanitize do not combine"
-	sb_need_pkgs cmake make pkg-config "gcc-$tri" qemu-user
+	# gcc-$tri does not pull in the target's libc: crt files, headers
+	sb_need_pkgs cmake make pkg-config "gcc-$tri" "libc6-dev-$deb-cross" qemu-user
 	dir="$SB_ROOT/build-cross-$cross"
 	sb_build "$dir" -DCMAKE_TOOLCHAIN_FILE="$SB_ROOT/cmake/$cross.cmake" -DSTRATBENCH_WERROR=$werror
 else
