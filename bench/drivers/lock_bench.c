@@ -119,8 +119,9 @@ static void lock_body(sb_state *st, void *arg)
 		lp->crit_lines = (unsigned)crit_lines;
 		lp->crit_data = (uint64_t *)(shared + lock_bytes);
 		lp->use_trylock = trylock;
-		lp->sample_shift = 6;	/* time one acquisition in 64, at a per-thread offset */
-		lp->sample_phase = 1 + (unsigned)(i * 37) % 63;
+		lp->sample_shift = 8;	/* time one acquisition in 256, at a per-thread offset:
+					 * two counter reads (~10 ns here) per 256 ops */
+		lp->sample_phase = 1 + (unsigned)(i * 37) % 255;
 	}
 	if (sb_drive_run(st, pt, lock_member_fn, &run, &d) == 0) {
 		for (i = 0; i < pt->threads; i++) {
