@@ -37,6 +37,8 @@ check "list hides test-only locks" bash -c "! grep -qi broken '$tmp/list'"
 "$sb" topo --topology="synthetic:pack:2 numa:2 core:9 pu:2" --placement=scatter --threads=4 >"$tmp/topo"
 check "topo plan" grep -q "plan scatter, 4 threads: 0,36,18,54" "$tmp/topo"
 check "topo summary" grep -q "2 packages, 4 NUMA nodes, 36 cores, 72 PUs" "$tmp/topo"
+"$sb" topo --topology="synthetic:pack:2 numa:2 core:9 pu:2" --pairs=sample >"$tmp/topo2"
+check "topo counts the sampled matrix" grep -q "latency matrix (sample): 106 pairs: smt 2 node 32 package 36 remote 36" "$tmp/topo2"
 
 # a short run: JSON with the fingerprint, CSV with the counters
 out=$tmp/r

@@ -4,7 +4,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *topology, *placement, *threads;
+static const char *topology, *placement, *threads, *pairs = "auto";
+static const char *const pairs_choices[] = { "auto", "all", "sample", NULL };
+
+/* The latency matrix calibrate would measure here (--pairs). */
+static void print_pairs(const struct sb_topo *t)
+{
+	bool all = !strcmp(pairs, "all") || (!strcmp(pairs, "auto") && sb_topo_npus(t) <= 16);
+	int *p = NULL, n = sb_topo_pairs(t, all, &p), count[SB_REL_COUNT] = { 0 }, i;
+
+	for (i = 0; i < n; i++) {
+		int r = sb_topo_relation(t, p[2 * (size_t)i], p[2 * (size_t)i + 1]);
+
+		if (r >= 0)
+			count[r]++;
+	}
+	printf("latency matrix (%s): %d pairs:", all ? "all" : "sample", n > 0 ? n : 0);
+	for (i = 0; i < SB_REL_COUNT; i++)
+		if (count[i])
+			printf(" %s %d", sb_rel_names[i], count[i]);
+	printf("\n");
+	free(p);
+}
 
 static const struct sb_option topo_options[] = {
 	{ "topology", SB_OPT_STRING, &topology, 0, 0, NULL, "T",
@@ -13,6 +34,9 @@ static const struct sb_option topo_options[] = {
 	  "also print the plan: compact, cores, scatter or list:CPUS (default: none)" },
 	{ "threads", SB_OPT_STRING, &threads, 0, 0, NULL, "N",
 	  "thread count of the plan (default: the number of PUs)" },
+	{ "pairs", SB_OPT_STRING, &pairs, 0, 0, pairs_choices, "all|sample",
+	  "count the latency matrix's CPU pairs per relation as calibrate would measure "
+	  "them (default auto: all up to 16 PUs, else sample)" },
 	{ NULL },
 };
 
@@ -24,6 +48,7 @@ static int topo_main(int argc, char **argv)
 	int n, i, *cpus;
 
 	topology = placement = threads = NULL;
+	pairs = "auto";
 	if (sb_cmd_args(&sb_cmd_topo, argc, argv, &args))
 		return SB_EXIT_USAGE;
 	sb_args_free(&args);	/* topo takes no Google Benchmark flags */
@@ -32,6 +57,7 @@ static int topo_main(int argc, char **argv)
 		return SB_EXIT_USAGE;
 	}
 	sb_topo_print(t, stdout);
+	print_pairs(t);
 	if (!placement) {
 		if (threads) {
 			fprintf(stderr, "stratbench: topo --threads needs --placement\n");

@@ -59,6 +59,11 @@ static int calibrate_variants(const char *strategy, const char **names, int max)
 	return n;
 }
 
+bool sb_calibrate_all_pairs(const struct sb_topo *t)
+{
+	return !strcmp(pairs_mode, "all") || (!strcmp(pairs_mode, "auto") && sb_topo_npus(t) <= 16);
+}
+
 static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy, const char *variant,
 			      struct sb_cpu_set **sets)
 {
@@ -66,7 +71,7 @@ static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy, con
 	char err[256];
 
 	if (!strcmp(strategy, "c2c")) {
-		bool all = !strcmp(pairs_mode, "all") || (!strcmp(pairs_mode, "auto") && npus <= 16);
+		bool all = sb_calibrate_all_pairs(t);
 
 		n = npus < 2 ? 0 : sb_topo_pairs(t, all, &pairs);
 		if (n <= 0) {
