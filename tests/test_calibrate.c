@@ -218,20 +218,20 @@ static void fed_from_reports(void)
 	double v;
 
 	sb_calib_reset();
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1/min_time:0.050/repeats:1", "",
-	       NULL, "one_way_ns", 80, "rel", SB_REL_NODE);
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1/min_time:0.050/repeats:1", "",
-	       NULL, "one_way_ns", 90, "rel", SB_REL_NODE);
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1/min_time:0.050/repeats:1", "",
-	       NULL, "one_way_ns", 70, "rel", SB_REL_NODE);
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1/iterations:2000/repeats:1", "",
+	       NULL, "one_way_min_ns", 80, "rel", SB_REL_NODE);
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1/iterations:2000/repeats:1", "",
+	       NULL, "one_way_min_ns", 90, "rel", SB_REL_NODE);
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1/iterations:2000/repeats:1", "",
+	       NULL, "one_way_min_ns", 70, "rel", SB_REL_NODE);
 	/* broken fixtures: an aggregate and a failed run must not move the median */
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1", "mean", NULL, "one_way_ns", 1e6,
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1", "mean", NULL, "one_way_min_ns", 1e6,
 	       "rel", SB_REL_NODE);
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1", "", "boom", "one_way_ns", 1e6,
+	report("calibrate/c2c/op:store/threads:2/place:list:0+1", "", "boom", "one_way_min_ns", 1e6,
 	       "rel", SB_REL_NODE);
 	CHECK(sb_calib_lookup("c2c:store:0+1", &v) == 0 && v == 80, "c2c median of 3 reps: %g", v);
 	CHECK(sb_calib_lookup_rel("c2c:store:", SB_REL_NODE, &v) == 0 && v == 80, "relation kept");
-	report("calibrate/c2c/op:cas/threads:2/place:list:0+1", "", NULL, "one_way_ns", 60, NULL, 0);
+	report("calibrate/c2c/op:cas/threads:2/place:list:0+1", "", NULL, "one_way_min_ns", 60, NULL, 0);
 	CHECK(sb_calib_lookup("c2c:cas:0+1", &v) == 0 && v == 60, "cas kept apart");
 	report("calibrate/uncontended/op:xchg/threads:1/place:list:0", "", NULL, "ns_per_op", 7,
 	       "ops_per_s", 1.4e8);

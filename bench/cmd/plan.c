@@ -213,7 +213,12 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 	b = sb_bench_register(pt->name, drv->body, pt);
 	sb_bench_use_manual_time(b);
 	if (w->brief) {		/* seconds in all, whatever the strategies' flags */
-		sb_bench_min_time(b, SB_BRIEF_MIN_TIME);
+		int64_t n = drv->brief_iterations ? drv->brief_iterations(w->strategy) : 0;
+
+		if (n > 0)
+			sb_bench_iterations(b, n);
+		else
+			sb_bench_min_time(b, SB_BRIEF_MIN_TIME);
 		sb_bench_repetitions(b, 1);
 	}
 	return 0;

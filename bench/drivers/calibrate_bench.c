@@ -365,6 +365,16 @@ static void calibrate_body(sb_state *st, void *arg)
 		unc_body(st, pt, pt->variant);
 }
 
+/* Inside a run: a fixed count, tens of ms each on an idle machine. */
+static int64_t calibrate_brief_iterations(const char *strategy)
+{
+	if (!strcmp(strategy, "c2c"))
+		return 2000;		/* batches: 256k line transfers */
+	if (!strcmp(strategy, "flush"))
+		return 5000;		/* madvise calls */
+	return 5000000;			/* uncontended ops */
+}
+
 const struct sb_family_driver sb_calibrate_driver = {
 	.family = "calibrate",
 	.summary = "the machine's limits, measured first in the same run: "
@@ -375,5 +385,6 @@ const struct sb_family_driver sb_calibrate_driver = {
 	.variants = calibrate_variants,
 	.cpu_sets = calibrate_cpu_sets,
 	.calibrates = true,
+	.brief_iterations = calibrate_brief_iterations,
 	.body = calibrate_body,
 };

@@ -5,8 +5,9 @@
  * includes them (cmd/plan.c registers that family first).  Every run Google
  * Benchmark reports — what the JSON and CSV hold, once all repetitions of
  * that benchmark are done, before the next one starts — is recorded by
- * sb_limits_on_run() under keys: "c2c:store:A+B" (one_way_ns of CPU pair
- * A < B, with its relation), "c2c:cas:A+B", "op:cas" … (uncontended
+ * sb_limits_on_run() under keys: "c2c:store:A+B" (one_way_min_ns of CPU
+ * pair A < B: its fastest batch, each a mean of 128 transfers — the bound
+ * the hardware showed, robust to a descheduled member; with its relation), "c2c:cas:A+B", "op:cas" … (uncontended
  * ns_per_op), "flush:none|remote" (us_per_call), and for every other
  * 1-thread run "solo:<name less threads and placement>" (ops_per_s).  A key
  * holds one record per repetition; its value is their median (the weights:
@@ -15,7 +16,8 @@
  *
  * Limits (README "Limits"): for a point of T threads on CPUs c[0..T)
  *   handoff (the strategy writes one shared line every call, T >= 2):
- *        limit_ops = 1e9 / mean over every pair {c[i], c[j]} of its one-way ns
+ *        limit_ops = 1e9 / mean over every pair {c[i], c[j]} of its fastest
+ *        one-way ns
  *        (a pair not measured takes the median of measured pairs of the same
  *        relation, and the label says so)
  *   rmw     (every call is at least one atomic RMW, T == 1):

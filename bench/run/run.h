@@ -86,9 +86,12 @@ struct sb_family_driver {
 	int (*cpu_sets)(const struct sb_topo *t, const char *strategy, const char *variant,
 			struct sb_cpu_set **sets);
 	/* a calibration family (limits.h): the plan registers it before every
-	 * other family, briefly (short min time, one repetition) unless it was
-	 * asked for by --family */
+	 * other family, briefly unless it was asked for by --family: once, with
+	 * brief_iterations(strategy) iterations (a fixed count: Google
+	 * Benchmark's time-based estimate stops after one iteration when a
+	 * loaded machine deschedules a member) */
 	bool calibrates;
+	int64_t (*brief_iterations)(const char *strategy);
 	void (*body)(sb_state *st, void *point);
 };
 
