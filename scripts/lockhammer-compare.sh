@@ -9,7 +9,10 @@
 #   stratbench: run --family=lock --strategy=<lock> --threads=N --placement=compact
 #               --benchmark_min_time=0.5 --benchmark_repetitions=3 (median ops_per_s)
 # Both pin thread i on CPU i.  Prints, per lock and thread count, each round's
-# ours ÷ lockhammer and the median over ROUNDS (default 3) rounds.
+# ours ÷ lockhammer and the median over ROUNDS (default 3) rounds; then, at
+# 1 thread, CPU ns per lock on both sides (thread CPU time / locks: ours
+# Google Benchmark's cpu_ns, lockhammer's cputime_ns_per_lock_acquire from
+# -v), which other load on the machine does not inflate.
 # Environment: SB_BIN=path/to/stratbench (default build/stratbench, built if missing).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -32,10 +35,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# lockhammer's table: data rows start with the pinorder number; last column locks/wall_sec
+# lockhammer's table: data rows start with the pinorder number; last column
+# locks/wall_sec; -v adds cputime_ns_per_lock_acquire per measurement.
+# Prints "locks/s cpu_ns" (medians of its 3 measurements).
 run_lh() {
-	"$lh/$1" -t "$2" -c 0 -p 0 -D 0.5 -n 3 -Y -Z 2>/dev/null |
-		awk '/^po +meas/ { t = 1; next } t && /^[0-9]/ { print $NF }' | median
+	local out=$tmp/lh.$RANDOM$RANDOM
+	"$lh/$1" -t "$2" -c 0 -p 0 -D 0.5 -n 3 -Y -Z -v >"$out" 2>/dev/null
+	echo "$(awk '/^po +meas/ { t = 1; next } t && /^[0-9]/ { print $NF }' "$out" | median)" \
+	     "$(awk '/^cputime_ns_per_lock_acquire/ { print $3 }' "$out" | median)"
 }
 
 run_ours() {
@@ -43,7 +50,7 @@ run_ours() {
 	"$sb" run --family=lock --strategy="$1" --threads="$2" --placement=compact \
 		--benchmark_min_time=0.5 --benchmark_repetitions=3 --out="$out" >/dev/null 2>&1 ||
 		sb_die "stratbench run of $1 at $2 threads failed"
-	awk -F, 'NR > 1 && $8 == "median" { print $13 }' "$out/results.csv"
+	awk -F, 'NR > 1 && $8 == "median" { print $13, $12 }' "$out/results.csv"
 }
 
 echo "# $(date -u +%FT%TZ) $(uname -n) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -59,9 +66,10 @@ for r in $(seq "$rounds"); do
 			else
 				b=$(run_ours "$lock" "$t"); a=$(run_lh "$bin" "$t")
 			fi
-			[ -n "$a" ] && [ -n "$b" ] || sb_die "no result for $lock at $t threads (round $r)"
-			echo "$lock $t $r $b $a" >>"$tmp/rows"
-			echo "round $r: $lock threads $t: ours $b lockhammer $a" >&2
+			set -- $b $a	# ours ops/s, ours cpu ns, lh locks/s, lh cpu ns
+			[ $# -eq 4 ] || sb_die "no result for $lock at $t threads (round $r)"
+			echo "$lock $t $r $1 $3 $2 $4" >>"$tmp/rows"
+			echo "round $r: $lock threads $t: ours $1/s lockhammer $3/s" >&2
 		done
 	done
 done
@@ -76,4 +84,13 @@ for pair in $locks; do
 		rm=$(median <<<"$ratios")
 		printf '%-14s %7s %14.0f %14.0f %8.2f  %s\n' "$lock" "$t" "$o" "$h" "$rm" "$(echo $ratios)"
 	done
+done
+echo
+printf '%-14s %12s %12s %8s   %s\n' lock ours_cpu_ns lh_cpu_ns "lh÷ours" "1 thread, CPU ns per lock (medians over rounds)"
+for pair in $locks; do
+	lock=${pair%%:*}
+	rows=$(awk -v l="$lock" '$1 == l && $2 == 1' "$tmp/rows")
+	o=$(awk '{ print $6 }' <<<"$rows" | median)
+	h=$(awk '{ print $7 }' <<<"$rows" | median)
+	printf '%-14s %12.2f %12.2f %8.2f\n' "$lock" "$o" "$h" "$(awk -v o="$o" -v h="$h" 'BEGIN { print h / o }')"
 done
