@@ -23,6 +23,8 @@ expect_usage() {
 	fi
 }
 
+# csvcol FILE NAME: the column number of NAME in a results.csv
+csvcol() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 fast=(--benchmark_min_time=0.01)
 
 # list: families and strategies, no test-only fixtures
@@ -71,8 +73,9 @@ check "every JSON benchmark has cnt:rusage:user_s" \
 	[ "$(grep -c '"cnt:rusage:user_s":' "$out/gbench.json")" -eq "$(grep -c '"run_name":' "$out/gbench.json")" ]
 check "every JSON benchmark has cnt:task-clock/op" \
 	[ "$(grep -c '"cnt:task-clock/op":' "$out/gbench.json")" -eq "$(grep -c '"run_name":' "$out/gbench.json")" ]
-check "every CSV row has counters in extra" awk -F, \
-	'NR > 1 { n++; if ($26 !~ /cnt:rusage:user_s=/ || $26 !~ /cnt:irq:CAL@team=/) exit 1 } END { exit n == 8 ? 0 : 1 }' \
+ex=$(csvcol "$out/results.csv" extra)
+check "every CSV row has counters in extra" awk -F, -v ex="$ex" \
+	'NR > 1 { n++; if ($ex !~ /cnt:rusage:user_s=/ || $ex !~ /cnt:irq:CAL@team=/) exit 1 } END { exit n == 8 ? 0 : 1 }' \
 	"$out/results.csv"
 # an unavailable counter is named in the context and never appears as a value
 unav=$(sed -n 's/.*"sb_counters_unavailable": "\(.*\)",\{0,1\}$/\1/p' "$out/gbench.json")
@@ -107,9 +110,9 @@ check "made-up counters: the others measured" [ "$(grep -c '"cnt:page-faults\(:u
 	>/dev/null 2>&1
 check "--counters-ab runs both" [ "$(grep -c '^window/null/threads:1/place:compact/counters:\(none\|on\),' "$tmp/ab/results.csv")" -eq 2 ]
 check "--counters-ab: none has no counters" \
-	awk -F, '$1 ~ /counters:none$/ && $26 ~ /cnt:/ { exit 1 } $1 ~ /counters:none$/ { f = 1 } END { exit !f }' "$tmp/ab/results.csv"
+	awk -F, -v ex="$ex" '$1 ~ /counters:none$/ && $ex ~ /cnt:/ { exit 1 } $1 ~ /counters:none$/ { f = 1 } END { exit !f }' "$tmp/ab/results.csv"
 check "--counters-ab: on has counters" \
-	awk -F, '$1 ~ /counters:on$/ && $26 ~ /cnt:rusage:user_s=/ { f = 1 } END { exit !f }' "$tmp/ab/results.csv"
+	awk -F, -v ex="$ex" '$1 ~ /counters:on$/ && $ex ~ /cnt:rusage:user_s=/ { f = 1 } END { exit !f }' "$tmp/ab/results.csv"
 expect_usage "--counters-ab with none" "drop --counters=none" run --strategy=null --counters-ab --counters=none
 # stratbench counters: one line per counter, available or why not
 "$sb" counters >"$tmp/cnt" 2>&1
@@ -317,8 +320,6 @@ check "bad context: no unlink noise" bash -c "! grep -q 'cannot remove' '$tmp/ct
 
 # calibrate: the latency matrix (every pair here: positive, finite, no
 # diagonal), uncontended costs, the flush round trip; then limits in a run
-# csvcol FILE NAME: the column number of NAME in a results.csv
-csvcol() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 npus=$(nproc)
 "$sb" calibrate --out="$tmp/cal" "${fast[@]}" >"$tmp/cal.out" 2>"$tmp/cal.err"
 check "calibrate exits 0 ($(tail -1 "$tmp/cal.err"))" [ $? -eq 0 ]
