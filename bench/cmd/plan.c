@@ -394,11 +394,10 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 		const struct sb_family_driver *drv = sb_drivers[f];
 
 		bool asked = o->family && strcmp(o->family, drv->family) == 0;
-		/* calibration: asked for, or the limits of a default or --limits run */
-		bool limits = drv->calibrates && !asked &&
-			      (o->limits || (!o->family && !o->strategy));
+		/* calibration: asked for by --family, or the limits of a --limits run */
+		bool limits = drv->calibrates && !asked && o->limits;
 
-		if (o->family && !asked && !limits)
+		if ((o->family && !asked && !limits) || (drv->calibrates && !asked && !limits))
 			continue;
 		for (s = 0; s < drv_count(drv); s++) {
 			const char *name = drv_at(drv, s);

@@ -85,8 +85,9 @@ struct sb_family_driver {
 	 * *sets (malloc'd), returns how many; each becomes place:list:CPUS */
 	int (*cpu_sets)(const struct sb_topo *t, const char *strategy, const char *variant,
 			struct sb_cpu_set **sets);
-	/* a calibration family (limits.h): the plan registers it before every
-	 * other family, briefly unless it was asked for by --family: once, with
+	/* a calibration family (limits.h): run only when asked for by --family,
+	 * or by --limits: then registered before every other family, briefly:
+	 * once, with
 	 * brief_iterations(strategy) iterations (a fixed count: Google
 	 * Benchmark's time-based estimate stops after one iteration when a
 	 * loaded machine deschedules a member) */
