@@ -30,6 +30,7 @@
 
 #define SB_C2C_BATCH 64			/* round trips per timed sample */
 #define SB_C2C_SAMPLES (1 << 16)	/* samples kept per call */
+#define SB_C2C_ALL_MAX 512		/* PUs: beyond, --pairs=all measures the sample */
 
 static const char *pairs_mode = "auto";
 static const char *const pairs_choices[] = { "auto", "all", "sample", NULL };
@@ -72,6 +73,12 @@ static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy, con
 
 	if (!strcmp(strategy, "c2c")) {
 		bool all = sb_calibrate_all_pairs(t);
+
+		if (all && npus > SB_C2C_ALL_MAX) {	/* npus² Google Benchmark points */
+			fprintf(stderr, "stratbench: note: calibrate/c2c: every pair of %d PUs is "
+				"too many; measuring the sample (--pairs=sample)\n", npus);
+			all = false;
+		}
 
 		n = npus < 2 ? 0 : sb_topo_pairs(t, all, &pairs);
 		if (n <= 0) {
