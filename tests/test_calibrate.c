@@ -29,7 +29,7 @@ static unsigned missing_relations(const struct sb_topo *t, const int *pairs, int
 		for (j = i + 1; j < npus; j++)
 			all |= 1u << sb_topo_relation(t, sb_topo_pu_os(t, i), sb_topo_pu_os(t, j));
 	for (i = 0; i < n; i++)
-		got |= 1u << sb_topo_relation(t, pairs[2 * i], pairs[2 * i + 1]);
+		got |= 1u << sb_topo_relation(t, pairs[2 * (size_t)i], pairs[2 * (size_t)i + 1]);
 	return all & ~got;
 }
 
@@ -37,10 +37,10 @@ static unsigned missing_relations(const struct sb_topo *t, const int *pairs, int
 static bool well_formed(const int *p, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (p[2 * i] >= p[2 * i + 1])
+		if (p[2 * (size_t)i] >= p[2 * (size_t)i + 1])
 			return false;
-		if (i && (p[2 * i - 2] > p[2 * i] ||
-			  (p[2 * i - 2] == p[2 * i] && p[2 * i - 1] >= p[2 * i + 1])))
+		if (i && (p[2 * (size_t)i - 2] > p[2 * (size_t)i] ||
+			  (p[2 * (size_t)i - 2] == p[2 * (size_t)i] && p[2 * (size_t)i - 1] >= p[2 * (size_t)i + 1])))
 			return false;
 	}
 	return true;
@@ -68,14 +68,14 @@ static void planner(const char *spec, int want_classes)
 	CHECK(classes == want_classes, "%s: %d relations, want %d", spec, classes, want_classes);
 	/* broken fixture: the sample without its cross-package pairs must be caught */
 	if (npk > 1) {
-		int k = 0, pkg, core, node, pkg2;
+		int k = 0, pkg = -1, core, node, pkg2 = -2;
 
 		for (int i = 0; i < ns; i++) {
-			sb_topo_cpu_where(t, s[2 * i], &pkg, &core, &node);
-			sb_topo_cpu_where(t, s[2 * i + 1], &pkg2, &core, &node);
+			sb_topo_cpu_where(t, s[2 * (size_t)i], &pkg, &core, &node);
+			sb_topo_cpu_where(t, s[2 * (size_t)i + 1], &pkg2, &core, &node);
 			if (pkg == pkg2) {
-				s2[2 * k] = s[2 * i];
-				s2[2 * k + 1] = s[2 * i + 1];
+				s2[2 * (size_t)k] = s[2 * (size_t)i];
+				s2[2 * (size_t)k + 1] = s[2 * (size_t)i + 1];
 				k++;
 			}
 		}

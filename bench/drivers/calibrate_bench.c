@@ -53,7 +53,7 @@ static int calibrate_variants(const char *strategy, const char **names, int max)
 			       flush : unc;
 	int n = 0;
 
-	while (v[n] && n < max) {
+	while (n < max && v[n]) {
 		names[n] = v[n];
 		n++;
 	}
@@ -90,8 +90,8 @@ static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy, con
 		*sets = calloc(n, sizeof(**sets));
 		for (i = 0; i < n; i++) {
 			(*sets)[i].n = 2;
-			(*sets)[i].cpu[0] = pairs[2 * i];
-			(*sets)[i].cpu[1] = pairs[2 * i + 1];
+			(*sets)[i].cpu[0] = pairs[2 * (size_t)i];
+			(*sets)[i].cpu[1] = pairs[2 * (size_t)i + 1];
 		}
 		free(pairs);
 		return n;

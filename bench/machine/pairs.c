@@ -17,14 +17,14 @@ static void put(int *v, int *n, int a, int b)
 {
 	if (a == b)
 		return;
-	v[2 * *n] = a < b ? a : b;
-	v[2 * *n + 1] = a < b ? b : a;
+	v[2 * (size_t)*n] = a < b ? a : b;
+	v[2 * (size_t)*n + 1] = a < b ? b : a;
 	(*n)++;
 }
 
 int sb_topo_pairs(const struct sb_topo *t, bool all, int **pairs)
 {
-	int npus = sb_topo_npus(t), npk = sb_topo_npackages(t), n = 0, i, j, k;
+	int npus = sb_topo_npus(t), npk = sb_topo_npackages(t), n = 0, first0 = -1, i, j, k;
 	size_t cap = all ? (size_t)npus * (npus - 1) / 2 : (size_t)2 * npus + (size_t)npk * npk;
 	int *v = malloc(sizeof(int) * 2 * (cap ? cap : 1));
 	int *first = malloc(sizeof(int) * npk);	/* first PU (OS number) of each package */
@@ -43,21 +43,23 @@ int sb_topo_pairs(const struct sb_topo *t, bool all, int **pairs)
 		for (k = 0; k < npk; k++)
 			first[k] = -1;
 		for (i = 0; i < npus; i++) {
-			int os = sb_topo_pu_os(t, i), pkg, core, node;
+			int os = sb_topo_pu_os(t, i), pkg = -1, core, node;
 
 			sb_topo_cpu_where(t, os, &pkg, &core, &node);
 			if (pkg >= 0 && pkg < npk && first[pkg] < 0)
 				first[pkg] = os;
+			if (pkg == 0 && first0 < 0)
+				first0 = os;	/* the machine's first PU (package 0) */
 		}
 		for (i = 0; i < npus; i++) {
-			int os = sb_topo_pu_os(t, i), pkg, core, node;
+			int os = sb_topo_pu_os(t, i), pkg = -1, core, node;
 
 			sb_topo_cpu_where(t, os, &pkg, &core, &node);
 			if (pkg < 0 || pkg >= npk)
 				continue;
 			put(v, &n, first[pkg], os);		/* within its package */
-			if (pkg != 0 && first[0] >= 0)
-				put(v, &n, first[0], os);	/* from the first PU across packages */
+			if (pkg != 0 && first0 >= 0)
+				put(v, &n, first0, os);		/* from the first PU across packages */
 		}
 		for (j = 1; j < npk; j++)		/* between the other packages */
 			for (k = j + 1; k < npk; k++)
@@ -66,9 +68,9 @@ int sb_topo_pairs(const struct sb_topo *t, bool all, int **pairs)
 	}
 	qsort(v, n, sizeof(int) * 2, cmp_pair);
 	for (i = 0, j = 0; i < n; i++)		/* drop repeats */
-		if (!j || cmp_pair(&v[2 * i], &v[2 * (j - 1)])) {
-			v[2 * j] = v[2 * i];
-			v[2 * j + 1] = v[2 * i + 1];
+		if (!j || cmp_pair(&v[2 * (size_t)i], &v[2 * ((size_t)j - 1)])) {
+			v[2 * (size_t)j] = v[2 * (size_t)i];
+			v[2 * (size_t)j + 1] = v[2 * (size_t)i + 1];
 			j++;
 		}
 	n = j;

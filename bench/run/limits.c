@@ -69,7 +69,7 @@ static double median(double *v, int n)
 /* Median of the records weighing at least a quarter of the heaviest. */
 static double entry_value(const struct calib_entry *e)
 {
-	double v[SB_CALIB_RECORDS], wmax = 0;
+	double v[SB_CALIB_RECORDS] = { 0 }, wmax = 0;
 	int i, k = 0;
 
 	for (i = 0; i < e->n; i++)
