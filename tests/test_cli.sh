@@ -334,7 +334,7 @@ check "flush: us_per_call alone and with a remote toucher" awk -F, -v c="$upc" '
 check "calibrate runs nothing else" awk -F, 'NR > 1 && $2 != "calibrate" { exit 1 }' "$cal"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/cal" >/dev/null 2>&1
 check "latency matrix drawn" [ -s "$tmp/cal/plots/latency-matrix-store.png" ] && [ -s "$tmp/cal/plots/latency-matrix-cas.svg" ]
-expect_usage "calibrate --family" "calibrate runs the calibrate family only" calibrate --family=lock
+expect_usage "calibrate --family" "unknown option '--family=lock'" calibrate --family=lock
 expect_usage "calibrate bad pairs" "bad value" calibrate --pairs=bogus
 "$sb" run --family=lock --strategy=ticket --threads=1,2 --placement=compact --limits \
 	--out="$tmp/lim" "${fast[@]}" >/dev/null 2>&1

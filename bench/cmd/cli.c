@@ -379,7 +379,7 @@ void sb_args_free(struct sb_args *args)
 static const char *family, *strategy, *lock, *threads = "auto", *placement = "auto", *out,
 	*topology, *counters = "default";
 static unsigned long home_node = ULONG_MAX;	/* unset: node of thread 0's CPU */
-static bool counters_ab;
+static bool counters_ab, limits;
 
 const struct sb_option sb_run_options[] = {
 	{ "family", SB_OPT_STRING, &family, 0, 0, NULL, "F",
@@ -404,6 +404,9 @@ const struct sb_option sb_run_options[] = {
 	{ "counters-ab", SB_OPT_FLAG, &counters_ab, 0, 0, NULL, NULL,
 	  "every benchmark twice, .../counters:none and .../counters:on: the cost of "
 	  "counting as a same-run ratio" },
+	{ "limits", SB_OPT_FLAG, &limits, 0, 0, NULL, NULL,
+	  "first measure the machine's limits (the calibrate family, briefly) so window "
+	  "and lock results carry limit_ops and of_limit" },
 	{ NULL },
 };
 
@@ -416,13 +419,13 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 	threads = placement = "auto";
 	counters = "default";
 	home_node = ULONG_MAX;
-	counters_ab = false;
+	counters_ab = limits = false;
 	rc = sb_cmd_parse(sb_command_find("run"), argc, argv, &args, err, errlen);
 	*o = (struct sb_opts){
 		.family = family, .strategy = strategy, .lock = lock, .threads = threads,
 		.placement = placement, .out = out, .topology = topology,
 		.home_node = home_node == ULONG_MAX ? -1 : (int)home_node,
-		.counters = counters, .counters_ab = counters_ab,
+		.counters = counters, .counters_ab = counters_ab, .limits = limits,
 		.gb_argc = args.gb_argc, .gb_argv = args.gb_argv,
 	};
 	return rc;

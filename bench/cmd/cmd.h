@@ -56,7 +56,7 @@ struct sb_command {
 /* commands.c: every command, in help order; NULL-terminated. */
 extern const struct sb_command *const sb_commands[];
 extern const struct sb_command sb_cmd_list, sb_cmd_topo, sb_cmd_run, sb_cmd_counters,
-	sb_cmd_selftest, sb_cmd_plot, sb_cmd_help;
+	sb_cmd_selftest, sb_cmd_plot, sb_cmd_help, sb_cmd_calibrate;
 const struct sb_command *sb_command_find(const char *name);
 
 /* cli.c: what sb_cmd_parse leaves.  Set npos to the most positional
@@ -102,6 +102,5 @@ bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
 
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);
-int sb_cmd_calibrate(int argc, char **argv);
 
 #endif
