@@ -73,6 +73,9 @@ struct sb_family_driver {
 	/* optional: name parts for non-default options ("/acct:exact"), so
 	 * runs compare by name; "" when every option has its default */
 	void (*name_extra)(char *buf, size_t len);
+	/* optional: checks the options together after parsing: 0, or -1 with
+	 * one line in err (a usage error) */
+	int (*check)(char *err, size_t errlen);
 	void (*body)(sb_state *st, void *point);
 };
 
