@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # plot.sh DIR — draw DIR/results.csv into DIR/plots/ with gnuplot:
-# <family>-throughput.png/.svg (ops/s vs threads; medians when repeated).
+# <family>-throughput.png/.svg (ops/s vs threads; medians when repeated;
+# fidelity-mode rows left out: their logging costs time), and
+# window-fidelity.png/.svg (stretch and admit_ratio per policy vs threads,
+# mean with the max as an error bar) when the run has fidelity rows.
 # The templates: plots/ beside this script when installed
 # (<prefix>/share/stratbench/{plot.sh,plots/}, run by `stratbench plot DIR`),
 # else ../plots in a source checkout.
@@ -34,7 +37,7 @@ for fam in $families; do
 	# present, else the mean of the repetitions; failed runs are left out.
 	awk -F, -v fam="$fam" -v cops="$c_ops" -v cagg="$c_agg" -v cerr="$c_err" '
 	NR == 1 { next }
-	$2 != fam || $cops == "" || (cerr && $cerr != "") { next }
+	$2 != fam || $cops == "" || (cerr && $cerr != "") || $7 ~ /mode=fidelity/ { next }
 	{
 		s = $3 ($4 != "" ? "/" $4 : "") " " $6 ($7 != "" ? " " $7 : "")
 		k = s "\t" $5
@@ -57,3 +60,36 @@ plottitle='$fam: throughput vs threads ($(basename "$dir"))'" "$tpl/throughput.g
 	echo "plot: $dir/plots/$fam-throughput.png (template $tpl/throughput.gp)"
 done
 [ "$drawn" -gt 0 ] || sb_die "nothing plotted"
+
+# window fidelity: one block per policy[/lock] (placement, other params),
+# rows "threads stretch stretch_max admit_ratio admit_ratio_max"
+c_st=$(col stretch) c_stm=$(col stretch_max) c_ad=$(col admit_ratio) c_adm=$(col admit_ratio_max)
+if [ -n "$c_st" ] && [ -n "$c_ad" ] &&
+	awk -F, -v c="$c_st" 'NR > 1 && $7 ~ /mode=fidelity/ && $c != "" { f = 1 } END { exit !f }' "$csv"; then
+	dat="$dir/plots/window-fidelity.dat"
+	awk -F, -v cagg="$c_agg" -v cerr="$c_err" -v a="$c_st" -v b="$c_stm" -v c="$c_ad" -v d="$c_adm" '
+	NR == 1 { next }
+	$2 != "window" || $7 !~ /mode=fidelity/ || $a == "" || (cerr && $cerr != "") { next }
+	{
+		p = $7; sub(/(^|;)mode=fidelity/, "", p); sub(/^;/, "", p)
+		s = $3 ($4 != "" ? "/" $4 : "") " " $6 (p != "" ? " " p : "")
+		k = s "\t" $5
+		if ($cagg == "median") med[k] = $a " " $b " " $c " " $d
+		else if ($cagg == "") { sa[k] += $a; sb[k] += $b; sc[k] += $c; sd[k] += $d; n[k]++ }
+	}
+	END {
+		for (k in med) printf "%s\t%s\n", k, med[k]
+		for (k in n) if (!(k in med))
+			printf "%s\t%.6g %.6g %.6g %.6g\n", k, sa[k] / n[k], sb[k] / n[k], sc[k] / n[k], sd[k] / n[k]
+	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+	awk -F'\t' '
+	$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
+	{ print $2, $3 }' >"$dat"
+	nseries=$(grep -c '^"' "$dat" || true)
+	if [ "$nseries" -gt 0 ]; then
+		gnuplot -e "datafile='$dat'; outbase='$dir/plots/window-fidelity'; nseries=$nseries; \
+plottitle='window fidelity: stretch and admitted/limit per window ($(basename "$dir"))'" \
+			"$tpl/fidelity.gp" || sb_die "gnuplot failed for window fidelity"
+		echo "plot: $dir/plots/window-fidelity.png"
+	fi
+fi
