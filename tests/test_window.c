@@ -45,7 +45,7 @@
 
 #define MAXM		4
 #define STRESS_CALLS	(SLOW == 2 ? 2000u : SLOW ? 4000u : 20000u)	/* per member */
-#define STRESS_INTERVAL	2000u			/* ns of real time per window */
+#define STRESS_INTERVAL	(SLOW ? 20000u : 2000u)	/* ns of real time per window */
 #define STRESS_LIMIT	16ul
 #define STRESS_PAGES	2ul
 #define STALL_NS	(SLOW ? 20000000000ull : 1000000000ull)	/* no call completes */
