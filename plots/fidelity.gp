@@ -11,11 +11,11 @@ set logscale x 2
 set xtics 1,2
 set offsets graph 0.05, graph 0.05, 0, 0
 
-set terminal pngcairo size 1300,600 noenhanced
+set terminal pngcairo size 1400,600 noenhanced
 set output outbase.".png"
 do for [pass = 1:2] {
 	if (pass == 2) {
-		set terminal svg size 1300,600 dynamic noenhanced
+		set terminal svg size 1400,600 dynamic noenhanced
 		set output outbase.".svg"
 	}
 	set multiplot layout 1,2 title plottitle noenhanced

@@ -71,25 +71,29 @@ if [ -n "$c_st" ] && [ -n "$c_ad" ] &&
 	NR == 1 { next }
 	$2 != "window" || $7 !~ /mode=fidelity/ || $a == "" || (cerr && $cerr != "") { next }
 	{
-		p = $7; sub(/(^|;)mode=fidelity/, "", p); sub(/^;/, "", p)
-		s = $3 ($4 != "" ? "/" $4 : "") " " $6 (p != "" ? " " p : "")
+		# title: policy[/lock] placement; the window options are the
+		# same for the whole run (they are in the plot title)
+		s = $3 ($4 != "" ? "/" $4 : "") " " $6
+		p = $7; sub(/(^|;)mode=fidelity/, "", p); sub(/^;/, "", p); params = p
 		k = s "\t" $5
 		if ($cagg == "median") med[k] = $a " " $b " " $c " " $d
 		else if ($cagg == "") { sa[k] += $a; sb[k] += $b; sc[k] += $c; sd[k] += $d; n[k]++ }
 	}
 	END {
+		print params >"/dev/stderr"
 		for (k in med) printf "%s\t%s\n", k, med[k]
 		for (k in n) if (!(k in med))
 			printf "%s\t%.6g %.6g %.6g %.6g\n", k, sa[k] / n[k], sb[k] / n[k], sc[k] / n[k], sd[k] / n[k]
-	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+	}' "$csv" 2>"$dat.params" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
 	awk -F'\t' '
 	$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
 	{ print $2, $3 }' >"$dat"
 	nseries=$(grep -c '^"' "$dat" || true)
+	params=$(tr -d "'" <"$dat.params"); rm -f "$dat.params"
 	if [ "$nseries" -gt 0 ]; then
 		gnuplot -e "datafile='$dat'; outbase='$dir/plots/window-fidelity'; nseries=$nseries; \
-plottitle='window fidelity: stretch and admitted/limit per window ($(basename "$dir"))'" \
+plottitle='window fidelity per window, mean and max ($(basename "$dir"); ${params:-default options})'" \
 			"$tpl/fidelity.gp" || sb_die "gnuplot failed for window fidelity"
-		echo "plot: $dir/plots/window-fidelity.png"
+		echo "plot: $dir/plots/window-fidelity.png (template $tpl/fidelity.gp)"
 	fi
 fi

@@ -53,7 +53,8 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 	uint64_t cut = end - t0, nres = 0, nwin = 0, cur_next = next0 - t0, k;
 	struct rel_reset *res;
 	uint64_t *start;		/* proper resets: window starts */
-	bool *idle;			/* window k's closing reset came >= interval late */
+	unsigned char *idle;		/* 1: window k's closing reset came >= interval
+					 * late; 2: k follows such a window */
 	double *ratio, *pages;
 	int i;
 
@@ -94,6 +95,12 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 		}
 		cur_next = res[k].next;
 	}
+	/* the window after an idle one starts at a late reset: a policy that
+	 * keeps the phase makes it short by the lateness, which is the
+	 * idleness again, not the policy; it is left out with the idle one */
+	for (k = nwin; k-- > 1;)
+		if (idle[k - 1] == 1)
+			idle[k] = idle[k] ? idle[k] : 2;
 	/* complete windows: [start[k], start[k+1]) for k < nwin - 1 */
 	for (k = 0; k + 1 < nwin; k++)
 		if (idle[k])

@@ -336,11 +336,12 @@ void sb_window_log_free(struct sb_window_log *l);
  * windows that both start and end at a logged reset, before any log filled
  * up, count; a window whose closing reset came a whole interval or more
  * after it expired is idle (no member called: descheduled, or between
- * rounds) and is counted apart.  Admitted pages go to the window in force
+ * rounds) and is counted apart, with the window after it (which starts
+ * at that late reset).  Admitted pages go to the window in force
  * at the caller's now. */
 struct sb_window_fidelity {
 	uint64_t windows;		/* complete windows analysed */
-	uint64_t idle_windows;		/* complete but idle: left out of the figures */
+	uint64_t idle_windows;		/* idle, or right after an idle one: left out */
 	uint64_t double_resets;		/* resets of a window that had not expired */
 	double admit_mean, admit_p99, admit_max;	/* pages admitted / limit */
 	double stretch_mean, stretch_max;	/* window length / interval */
