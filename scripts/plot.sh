@@ -39,22 +39,30 @@ for fam in $families; do
 	NR == 1 { next }
 	$2 != fam || $cops == "" || (cerr && $cerr != "") || $7 ~ /mode=fidelity/ { next }
 	{
-		s = $3 ($4 != "" ? "/" $4 : "") " " $6 ($7 != "" ? " " $7 : "")
-		k = s "\t" $5
+		p = $7; sub(/(^|;)mode=throughput/, "", p); sub(/^;/, "", p)
+		if (!(p in seen)) { seen[p] = 1; nparams++; params = p }
+		k = $3 ($4 != "" ? "/" $4 : "") " " $6 "\t" p "\t" $5
 		if ($cagg == "median") med[k] = $cops
 		else if ($cagg == "") { sum[k] += $cops; n[k]++ }
 	}
-	END {	# medians where there are aggregates, else the mean of the repetitions
-		for (k in med) printf "%s\t%.6g\n", k, med[k]
-		for (k in n) if (!(k in med)) printf "%s\t%.6g\n", k, sum[k] / n[k]
-	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+	END {	# medians where there are aggregates, else the mean of the repetitions;
+		# parameters shared by every series go to the title, not the key
+		for (k in med) out(k, med[k])
+		for (k in n) if (!(k in med)) out(k, sum[k] / n[k])
+		print (nparams == 1 ? params : "") >"/dev/stderr"
+	}
+	function out(k, v,   f) {
+		split(k, f, "\t")
+		printf "%s%s\t%s\t%.6g\n", f[1], ((nparams > 1 && f[2] != "") ? " " f[2] : ""), f[3], v
+	}' "$csv" 2>"$dat.params" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
 	awk -F'\t' '	# one gnuplot index block per series, sorted by name
 	$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
 	{ print $2, $3 }' >"$dat"
 	nseries=$(grep -c '^"' "$dat" || true)
+	params=$(tr -d "'" <"$dat.params"); rm -f "$dat.params"
 	[ "$nseries" -gt 0 ] || { echo "plot.sh: no successful $fam rows, no plot" >&2; continue; }
 	gnuplot -e "datafile='$dat'; outbase='$dir/plots/$fam-throughput'; nseries=$nseries; \
-plottitle='$fam: throughput vs threads ($(basename "$dir"))'" "$tpl/throughput.gp" ||
+plottitle='$fam: throughput vs threads ($(basename "$dir")${params:+; $params})'" "$tpl/throughput.gp" ||
 		sb_die "gnuplot failed for $fam"
 	drawn=$((drawn + 1))
 	echo "plot: $dir/plots/$fam-throughput.png (template $tpl/throughput.gp)"
