@@ -246,7 +246,6 @@ static int stress(const struct sb_window_policy *p, const char *lock, bool exact
 				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	uint64_t last = 0, last_change = sb_now_ns(), admitted = 0;
 	int status = 0, failed = 0, i;
-	bool exited = false;
 	int64_t lost;
 	pid_t pid;
 
@@ -260,14 +259,12 @@ static int stress(const struct sb_window_policy *p, const char *lock, bool exact
 	if (pid == 0)
 		stress_child(p, lock, exact, members, shm);
 	CHECK(pid > 0, "fork");
-	while (pid > 0 && !exited) {
+	while (pid > 0) {
 		uint64_t beats = 0;
 
 		sleep_ms(2);
-		if (waitpid(pid, &status, WNOHANG) == pid) {
-			exited = true;
+		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
-		}
 		for (i = 0; i < members; i++)
 			beats += __atomic_load_n(&shm->beat[i], __ATOMIC_RELAXED);
 		if (beats != last) {

@@ -68,7 +68,7 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 	}
 	out->cut_fraction = end - t0 ? (double)cut / (double)(end - t0) : 1;
 	res = malloc(sizeof(*res) * (nres + 1));
-	start = malloc(sizeof(*start) * (nres + 1));
+	start = calloc(nres + 1, sizeof(*start));
 	idle = calloc(nres + 1, sizeof(*idle));
 	nres = 0;
 	for (i = 0; i < n; i++)
@@ -113,8 +113,8 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 		free(idle);
 		return;
 	}
-	pages = calloc(nwin, sizeof(*pages));
-	ratio = malloc(sizeof(*ratio) * nwin);
+	pages = calloc(nwin + 1, sizeof(*pages));
+	ratio = malloc(sizeof(*ratio) * (nwin + 1));
 	for (k = 0; k + 1 < nwin; k++) {
 		double s = (double)(start[k + 1] - start[k]) / (double)interval;
 

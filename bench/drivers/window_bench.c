@@ -143,7 +143,7 @@ static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_tic
 			    sb_ticks next0, sb_ticks end, const struct sb_window_params *params,
 			    int64_t lost)
 {
-	struct sb_window_log **logs = calloc((size_t)n, sizeof(*logs));
+	struct sb_window_log **logs = calloc((size_t)n, sizeof(void *));
 	struct sb_window_fidelity f;
 	char label[200];
 	int i;
