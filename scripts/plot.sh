@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # plot.sh DIR — draw DIR/results.csv into DIR/plots/ with gnuplot:
-# <family>-throughput.png/.svg (ops/s vs threads; medians when repeated),
+# <family>-throughput.png/.svg (ops/s vs threads; medians when repeated;
+# fidelity-mode rows left out: their logging costs time),
 # <family>-of-limit.png/.svg (ops/s ÷ the machine's limit, when the run
 # measured its limits), latency-matrix-<op>.png/.svg (the core-to-core
-# latency heatmap, when the run has calibrate/c2c results).
+# latency heatmap, when the run has calibrate/c2c results), and
+# window-fidelity.png/.svg (stretch and admit_ratio per policy vs threads,
+# mean with the max as an error bar) when the run has fidelity rows.
 # The templates: plots/ beside this script when installed
 # (<prefix>/share/stratbench/{plot.sh,plots/}, run by `stratbench plot DIR`),
 # else ../plots in a source checkout.
@@ -29,29 +32,40 @@ c_ops=$(col ops_per_s) c_agg=$(col aggregate) c_err=$(col error)
 [ -n "$c_ops" ] && [ -n "$c_agg" ] || SB_DIE_RC=2 sb_die "$csv lacks ops_per_s/aggregate columns"
 
 # series FAMILY COLUMN DAT: one gnuplot index block per series (key:
-# strategy[/lock] placement [params]) of "threads value" rows, the median row
-# where there are aggregates, else the mean of the repetitions; failed runs
-# are left out.  Prints the number of series.
+# strategy[/lock] placement [params unless every series shares them]) of
+# "threads value" rows, the median row where there are aggregates, else the
+# mean of the repetitions; failed and fidelity-mode runs are left out.
+# Prints the number of series; the shared params go to DAT.params.
 series() {
 	local fam=$1 c=$2 dat=$3
 	awk -F, -v fam="$fam" -v cval="$c" -v cagg="$c_agg" -v cerr="$c_err" '
 	NR == 1 { next }
-	$2 != fam || $cval == "" || (cerr && $cerr != "") { next }
+	$2 != fam || $cval == "" || (cerr && $cerr != "") || $7 ~ /mode=fidelity/ { next }
 	{
-		s = $3 ($4 != "" ? "/" $4 : "") " " $6 ($7 != "" ? " " $7 : "")
-		k = s "\t" $5
+		p = $7; sub(/(^|;)mode=throughput/, "", p); sub(/^;/, "", p)
+		if (!(p in seen)) { seen[p] = 1; nparams++; params = p }
+		k = $3 ($4 != "" ? "/" $4 : "") " " $6 "\t" p "\t" $5
 		if ($cagg == "median") med[k] = $cval
 		else if ($cagg == "") { sum[k] += $cval; n[k]++ }
 	}
-	END {
-		for (k in med) printf "%s\t%.6g\n", k, med[k]
-		for (k in n) if (!(k in med)) printf "%s\t%.6g\n", k, sum[k] / n[k]
-	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+	END {	# medians where there are aggregates, else the mean of the repetitions;
+		# parameters shared by every series go to the title, not the key
+		for (k in med) out(k, med[k])
+		for (k in n) if (!(k in med)) out(k, sum[k] / n[k])
+		print (nparams == 1 ? params : "") >"/dev/stderr"
+	}
+	function out(k, v,   f) {
+		split(k, f, "\t")
+		printf "%s%s\t%s\t%.6g\n", f[1], ((nparams > 1 && f[2] != "") ? " " f[2] : ""), f[3], v
+	}' "$csv" 2>"$dat.params" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
 	awk -F'\t' '	# one gnuplot index block per series, sorted by name
 	$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
 	{ print $2, $3 }' >"$dat"
 	grep -c '^"' "$dat" || true
 }
+
+# the parameters series() found shared by every series (for the title)
+series_params() { tr -d "'" <"$1.params"; rm -f "$1.params"; }
 
 families=$(awk -F, 'NR > 1 && $2 != "" && $2 != "calibrate" { print $2 }' "$csv" | sort -u)
 c_lim=$(col of_limit)
@@ -59,9 +73,10 @@ drawn=0
 for fam in $families; do
 	dat="$dir/plots/$fam-throughput.dat"
 	nseries=$(series "$fam" "$c_ops" "$dat")
+	params=$(series_params "$dat")
 	[ "$nseries" -gt 0 ] || { echo "plot.sh: no successful $fam rows, no plot" >&2; continue; }
 	gnuplot -e "datafile='$dat'; outbase='$dir/plots/$fam-throughput'; nseries=$nseries; \
-plottitle='$fam: throughput vs threads ($(basename "$dir"))'" "$tpl/throughput.gp" ||
+plottitle='$fam: throughput vs threads ($(basename "$dir")${params:+; $params})'" "$tpl/throughput.gp" ||
 		sb_die "gnuplot failed for $fam"
 	drawn=$((drawn + 1))
 	echo "plot: $dir/plots/$fam-throughput.png (template $tpl/throughput.gp)"
@@ -69,6 +84,7 @@ plottitle='$fam: throughput vs threads ($(basename "$dir"))'" "$tpl/throughput.g
 	[ -n "$c_lim" ] || continue
 	dat="$dir/plots/$fam-of-limit.dat"
 	nseries=$(series "$fam" "$c_lim" "$dat")
+	series_params "$dat" >/dev/null
 	[ "$nseries" -gt 0 ] || continue
 	gnuplot -e "datafile='$dat'; outbase='$dir/plots/$fam-of-limit'; nseries=$nseries; \
 plottitle='$fam: ops/s as a fraction of the machine limit ($(basename "$dir"))'" \
@@ -136,3 +152,40 @@ plottitle='core-to-core one-way latency, op:$op, ns — ${model:-unknown CPU} ($
 	echo "plot: $base.png"
 done
 [ "$drawn" -gt 0 ] || sb_die "nothing plotted"
+
+# window fidelity: one block per policy[/lock] (placement, other params),
+# rows "threads stretch stretch_max admit_ratio admit_ratio_max"
+c_st=$(col stretch) c_stm=$(col stretch_max) c_ad=$(col admit_ratio) c_adm=$(col admit_ratio_max)
+if [ -n "$c_st" ] && [ -n "$c_ad" ] &&
+	awk -F, -v c="$c_st" 'NR > 1 && $7 ~ /mode=fidelity/ && $c != "" { f = 1 } END { exit !f }' "$csv"; then
+	dat="$dir/plots/window-fidelity.dat"
+	awk -F, -v cagg="$c_agg" -v cerr="$c_err" -v a="$c_st" -v b="$c_stm" -v c="$c_ad" -v d="$c_adm" '
+	NR == 1 { next }
+	$2 != "window" || $7 !~ /mode=fidelity/ || $a == "" || (cerr && $cerr != "") { next }
+	{
+		# title: policy[/lock] placement; the window options are the
+		# same for the whole run (they are in the plot title)
+		s = $3 ($4 != "" ? "/" $4 : "") " " $6
+		p = $7; sub(/(^|;)mode=fidelity/, "", p); sub(/^;/, "", p); params = p
+		k = s "\t" $5
+		if ($cagg == "median") med[k] = $a " " $b " " $c " " $d
+		else if ($cagg == "") { sa[k] += $a; sb[k] += $b; sc[k] += $c; sd[k] += $d; n[k]++ }
+	}
+	END {
+		print params >"/dev/stderr"
+		for (k in med) printf "%s\t%s\n", k, med[k]
+		for (k in n) if (!(k in med))
+			printf "%s\t%.6g %.6g %.6g %.6g\n", k, sa[k] / n[k], sb[k] / n[k], sc[k] / n[k], sd[k] / n[k]
+	}' "$csv" 2>"$dat.params" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+	awk -F'\t' '
+	$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
+	{ print $2, $3 }' >"$dat"
+	nseries=$(grep -c '^"' "$dat" || true)
+	params=$(tr -d "'" <"$dat.params"); rm -f "$dat.params"
+	if [ "$nseries" -gt 0 ]; then
+		gnuplot -e "datafile='$dat'; outbase='$dir/plots/window-fidelity'; nseries=$nseries; \
+plottitle='window fidelity per window, mean and max ($(basename "$dir"); ${params:-default options})'" \
+			"$tpl/fidelity.gp" || sb_die "gnuplot failed for window fidelity"
+		echo "plot: $dir/plots/window-fidelity.png (template $tpl/fidelity.gp)"
+	fi
+fi

@@ -30,10 +30,11 @@ fast=(--benchmark_min_time=0.01)
 # list: families and strategies, no test-only fixtures
 "$sb" list >"$tmp/list" 2>&1
 check "list exits 0" [ $? -eq 0 ]
-for s in null spinlock ttas queued mcs clh ticket tas ppc_simple pthread_mutex pthread_spin c2c uncontended flush; do
+for s in null spinlock trylock recheck locked cmpxchg cmpxchg_aligned percpu ttas queued mcs clh ticket tas ppc_simple pthread_mutex pthread_spin c2c uncontended flush; do
 	check "list names $s" grep -q "^  $s " "$tmp/list"
 done
-check "list hides test-only locks" bash -c "! grep -qi broken '$tmp/list'"
+check "list hides test-only locks and policies" bash -c "! grep -qiE 'broken|probe' '$tmp/list'"
+check "at least 8 window policies" [ "$(sed -n '/^window /,/^lock /p' "$tmp/list" | grep -c '^  ')" -ge 8 ]
 
 # topo on a lab topology
 "$sb" topo --topology="synthetic:pack:2 numa:2 core:9 pu:2" --placement=scatter --threads=4 >"$tmp/topo"
@@ -192,6 +193,37 @@ check "at least 9 locks" [ "$nlocks" -ge 9 ]
 check "spinlock with every lock: all rows measured" awk -F, -v n="$nlocks" \
 	'NR > 1 { k++; if (!($13 > 0) || $NF != "") exit 1 } END { exit k == n ? 0 : 1 }' \
 	"$tmp/alllocks/results.csv"
+
+# the window workload model, the jiffies clock and fidelity mode: names, counters, CSV
+# (0.2 s of 0.1 ms windows: complete windows even under TSan on a loaded
+# machine, where members stall for whole intervals and those windows are idle)
+"$sb" run --strategy=trylock,cmpxchg --threads=2 --placement=compact --clock=jiffies --tick-us=20 \
+	--interval-ms=0.1 --limit=32 --migrate-ns=200 --fault-ns=100 --mode=both \
+	--out="$tmp/fid" --benchmark_min_time=0.2 >"$tmp/fid.out" 2>&1
+check "fidelity run exits 0 ($(tail -1 "$tmp/fid.out"))" [ $? -eq 0 ]
+check "fidelity name" grep -q '^window/trylock/lock:queued/mode:fidelity/threads:2/place:compact/clock:jiffies/tick:20/migrate:200/fault:100,' "$tmp/fid/results.csv"
+check "throughput variant name" grep -q '^window/cmpxchg/mode:throughput/threads:2/place:compact/clock:jiffies/tick:20/migrate:200/fault:100,' "$tmp/fid/results.csv"
+for c in admit_ratio admit_ratio_p99 admit_ratio_max stretch stretch_max double_resets lost_pages; do
+	check "json fidelity counter $c" grep -q "\"$c\":" "$tmp/fid/gbench.json"
+	# the column is filled on fidelity rows, empty on throughput rows
+	check "csv column $c" awk -F, -v c="$c" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		$7 ~ /mode=fidelity/ { f += ($k != "") } $7 ~ /mode=throughput/ { t += ($k != "") }
+		END { exit !(k && f == 2 && t == 0) }' "$tmp/fid/results.csv"
+done
+check "fidelity: windows seen" awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "stretch") k = i; next }
+	$7 ~ /mode=fidelity/ && $k > 0.5 { n++ } END { exit n != 2 }' "$tmp/fid/results.csv"
+"$sb" run --strategy=spinlock --threads=1 --placement=compact --benchmark_list_tests=true --exact \
+	--migrate-ns=100 >"$tmp/names" 2>&1
+check "workload name parts" grep -q '^window/spinlock/lock:queued/threads:1/place:compact/acct:exact/migrate:100/fault:0/manual_time' "$tmp/names"
+bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/fid" >"$tmp/fidplot.out" 2>&1
+check "fidelity plot ($(tail -1 "$tmp/fidplot.out"))" [ -s "$tmp/fid/plots/window-fidelity.png" ]
+check "throughput plot leaves fidelity rows out" bash -c "! grep -q 'mode=fidelity' '$tmp/fid/plots/window-throughput.dat'"
+expect_usage "bad clock" "bad value in '--clock=sundial'" run --strategy=trylock --clock=sundial
+expect_usage "bad mode" "bad value in '--mode=fast'" run --strategy=trylock --mode=fast
+expect_usage "negative migrate" "bad value in '--migrate-ns=-5'" run --strategy=trylock --migrate-ns=-5
+expect_usage "tiny tick" "bad value in '--tick-us=1'" run --strategy=trylock --clock=jiffies --tick-us=1
+expect_usage "tick without jiffies" "--tick-us applies to --clock=jiffies only" run --strategy=trylock --tick-us=100
+expect_usage "interval below a tick" "shorter than one jiffies tick" run --strategy=trylock --clock=jiffies --interval-ms=0.5
 
 # the wrapper's self-benchmark runs and names its loops
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1

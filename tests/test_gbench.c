@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/single_threaded.h>
 #include <unistd.h>
 
 #include <stratbench/gbench.h>
@@ -70,6 +71,19 @@ static void teardown(sb_state *st, void *arg)
 	(void)st;
 	CHECK(arg == (void *)&setups, "teardown gets the user pointer");
 	teardowns++;
+}
+
+/* glibc's single-threaded shortcuts: a body must never run with them, even
+ * when nothing before it created a thread (sb_gbench_main sees to it) */
+static int mt_runs, mt_single;
+
+static void mt_body(sb_state *st, void *arg)
+{
+	(void)arg;
+	mt_runs++;
+	mt_single += __libc_single_threaded;
+	while (sb_state_keep_running(st))
+		;
 }
 
 static void skip_body(sb_state *st, void *arg)
@@ -151,15 +165,26 @@ int main(void)
 	sb_bench_args(b, args, 2);
 	sb_bench_iterations(b, 7);
 	sb_bench_repetitions(b, 2);
+	sb_bench_iterations(sb_bench_register("t/multithreaded", mt_body, NULL), 1);
 	sb_context_add("sb_test_key", "sb_test_value");
 	sb_gbench_on_run(hook, NULL);
 
+	/* this process has created no thread yet (unless a sanitizer runtime
+	 * did): the check below is only meaningful from a single-threaded start */
+	bool single_at_start = __libc_single_threaded;
+
+	if (!single_at_start)
+		printf("test_gbench: process already multi-threaded at start (sanitizer "
+		       "runtime?): the harness's own thread is not what the check sees\n");
 	rc = sb_gbench_main(4, argv);
+	CHECK(mt_runs == 1 && mt_single == 0,
+	      "benchmark bodies run multi-threaded (%d runs, %d saw glibc single-threaded)",
+	      mt_runs, mt_single);
 	CHECK(rc == 1, "a skipped-with-error benchmark makes main return 1, got %d", rc);
 	CHECK(setups > 0 && setups == teardowns && setups == bodies,
 	      "setup %d / body %d / teardown %d pair up", setups, bodies, teardowns);
 	/* args, manual, skip, range x2, fixed: 2 repetitions + mean/median/stddev/cv */
-	CHECK(hook_runs == 3 + 2 + 2 + 4, "hook saw %d runs", hook_runs);
+	CHECK(hook_runs == 3 + 2 + 2 + 4 + 1, "hook saw %d runs", hook_runs);
 	CHECK(range_seen == 3, "range ran 8 and 64 only: %d", range_seen);
 	CHECK(hook_fixed_iters == 2, "fixed iterations: %d repetitions of 7", hook_fixed_iters);
 	CHECK(hook_fixed_aggs == 4, "aggregates of the repetitions: %d", hook_fixed_aggs);

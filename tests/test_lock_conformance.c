@@ -26,22 +26,6 @@
 
 #include "check.h"
 
-/* Scale work down under sanitizers (SLOW 2: oversubscribed spinning under
- * TSan crawls) and for non-x86 builds, which CI runs under qemu-user (1). */
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define SLOW 2
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define SLOW 2
-#endif
-#endif
-#if !defined(SLOW) && !defined(__x86_64__)
-#define SLOW 1
-#endif
-#ifndef SLOW
-#define SLOW 0
-#endif
-
 #define NTHREADS	4			/* > CPUs on CI: spinning oversubscribed */
 #define NNODES		(NTHREADS + 2)
 #define ME_ITERS	(SLOW == 2 ? 2000u : SLOW ? 10000u : 20000u)	/* per thread */
@@ -59,27 +43,10 @@
 #define YIELD_EVERY	(SLOW ? 1u : 4u)		/* acquisitions between yields */
 #define WATCHDOG_S	(SLOW ? 600u : 120u)		/* per phase */
 
-/* ---- watchdog: a lock that hangs names itself instead of stalling CTest */
-
-static char phase[128] = "start";
-
-static void on_alarm(int sig)
-{
-	static const char msg[] = "test_lock_conformance: watchdog: stuck in ";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0 || write(2, phase, strlen(phase)) < 0 ||
-	    write(2, "\n", 1) < 0)
-		_exit(3);
-	_exit(2);
-}
-
-/* Each phase gets its own watchdog budget: a loaded machine slows every
- * phase, but only a hang makes one exceed it. */
+/* A lock that hangs names itself (check.h's watchdog). */
 static void set_phase(const char *lock, const char *what)
 {
-	snprintf(phase, sizeof(phase), "lock/%s: %s", lock, what);
-	alarm(WATCHDOG_S);
+	check_phase("lock/%s: %s", lock, what);
 }
 
 /* ---- helpers */
@@ -832,8 +799,7 @@ int main(void)
 	int i, n = sb_registry_count(SB_FAMILY_lock, true), real = 0, broken = 0;
 	uint64_t t0 = sb_now_ns();
 
-	signal(SIGALRM, on_alarm);
-	alarm(WATCHDOG_S);
+	check_watchdog("test_lock_conformance", WATCHDOG_S);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	check_padding();
 	for (i = 0; i < n; i++) {

@@ -21,21 +21,22 @@ static int list_main(int argc, char **argv)
 		const struct sb_registry_entry *e = sb_registry_at(SB_FAMILY_window, i, false);
 		const struct sb_window_policy *p = e->desc;
 
-		printf("  %-14s %s [%s, %s, %s]\n", e->name, e->summary,
+		printf("  %-16s %s [%s, %s, %s%s]\n", e->name, e->summary,
 		       p->uses_lock ? "takes --lock" : "lock-free",
 		       p->stretches ? "stretches" : "keeps phase",
-		       p->exact ? "exact" : "racy accounting; --exact: fetch-add");
+		       p->exact ? "exact" : "racy accounting; --exact: fetch-add",
+		       p->per_member ? ", per-member slots" : "");
 	}
 	printf("lock — locks, alone and inside lock-based policies: lock/<name>/threads:N/place:P\n");
 	for (i = 0; i < sb_registry_count(SB_FAMILY_lock, false); i++) {
 		const struct sb_registry_entry *e = sb_registry_at(SB_FAMILY_lock, i, false);
 		const struct sb_lock_ops *l = e->desc;
 
-		printf("  %-14s %s [%s, %s]\n", e->name, e->summary, l->fair ? "fair" : "unfair",
+		printf("  %-16s %s [%s, %s]\n", e->name, e->summary, l->fair ? "fair" : "unfair",
 		       l->sleeps ? "sleeps" : "spins");
 	}
 	printf("baseline — references measured in the same run\n");
-	printf("  %-14s %s\n", "pthread_spin", "glibc pthread_spin_lock/unlock pair, nothing inside");
+	printf("  %-16s %s\n", "pthread_spin", "glibc pthread_spin_lock/unlock pair, nothing inside");
 	return 0;
 }
 

@@ -178,7 +178,7 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 	const struct sb_family_driver *drv = w->drv;
 	const char *lock = w->lock;
 	struct sb_point *pt = calloc(1, sizeof(*pt));
-	char extra[96] = "", place[128];
+	char extra[160] = "", place[128];
 	sb_bench *b;
 	int node;
 
@@ -389,6 +389,13 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 		*locks_owned = false;	/* registry names */
 		for (i = 0; i < nlocks; i++)
 			locks[i] = (char *)sb_registry_at(SB_FAMILY_lock, i, false)->name;
+	}
+	for (f = 0; sb_drivers[f]; f++) {	/* options checked together */
+		const struct sb_family_driver *drv = sb_drivers[f];
+
+		if ((!o->family || strcmp(o->family, drv->family) == 0) && drv->check &&
+		    drv->check(err, errlen))
+			return -1;
 	}
 	for (f = 0; sb_drivers[f]; f++) {
 		const struct sb_family_driver *drv = sb_drivers[f];

@@ -1,20 +1,34 @@
-/* window_bench.c — the window/<policy>[/lock:L]/threads:N/place:P benchmark:
- * every member calls the policy's update() in its own timed loop against one
- * shared window on the home node; the clock is the cycle counter scaled to ns
- * and read once per chunk (coarse, like jiffies). */
+/* window_bench.c — the window/<policy>[/lock:L][/mode:fidelity]/threads:N/
+ * place:P benchmark: every member calls the policy's update() in its own
+ * timed loop against one shared window on the home node.  Clocks: the cycle
+ * counter scaled to ns (default; read once per chunk when nothing else is
+ * asked, like a coarse jiffies) or a ticker thread's jiffies word
+ * (--clock=jiffies).  Workload model: --migrate-ns after each admitted call,
+ * --fault-ns after every call.  Fidelity mode logs every admitted call and
+ * reset per member and merges the logs after the run. */
 #include "run/limits.h"
+#include "run/run.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <stratbench/ticker.h>
 #include <stratbench/window.h>
 
 /* Options (kernel defaults): migrate_interval_millisecs, ratelimit_pages of
- * 4 KiB pages, one small page per call, racy accounting. */
+ * 4 KiB pages, one small page per call, racy accounting, HZ=1000. */
 static double interval_ms = 100;
 static unsigned long limit = 32768;
 static unsigned long nr_pages = 1;
 static bool exact;
+static const char *clock_name = "cycles";
+static double tick_us;		/* 0: not given (1000 with --clock=jiffies) */
+static double migrate_ns, fault_ns;
+static const char *mode = "throughput";
+
+static const char *const clocks[] = { "cycles", "jiffies", NULL };
+static const char *const modes[] = { "throughput", "fidelity", "both", NULL };
 
 static const struct sb_option window_options[] = {
 	/* up to ~11 days: ticks (ns) stay far below 2^62 */
@@ -26,20 +40,96 @@ static const struct sb_option window_options[] = {
 	  "pages per call (default 1; 512 for a THP)" },
 	{ "exact", SB_OPT_FLAG, &exact, 0, 0, NULL, NULL,
 	  "account pages with fetch-add instead of the kernel's racy +=" },
+	{ "clock", SB_OPT_STRING, &clock_name, 0, 0, clocks, "cycles|jiffies",
+	  "window clock: cycle counter (default) or a ticker thread's jiffies word" },
+	{ "tick-us", SB_OPT_DOUBLE, &tick_us, 10, 1e6, NULL, "US",
+	  "jiffies period in us (default 1000, HZ=1000; --clock=jiffies only)" },
+	{ "migrate-ns", SB_OPT_DOUBLE, &migrate_ns, 0, 1e9, NULL, "NS",
+	  "calibrated work after each admitted call: the copy (default 0)" },
+	{ "fault-ns", SB_OPT_DOUBLE, &fault_ns, 0, 1e9, NULL, "NS",
+	  "calibrated work after every call: the hinting fault (default 0)" },
+	{ "mode", SB_OPT_STRING, &mode, 0, 0, modes, "throughput|fidelity|both",
+	  "fidelity: per-window admit_ratio, stretch, double resets, lost pages" },
 	{ NULL },
 };
 
+static bool jiffies_clock(void)
+{
+	return strcmp(clock_name, "jiffies") == 0;
+}
+
+static double tick_period_us(void)
+{
+	return tick_us > 0 ? tick_us : 1000;
+}
+
+/* The window's interval in the clock's ticks (msecs_to_jiffies rounds up). */
+static sb_ticks interval_ticks(void)
+{
+	if (jiffies_clock())
+		return (sb_ticks)ceil(interval_ms * 1000 / tick_period_us() - 1e-9);
+	return (sb_ticks)(interval_ms * 1e6);	/* ticks are ns */
+}
+
+static int window_check(char *err, size_t errlen)
+{
+	if (tick_us > 0 && !jiffies_clock()) {
+		snprintf(err, errlen, "--tick-us applies to --clock=jiffies only");
+		return -1;
+	}
+	if (jiffies_clock() && interval_ms * 1000 < tick_period_us()) {
+		snprintf(err, errlen, "--interval-ms=%g is shorter than one jiffies tick "
+			 "(--tick-us=%g)", interval_ms, tick_period_us());
+		return -1;
+	}
+	if (!jiffies_clock() && interval_ms * 1e6 < 1) {
+		snprintf(err, errlen, "--interval-ms=%g is shorter than 1 ns", interval_ms);
+		return -1;
+	}
+	return 0;
+}
+
 static void window_name_extra(char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", exact ? "/acct:exact" : "");
+	size_t n = 0;
+
+	*buf = '\0';
+	if (exact)
+		n += (size_t)snprintf(buf + n, len - n, "/acct:exact");
+	if (jiffies_clock() && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "/clock:jiffies/tick:%g", tick_period_us());
+	if ((migrate_ns > 0 || fault_ns > 0) && n < len)
+		snprintf(buf + n, len - n, "/migrate:%g/fault:%g", migrate_ns, fault_ns);
 }
+
+/* --mode=fidelity|both: fidelity runs are a variant, so one run can hold
+ * both (names: .../mode:fidelity/threads:N/...); throughput keeps the plain
+ * name. */
+static int window_variants(const char *strategy, const char **names, int max)
+{
+	(void)strategy;
+	if (max < 2 || strcmp(mode, "throughput") == 0)
+		return 0;
+	if (strcmp(mode, "fidelity") == 0) {
+		names[0] = "mode:fidelity";
+		return 1;
+	}
+	names[0] = "mode:throughput";
+	names[1] = "mode:fidelity";
+	return 2;
+}
+
+/* Fidelity logs: at most this much memory per run, split over the members. */
+#define LOG_BYTES	(256ul << 20)
+#define LOG_RESETS	(1ul << 16)	/* per member */
 
 struct window_member {
 	SB_CACHE_ALIGNED struct sb_window_loop lp;
+	struct sb_window_log log;
 };
 
 struct window_run {
-	const struct sb_window_policy *p;
+	uint64_t (*loop)(struct sb_window_loop *, const struct sb_round *);
 	struct window_member *m;
 };
 
@@ -47,7 +137,42 @@ static uint64_t window_member_fn(int tid, const struct sb_round *r, void *arg)
 {
 	struct window_run *run = arg;
 
-	return run->p->loop(&run->m[tid].lp, r);
+	return run->loop(&run->m[tid].lp, r);
+}
+
+static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_ticks t0,
+			    sb_ticks next0, sb_ticks end, const struct sb_window_params *params,
+			    int64_t lost)
+{
+	struct sb_window_log **logs = calloc((size_t)n, sizeof(void *));
+	struct sb_window_fidelity f;
+	char label[200];
+	int i;
+
+	for (i = 0; i < n; i++)
+		logs[i] = &m[i].log;
+	sb_window_fidelity(logs, n, t0, next0, end, params->interval, params->limit, &f);
+	free(logs);
+	/* lost pages come from the members' totals, not the logs: complete */
+	sb_state_counter(st, "lost_pages", (double)lost, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "double_resets", (double)f.double_resets, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "windows", (double)f.windows, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "idle_windows", (double)f.idle_windows, SB_COUNTER_DEFAULT);
+	if (f.windows == 0) {
+		sb_state_set_label(st, "fidelity: no complete window (run longer or shorten "
+				   "--interval-ms): admit_ratio and stretch unavailable");
+		return;
+	}
+	sb_state_counter(st, "admit_ratio", f.admit_mean, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "admit_ratio_p99", f.admit_p99, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "admit_ratio_max", f.admit_max, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "stretch", f.stretch_mean, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "stretch_max", f.stretch_max, SB_COUNTER_DEFAULT);
+	if (f.truncated) {
+		snprintf(label, sizeof(label), "fidelity: a member's log filled up; windows "
+			 "analysed over the first %.0f%% of the run only", f.cut_fraction * 100);
+		sb_state_set_label(st, label);
+	}
 }
 
 static void window_body(sb_state *st, void *arg)
@@ -55,18 +180,25 @@ static void window_body(sb_state *st, void *arg)
 	const struct sb_point *pt = arg;
 	const struct sb_window_policy *p = sb_window_find(pt->strategy);
 	const struct sb_lock_ops *lk = pt->lock ? sb_lock_find(pt->lock) : NULL;
+	const bool fidelity = pt->variant && strcmp(pt->variant, "mode:fidelity") == 0;
+	const bool jiffies = jiffies_clock();
 	struct sb_window_params params = {
-		.interval = (sb_ticks)(interval_ms * 1e6),	/* ticks are ns */
+		.interval = interval_ticks(),
 		.limit = limit,
 		.exact = exact,
+		.members = pt->threads,
 	};
 	size_t lock_extra = lk ? lk->state_size : 0;
 	size_t size = sizeof(struct sb_window) + lock_extra;
 	double ticks_per_cycle = 1.0 / sb_cycles_per_ns();
-	struct window_run run = { .p = p };
+	struct window_run run = { .loop = p->loop };
 	struct sb_window_stats sum = { 0 };
+	struct sb_ticker *tk = NULL;
 	struct sb_drive d;
 	struct sb_window *w;
+	const double interval_ns = jiffies ? (double)params.interval * tick_period_us() * 1000 :
+					     (double)params.interval;
+	sb_ticks t0, next0;
 	void **nodes;
 	int i;
 
@@ -76,17 +208,36 @@ static void window_body(sb_state *st, void *arg)
 	run.m = aligned_alloc(SB_CACHELINE, sizeof(*run.m) * pt->threads);
 	nodes = calloc(pt->threads, sizeof(*nodes));
 	memset(run.m, 0, sizeof(*run.m) * pt->threads);
-	if (sb_window_init(w, p, lk, (char *)w + sizeof(*w), &params,
-			   (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle))) {
-		sb_state_skip_with_error(st, "lock init failed");
+	if (jiffies) {
+		tk = aligned_alloc(SB_CACHELINE, sizeof(*tk));
+		if (sb_ticker_start(tk, (uint64_t)(tick_period_us() * 1000))) {
+			free(tk);
+			tk = NULL;
+			sb_state_skip_with_error(st, "cannot start the jiffies ticker thread");
+			goto out;
+		}
+	}
+	if (jiffies || migrate_ns > 0 || fault_ns > 0)
+		run.loop = p->loop_model;
+	if (fidelity)
+		run.loop = p->loop_logged;
+	t0 = tk ? __atomic_load_n(&tk->jiffies, __ATOMIC_RELAXED) :
+		  (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle);
+	if (sb_window_init(w, p, lk, (char *)w + sizeof(*w), &params, t0)) {
+		sb_state_skip_with_error(st, "window init failed (lock init or per-member slots)");
 		goto out;
 	}
+	next0 = w->next_window;
 	for (i = 0; i < pt->threads; i++) {
 		struct sb_window_loop *lp = &run.m[i].lp;
 
 		lp->w = w;
 		lp->nr_pages = nr_pages;
 		lp->ticks_per_cycle = ticks_per_cycle;
+		lp->jiffies = tk ? &tk->jiffies : NULL;
+		lp->migrate_iters = sb_work_iters(migrate_ns);
+		lp->fault_iters = sb_work_iters(fault_ns);
+		lp->st.member = i;
 		if (lk && lk->node_size) {
 			nodes[i] = aligned_alloc(SB_CACHELINE,
 						 (lk->node_size + SB_CACHELINE - 1) / SB_CACHELINE *
@@ -94,22 +245,35 @@ static void window_body(sb_state *st, void *arg)
 			memset(nodes[i], 0, lk->node_size);
 		}
 		lp->st.lock_node = nodes[i];
+		if (fidelity) {
+			if (sb_window_log_init(&run.m[i].log,
+					       LOG_BYTES / sizeof(struct sb_window_admit) /
+					       (size_t)pt->threads, LOG_RESETS)) {
+				sb_state_skip_with_error(st, "cannot allocate the fidelity logs");
+				goto fini;
+			}
+			lp->st.log = &run.m[i].log;
+		}
 	}
 	if (sb_drive_run(st, pt, window_member_fn, &run, &d) == 0) {
+		sb_ticks end = tk ? __atomic_load_n(&tk->jiffies, __ATOMIC_RELAXED) :
+				    (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle);
+
 		for (i = 0; i < pt->threads; i++) {
 			sum.resets += run.m[i].lp.st.resets;
 			sum.contended += run.m[i].lp.st.contended;
 			sum.limited += run.m[i].lp.st.limited;
 			sum.admitted += run.m[i].lp.st.admitted;
+			sum.harvested += run.m[i].lp.st.harvested;
 		}
 		if (d.total_ops && d.elapsed_ns) {
 			sb_state_counter(st, "resets", (double)sum.resets, SB_COUNTER_DEFAULT);
 			/* 1 when every window is reset once; > 1: repeated resets
 			 * (spinlock's unlocked re-check); < 1: stretched windows */
 			sb_state_counter(st, "resets_per_interval",
-					 (double)sum.resets * (double)params.interval /
+					 (double)sum.resets * interval_ns /
 					 (double)d.elapsed_ns, SB_COUNTER_DEFAULT);
-			if (lk && !lk->is_locked)	/* unavailable, not 0 */
+			if (p->peeks_lock && lk && !lk->is_locked)	/* unavailable, not 0 */
 				sb_state_set_label(st, "contended: unavailable (this lock cannot "
 						   "tell whether it is held)");
 			else
@@ -118,16 +282,31 @@ static void window_body(sb_state *st, void *arg)
 						 SB_COUNTER_DEFAULT);
 			sb_state_counter(st, "limited", (double)sum.limited / d.total_ops,
 					 SB_COUNTER_DEFAULT);
-			sb_limits_report(st, pt, p->shared_write ? SB_LIMIT_SHARED_WRITE :
-					 SB_LIMIT_SCALING, (double)d.total_ops * 1e9 /
-					 (double)d.elapsed_ns);
+			if (!fidelity)	/* logging costs time: no bound to compare */
+				sb_limits_report(st, pt, p->shared_write ? SB_LIMIT_SHARED_WRITE :
+						 SB_LIMIT_SCALING, (double)d.total_ops * 1e9 /
+						 (double)d.elapsed_ns);
+			if (fidelity)
+				/* lost = admitted - what the windows' counts held at
+				 * their resets and now (< 0: a stale += resurrected
+				 * pages over a reset) */
+				report_fidelity(st, run.m, pt->threads, t0, next0, end, &params,
+						(int64_t)(sum.admitted - sum.harvested -
+							  sb_window_count(p, w)));
 		}
 		sb_drive_report(st, &d);
 	}
+fini:
 	sb_window_fini(w);
 out:
-	for (i = 0; i < pt->threads; i++)
+	if (tk) {
+		sb_ticker_stop(tk);
+		free(tk);
+	}
+	for (i = 0; i < pt->threads; i++) {
 		free(nodes[i]);
+		sb_window_log_free(&run.m[i].log);
+	}
 	free(nodes);
 	free(run.m);
 	sb_drive_free(pt, w, size);
@@ -145,6 +324,8 @@ const struct sb_family_driver sb_window_driver = {
 	.summary = "rate-limit window policies: window/<policy>[/lock:<lock>]/threads:N/place:P",
 	.reg = SB_FAMILY_window,
 	.options = window_options,
+	.check = window_check,
+	.variants = window_variants,
 	.name_extra = window_name_extra,
 	.takes_lock = window_takes_lock,
 	.default_lock = "queued",

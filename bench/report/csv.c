@@ -13,8 +13,11 @@ static FILE *csv;
 static const char *const counter_cols[] = {
 	"ops_per_s", "ns_per_op", "ops_min", "ops_max", "jain", "resets", "contended",
 	"limited", "resets_per_interval", "wait_p50_ns", "wait_p99_ns", "max_wait_ns",
-	"trylock_success", "limit_ops", "of_limit", "one_way_ns", "one_way_min_ns",
-	"one_way_max_ns", "us_per_call", NULL,	/* columns 13..31 */
+	"trylock_success",			/* columns 13..25 */
+	"admit_ratio", "admit_ratio_p99", "admit_ratio_max", "stretch", "stretch_max",
+	"double_resets", "lost_pages",		/* 26..32: window fidelity mode */
+	"limit_ops", "of_limit", "one_way_ns", "one_way_min_ns", "one_way_max_ns",
+	"us_per_call", NULL,			/* 33..38: limits and calibration */
 };
 
 static void put_field(const char *s)

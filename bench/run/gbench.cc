@@ -4,6 +4,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <pthread.h>
+
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -296,6 +298,25 @@ int sb_gbench_on_run(sb_run_hook hook, void *arg)
 	return 0;
 }
 
+/* glibc takes single-threaded shortcuts (non-atomic lock words in
+ * pthread_mutex, no lock prefix in its own locks) until the process first
+ * creates a thread, and never goes back: a run of --threads=1 alone would
+ * measure those shortcuts, and the same benchmark after a 2-thread one would
+ * not.  So the process is made multi-threaded before anything is measured,
+ * whatever runs first (DESIGN.md §6). */
+static void *no_op(void *) { return nullptr; }
+
+static void go_multithreaded()
+{
+	pthread_t t;
+
+	if (pthread_create(&t, nullptr, no_op, nullptr) == 0)
+		pthread_join(t, nullptr);
+	else
+		std::fprintf(stderr, "stratbench: warning: cannot create a thread; "
+			     "single-thread results may use glibc's single-threaded paths\n");
+}
+
 int sb_gbench_main(int argc, char **argv)
 {
 	std::vector<char *> args(argv, argv + argc);
@@ -316,6 +337,7 @@ int sb_gbench_main(int argc, char **argv)
 		std::fprintf(stderr, "stratbench: unknown option '%s'\n", args[1]);
 		return 2;
 	}
+	go_multithreaded();
 	if (has_out)
 		file = make_file_reporter(out_format);
 	DisplayReporter display(benchmark::CreateDefaultDisplayReporter(), !file);

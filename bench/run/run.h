@@ -93,6 +93,9 @@ struct sb_family_driver {
 	 * loaded machine deschedules a member) */
 	bool calibrates;
 	int64_t (*brief_iterations)(const char *strategy);
+	/* optional: checks the options together after parsing: 0, or -1 with
+	 * one line in err (a usage error) */
+	int (*check)(char *err, size_t errlen);
 	void (*body)(sb_state *st, void *point);
 };
 

@@ -14,11 +14,13 @@ static bool spinlock_update(struct sb_window *w, sb_ticks now, unsigned long nr_
 		 * relaxed read (spin_is_locked()), no extra atomic */
 		if (sb_lock_is_locked(&w->lock) > 0)
 			st->contended++;
+		unsigned long held;
+
 		sb_lock_lock(&w->lock, st->lock_node);	/* out of line, as spin_lock() */
-		sb_write_once(&w->nr_pages, 0);
+		held = sb_window_zero(w);		/* nr_pages = 0 */
 		sb_write_once(&w->next_window, now + w->interval);
 		sb_lock_unlock(&w->lock, st->lock_node);
-		st->resets++;
+		sb_window_reset_done(st, now, now + w->interval, held);
 	}
 	return sb_window_account(w, nr_pages, st);
 }
@@ -28,4 +30,5 @@ SB_WINDOW_POLICY(spinlock,
 	.update    = spinlock_update,
 	.uses_lock = true,
 	.stretches = true,
-	.exact     = false);
+	.exact     = false,
+	.peeks_lock = true);

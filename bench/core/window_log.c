@@ -1,0 +1,159 @@
+/* window_log.c — fidelity logs: allocation, and the merge after a run that
+ * turns every member's (time, pages) and reset events into per-window
+ * figures (definitions in README.md, "Fidelity mode"). */
+#include <stratbench/window.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+int sb_window_log_init(struct sb_window_log *l, size_t cap_admit, size_t cap_reset)
+{
+	memset(l, 0, sizeof(*l));
+	l->admit = malloc(sizeof(*l->admit) * (cap_admit ? cap_admit : 1));
+	l->reset = malloc(sizeof(*l->reset) * (cap_reset ? cap_reset : 1));
+	if (!l->admit || !l->reset) {
+		sb_window_log_free(l);
+		return -1;
+	}
+	l->cap_admit = cap_admit;
+	l->cap_reset = cap_reset;
+	return 0;
+}
+
+void sb_window_log_free(struct sb_window_log *l)
+{
+	free(l->admit);
+	free(l->reset);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Times are taken relative to t0 (wrap-safe, as time_after). */
+struct rel_reset {
+	uint64_t t, next;
+};
+
+static int cmp_reset(const void *a, const void *b)
+{
+	const struct rel_reset *x = a, *y = b;
+
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, sb_ticks next0,
+			sb_ticks end, sb_ticks interval, unsigned long limit,
+			struct sb_window_fidelity *out)
+{
+	uint64_t cut = end - t0, nres = 0, nwin = 0, cur_next = next0 - t0, k;
+	struct rel_reset *res;
+	uint64_t *start;		/* proper resets: window starts */
+	unsigned char *idle;		/* 1: window k's closing reset came >= interval
+					 * late; 2: k follows such a window */
+	double *ratio, *pages;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		nres += logs[i]->nreset;
+		if (logs[i]->full && logs[i]->full_at - t0 < cut) {
+			cut = logs[i]->full_at - t0;
+			out->truncated = true;
+		}
+	}
+	out->cut_fraction = end - t0 ? (double)cut / (double)(end - t0) : 1;
+	res = malloc(sizeof(*res) * (nres + 1));
+	start = calloc(nres + 1, sizeof(*start));
+	idle = calloc(nres + 1, sizeof(*idle));
+	nres = 0;
+	for (i = 0; i < n; i++)
+		for (size_t j = 0; j < logs[i]->nreset; j++) {
+			const struct sb_window_reset_ev *e = &logs[i]->reset[j];
+
+			if (e->harvested > out->max_harvest)
+				out->max_harvest = e->harvested;
+			if (e->t - t0 <= cut)
+				res[nres++] = (struct rel_reset){ e->t - t0, e->next - t0 };
+		}
+	qsort(res, nres, sizeof(*res), cmp_reset);
+	/* a reset whose now is not after the end the previous reset set
+	 * resets a window that had not expired: a double reset */
+	for (k = 0; k < nres; k++) {
+		if (res[k].t > cur_next) {
+			/* nobody called for a whole interval after expiry: the
+			 * members were not running (descheduled, between rounds) */
+			if (nwin)
+				idle[nwin - 1] = res[k].t - cur_next >= interval;
+			start[nwin++] = res[k].t;
+		} else {
+			out->double_resets++;
+		}
+		cur_next = res[k].next;
+	}
+	/* the window after an idle one starts at a late reset: a policy that
+	 * keeps the phase makes it short by the lateness, which is the
+	 * idleness again, not the policy; it is left out with the idle one */
+	for (k = nwin; k-- > 1;)
+		if (idle[k - 1] == 1)
+			idle[k] = idle[k] ? idle[k] : 2;
+	/* complete windows: [start[k], start[k+1]) for k < nwin - 1 */
+	for (k = 0; k + 1 < nwin; k++)
+		if (idle[k])
+			out->idle_windows++;
+		else
+			out->windows++;
+	if (!out->windows) {
+		free(res);
+		free(start);
+		free(idle);
+		return;
+	}
+	pages = calloc(nwin + 1, sizeof(*pages));
+	ratio = malloc(sizeof(*ratio) * (nwin + 1));
+	for (k = 0; k + 1 < nwin; k++) {
+		double s = (double)(start[k + 1] - start[k]) / (double)interval;
+
+		if (idle[k])
+			continue;
+		out->stretch_mean += s / (double)out->windows;
+		if (s > out->stretch_max)
+			out->stretch_max = s;
+	}
+	/* each admitted event goes to the last window start at or before it */
+	for (i = 0; i < n; i++)
+		for (size_t j = 0; j < logs[i]->nadmit; j++) {
+			uint64_t t = logs[i]->admit[j].t - t0, lo = 0, hi = nwin;
+
+			if (t < start[0] || t >= start[nwin - 1])
+				continue;	/* before the first or in the open last window */
+			while (hi - lo > 1) {	/* start[lo] <= t < start[hi] */
+				uint64_t mid = (lo + hi) / 2;
+
+				if (start[mid] <= t)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			pages[lo] += (double)logs[i]->admit[j].pages;
+		}
+	for (i = 0, k = 0; k + 1 < nwin; k++) {
+		if (idle[k])
+			continue;
+		ratio[i] = pages[k] / (double)limit;
+		out->admit_mean += ratio[i++] / (double)out->windows;
+	}
+	qsort(ratio, out->windows, sizeof(*ratio), cmp_double);
+	/* nearest rank */
+	out->admit_p99 = ratio[(out->windows * 99 + 99) / 100 - 1];
+	out->admit_max = ratio[out->windows - 1];
+	free(pages);
+	free(ratio);
+	free(res);
+	free(start);
+	free(idle);
+}
