@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# lab.sh — a multi-socket NUMA lab machine in qemu (TCG, no KVM needed): boot
+# a lab shape and run the lab test set, or a command, inside it.
+#   scripts/lab.sh [--shape=2s|2s-smt] [--timeout=SEC] [--mem=MB] [-- COMMAND [ARG...]]
+#   --shape=2s      2 packages x 2 cores, 2 NUMA nodes (default)
+#   --shape=2s-smt  2 packages x 2 cores x 2 threads, 2 NUMA nodes
+#   --timeout=SEC   power the guest off after SEC seconds (default 900)
+#   --mem=MB        memory per NUMA node (default 384)
+#   COMMAND         run in the guest in the source directory (bash -c when one
+#                   word with spaces); default: the lab test set, tests/lab/run.sh
+# Exit status: the guest command's; 1 when the guest hangs, panics or stops
+# without reporting; 2 for bad usage.  Timing in the guest means nothing.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+shape=2s timeout=900 mem=384 cmd=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--shape=*) shape=${1#*=} ;;
+	--timeout=*) timeout=${1#*=} ;;
+	--mem=*) mem=${1#*=} ;;
+	--) shift; cmd=("$@"); break ;;
+	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	*) SB_DIE_RC=2 sb_die "unknown option '$1' (see --help)" ;;
+	esac
+	shift
+done
+case $shape in
+2s) smp=4,sockets=2,cores=2,threads=1 npus=4 ;;
+2s-smt) smp=8,sockets=2,cores=2,threads=2 npus=8 ;;
+*) SB_DIE_RC=2 sb_die "unknown shape '$shape' (want 2s or 2s-smt)" ;;
+esac
+[[ $timeout =~ ^[1-9][0-9]*$ ]] || SB_DIE_RC=2 sb_die "bad --timeout '$timeout' (want seconds)"
+[[ $mem =~ ^[1-9][0-9]*$ ]] && [ "$mem" -ge 128 ] ||
+	SB_DIE_RC=2 sb_die "bad --mem '$mem' (want MB per node, at least 128)"
+
+# gnuplot-nox: the regular test suite draws plots inside the guest too
+sb_need_pkgs $SB_BUILD_PKGS qemu-system-x86 busybox-static cpio gnuplot-nox
+build=$SB_ROOT/build-lab
+mkdir -p "$build"
+sb_build "$build" >"$build/lab-build.log" 2>&1 ||
+	{ tail -30 "$build/lab-build.log" >&2; sb_die "build failed ($build/lab-build.log)"; }
+lab=$build/lab
+mkdir -p "$lab"
+
+# --- the guest kernel: Debian's own, from the linux-image-*-amd64 package,
+# unpacked into the build directory (never installed into /boot) -------------
+lab_kernel() {
+	local k pkg tmp
+	k=$(ls "$lab"/kernel/vmlinuz-* 2>/dev/null | tail -1 || true)
+	if [ -n "$k" ]; then echo "$k"; return; fi
+	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
+	if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || sb_die "apt-get update failed"
+		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+			awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
+	fi
+	[ -n "$pkg" ] || sb_die "cannot find Debian's linux-image-*-amd64 package (apt-cache depends linux-image-amd64)"
+	tmp=$(mktemp -d "$lab/kernel-dl.XXXXXX")
+	echo "lab: fetching $pkg (kernel image only, into $lab/kernel)" >&2
+	# as root apt drops to _apt, which cannot write here: download as root
+	(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >&2) ||
+		{ rm -rf "$tmp"; sb_die "apt-get download $pkg failed"; }
+	dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" --wildcards './boot/vmlinuz-*' ||
+		{ rm -rf "$tmp"; sb_die "cannot unpack the kernel image from $pkg"; }
+	mkdir -p "$lab/kernel"
+	mv "$tmp"/boot/vmlinuz-* "$lab/kernel/"
+	rm -rf "$tmp"
+	ls "$lab"/kernel/vmlinuz-* | tail -1
+}
+vmlinuz=$(lab_kernel)
+
+# --- the initramfs: busybox, the host's bash/coreutils/ctest/gnuplot, the
+# build's programs, their libraries (ldd), the sources the tests read --------
+root=$lab/root-$shape
+rm -rf "$root" && mkdir -p "$root"/{proc,sys,dev,run,root,lab,etc,usr/bin} && install -d -m 1777 "$root/tmp"
+
+# put FILE into the image at the same path, with the libraries it loads
+copy_in() {
+	local f=$1 lib
+	[ -e "$root$f" ] && return 0
+	mkdir -p "$root$(dirname "$f")"
+	cp -L "$f" "$root$f"
+	head -c4 "$f" | grep -q ELF || return 0
+	for lib in $(ldd "$f" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }'); do
+		[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
+	done
+}
+
+tools="bash env sh grep sed awk sort uniq cut tr head tail wc cat md5sum mktemp chmod rm
+	mkdir rmdir ls touch id nproc date sleep timeout cp mv ln readlink dirname basename
+	uname tee seq find xargs stat paste printf kill ps ctest gnuplot"
+for t in $tools; do
+	p=$(command -v "$t" 2>/dev/null) || continue
+	case $p in /*) copy_in "$p" ;; esac
+done
+copy_in "$(readlink -f "$(command -v gnuplot)")"
+# ctest reads its CMake modules directory; gnuplot its start-up files
+for d in /usr/share/cmake-*/Modules /usr/share/gnuplot; do
+	[ -d "$d" ] && mkdir -p "$root$d" && cp -a "$d/." "$root$d/"
+done
+# busybox for everything else (mount, poweroff, ...), never over a host tool
+cp /bin/busybox "$root/usr/bin/busybox"
+for a in $("$root/usr/bin/busybox" --list); do
+	[ -e "$root/usr/bin/$a" ] || ln -s busybox "$root/usr/bin/$a"
+done
+for d in bin sbin usr/sbin; do [ -e "$root/$d" ] || ln -s /usr/bin "$root/$d"; done
+[ -e "$root/lib64" ] || mkdir -p "$root/lib64"
+
+# the sources the tests read (scripts, plots, tests) and the built programs,
+# at their paths on this machine, so CTest's files work unchanged
+mkdir -p "$root$SB_ROOT"
+tar -C "$SB_ROOT" --exclude='./build*' --exclude=./.git --exclude=./results -cf - . |
+	tar -C "$root$SB_ROOT" -xf -
+(cd "$build" && find . -path ./lab -prune -o -type f -perm -u+x -not -path '*/CMakeFiles/*' -print) |
+while read -r f; do
+	copy_in "$build/${f#./}"
+done
+(cd "$build" && find . -path ./lab -prune -o -name CTestTestfile.cmake -print) | while read -r f; do
+	mkdir -p "$root$build/$(dirname "$f")" && cp "$build/$f" "$root$build/$f"
+done
+echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+
+install -m 755 "$SB_ROOT/tests/lab/init" "$root/init"
+{
+	printf 'SB_ROOT=%q\nSB_BUILD=%q\n' "$SB_ROOT" "$build"
+	printf 'SB_LAB_SHAPE=%q\nSB_LAB_PACKAGES=2\nSB_LAB_NODES=2\nSB_LAB_PUS=%d\n' "$shape" "$npus"
+	echo "export SB_ROOT SB_BUILD SB_LAB_SHAPE SB_LAB_PACKAGES SB_LAB_NODES SB_LAB_PUS"
+} >"$root/lab/env"
+if [ ${#cmd[@]} -eq 0 ]; then
+	echo 'exec bash tests/lab/run.sh' >"$root/lab/cmd"
+elif [ ${#cmd[@]} -eq 1 ]; then
+	printf '%s\n' "${cmd[0]}" >"$root/lab/cmd"
+else
+	printf 'exec' >"$root/lab/cmd"; printf ' %q' "${cmd[@]}" >>"$root/lab/cmd"; echo >>"$root/lab/cmd"
+fi
+cpio=$lab/initramfs-$shape.cpio
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$cpio" || sb_die "cannot pack $cpio"
+
+# --- boot: console on ttyS0 (streamed here), status lines on ttyS1 --------
+log=$lab/console-$shape.log status=$lab/status-$shape
+rm -f "$log" "$status"
+numa=()
+for n in 0 1; do
+	numa+=(-object "memory-backend-ram,id=m$n,size=${mem}M" -numa "node,nodeid=$n,memdev=m$n"
+		-numa "cpu,node-id=$n,socket-id=$n")
+done
+echo "lab: $shape: $npus CPUs ($smp), 2 NUMA nodes x ${mem} MB, $(basename "$vmlinuz"), initramfs $(( $(stat -c %s "$cpio") >> 20 )) MB, timeout ${timeout}s" >&2
+t0=$(date +%s.%N)
+set +e
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" \
+	-m $((2 * mem))M "${numa[@]}" -kernel "$vmlinuz" -initrd "$cpio" \
+	-append "console=ttyS0 quiet panic=-1 oops=panic" \
+	-display none -monitor none -nodefaults -no-reboot \
+	-chardev stdio,id=con,signal=off -serial chardev:con -serial "file:$status" \
+	</dev/null 2>"$lab/qemu-$shape.err" | sed -u 's/\r$//' | tee "$log"
+qrc=${PIPESTATUS[0]}
+set -e
+t1=$(date +%s.%N)
+wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+boot=$(awk '$1 == "SB-LAB-BOOT" { print $2 }' "$status" 2>/dev/null | tr -d '\r')
+exitl=$(awk '$1 == "SB-LAB-EXIT" { print $2, $3 }' "$status" 2>/dev/null | tr -d '\r')
+
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	echo "lab: $shape: FAILED: the guest did not finish within ${timeout}s (hung?); console log $log" >&2
+	exit 1
+fi
+if [ -z "$exitl" ]; then
+	echo "lab: $shape: FAILED: the guest stopped without reporting an exit status (kernel panic or init failure?); qemu exit $qrc; last console lines:" >&2
+	tail -15 "$log" | sed 's/^/  | /' >&2
+	[ -s "$lab/qemu-$shape.err" ] && sed 's/^/  qemu: /' "$lab/qemu-$shape.err" >&2
+	exit 1
+fi
+read -r rc end <<<"$exitl"
+echo "lab: $shape: exit $rc; boot ${boot:-?}s to init, command $(awk -v a="${boot:-0}" -v b="$end" 'BEGIN { printf "%.1f", b - a }')s, wall ${wall}s (host); console log $log" >&2
+exit "$rc"
