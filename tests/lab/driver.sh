@@ -1,0 +1,34 @@
+# driver.sh — sourced by the lab tests of the kernel-path drivers
+# (tests/lab/4N-driver-*.sh): check_driver NAME runs every benchmark whose
+# name contains NAME on all CPUs, scattered over the packages, and checks it
+# ran (exit 0, rows, no error), was not skipped (the lab has two nodes), and
+# counted real IPIs (a counter named *ipi*, *tlb* or *shootdown* above 0 in
+# every row).  A driver that is not there yet is a skip that says so.
+
+check_driver() {
+	local name=$1 npu out
+	npu=$(online_cpus | wc -l)
+	"$sb" run --benchmark_list_tests=true --benchmark_filter="$name" >"$tmp/list" 2>&1 ||
+		skip "stratbench has no $name benchmark yet (the kernel-$name driver is not in this build)"
+	grep -q "$name" "$tmp/list" ||
+		skip "stratbench has no $name benchmark yet (the kernel-$name driver is not in this build)"
+	out=$tmp/drv
+	"$sb" run --benchmark_filter="$name" --threads="$npu" --placement=scatter --out="$out" \
+		--benchmark_min_time=0.05 >"$tmp/drv.out" 2>&1
+	local rc=$?
+	tail -5 "$tmp/drv.out"
+	check "$name: run on $npu CPUs (scatter) exits 0 (got $rc)" [ "$rc" -eq 0 ]
+	check "$name: rows in results.csv" grep -q "$name" "$out/results.csv"
+	# columns by header name; label and error are the last two
+	check "$name: no row failed or was skipped" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == "label") lab = i; next }
+		$NF != "" || tolower($lab) ~ /skip/ { bad = 1 } END { exit bad }' "$out/results.csv"
+	check "$name: every row counted IPIs (a counter *ipi*/*tlb*/*shootdown* > 0)" awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) { if (tolower($i) ~ /ipi|tlb|shootdown/) c[i] = 1; if ($i == "extra") ex = i } next }
+		{ hit = 0
+		  for (i in c) if ($i + 0 > 0) hit = 1
+		  n = split($ex, kv, ";")
+		  for (j = 1; j <= n; j++) { split(kv[j], p, "="); if (tolower(p[1]) ~ /ipi|tlb|shootdown/ && p[2] + 0 > 0) hit = 1 }
+		  if (!hit) bad = 1; rows++ }
+		END { exit bad || rows == 0 }' "$out/results.csv"
+}
