@@ -168,7 +168,10 @@ if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	exit 1
 fi
 if [ -z "$exitl" ]; then
-	echo "lab: $shape: FAILED: the guest stopped without reporting an exit status (kernel panic or init failure?); qemu exit $qrc; last console lines:" >&2
+	why="init failed or the guest powered off"
+	panic=$(grep -a -m1 'Kernel panic' "$log" | sed 's/^\[[ 0-9.]*\] //')
+	[ -z "$panic" ] || why=$panic
+	echo "lab: $shape: FAILED: the guest stopped without reporting an exit status ($why); qemu exit $qrc; last console lines:" >&2
 	tail -15 "$log" | sed 's/^/  | /' >&2
 	[ -s "$lab/qemu-$shape.err" ] && sed 's/^/  qemu: /' "$lab/qemu-$shape.err" >&2
 	exit 1

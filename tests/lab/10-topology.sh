@@ -57,5 +57,9 @@ for spec in compact:$npu cores:$ncore scatter:$npu scatter:$npkg; do
 		"$(awk '$2 ~ /^[0-9]+$/ { print $2 }' "$tmp/threads" | paste -sd,)" "$(planned "$p" "$n")"
 	check "run $p $n threads: each pinned thread last ran on its CPU" \
 		awk '$2 ~ /^[0-9]+$/ && $2 != $3 { exit 1 }' "$tmp/threads"
+	cp "$tmp/threads" "$tmp/threads.$p.$n"
 done
+# negative control: the compact run's members do not pass for the scatter plan
+check_not "negative control: the compact run does not match the scatter plan" [ \
+	"$(awk '$2 ~ /^[0-9]+$/ { print $2 }' "$tmp/threads.compact.$npu" | paste -sd,)" = "$(planned scatter "$npu")" ]
 finish

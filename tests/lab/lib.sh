@@ -105,13 +105,14 @@ watch_threads() { "$lab_threads" "$1" >"$2"; }
 
 # watch_numa PID OUT: until PID exits, keep the last /proc/PID/numa_maps lines
 # with a bind policy (the shared state stratbench put on its home node) in
-# OUT, and in OUT.pages the node move_pages(2) reports for the first page of
-# each, asked while the process still has it.
+# OUT, and in OUT.pages "ADDR NODE": the node move_pages(2) reports for the
+# first page of each.  PID is stopped while it is looked at, so a mapping
+# seen in numa_maps is still there when move_pages asks.
 watch_numa() {
 	local pid=$1 out=$2 addr
 	: >"$out"
 	: >"$out.pages"
-	while kill -0 "$pid" 2>/dev/null; do
+	while kill -STOP "$pid" 2>/dev/null; do
 		grep ' bind:' "/proc/$pid/numa_maps" >"$out.now" 2>/dev/null
 		if [ -s "$out.now" ]; then
 			cp "$out.now" "$out"
@@ -120,6 +121,7 @@ watch_numa() {
 					"$lab_numa" pages "$pid" "$addr" >>"$out.pages" 2>/dev/null
 			done
 		fi
+		kill -CONT "$pid"
 		sleep 0.05
 	done
 	rm -f "$out.now"
