@@ -90,7 +90,7 @@ copy_in() {
 
 tools="bash env sh grep sed awk sort uniq cut tr head tail wc cat md5sum mktemp chmod rm
 	mkdir rmdir ls touch id nproc date sleep timeout cp mv ln readlink dirname basename
-	uname tee seq find xargs stat paste printf kill ps ctest gnuplot"
+	uname tee seq find xargs stat paste diff cmp taskset printf kill ps ctest gnuplot"
 for t in $tools; do
 	p=$(command -v "$t" 2>/dev/null) || continue
 	case $p in /*) copy_in "$p" ;; esac

@@ -30,32 +30,35 @@ echo "  broken fixture (no policy, first touch on CPU $c0): $out"
 check_not "negative control: the check rejects it for node 1" pages_all_on 1 "$out"
 check "negative control: ... which is on node 0" pages_all_on 0 "$out"
 
-# bench_home WHAT NODE ARGS...: run stratbench, watch its bound mappings; the
-# shared state's mapping must have policy bind:NODE, its pages N<NODE>= only,
-# and move_pages must put its first page on NODE
-bench_home() {
-	local what=$1 node=$2 rc maps
+# home_on SB NODE ARGS...: a run of SB has its shared state on NODE: the
+# mapping numa_maps shows with a bind policy is bound to NODE with pages on
+# NODE only, move_pages puts its first page on NODE, and the run exits 0
+home_on() {
+	local sbin=$1 node=$2 pid rc
 	shift 2
-	"$sb" run --threads=1 --benchmark_min_time=1.5 "$@" >"$tmp/run.out" 2>&1 &
-	local pid=$!
+	"$sbin" run --threads=1 --benchmark_min_time=0.5 "$@" >"$tmp/run.out" 2>&1 &
+	pid=$!
 	watch_numa "$pid" "$tmp/numa"
 	wait "$pid"
 	rc=$?
-	check "$what: run exits 0 (got $rc)" [ "$rc" -eq 0 ]
-	maps=$(cat "$tmp/numa")
-	echo "  $what: numa_maps: ${maps:-(no bound mapping seen)}"
-	echo "  $what: move_pages: $(tr '\n' ' ' <"$tmp/numa.pages")"
-	check "$what: a mapping bound to node $node" grep -q " bind:$node " "$tmp/numa"
-	check "$what: its pages on node $node only" \
-		awk -v n="$node" '{ for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ "^N" n "=") bad = 1; if ($0 !~ " N" n "=") bad = 1 } END { exit bad || NR == 0 }' "$tmp/numa"
-	check "$what: move_pages puts the shared state on node $node" \
+	echo "  exit $rc; numa_maps: $(cat "$tmp/numa" | tr '\n' ' ')"
+	echo "  move_pages: $(tr '\n' ' ' <"$tmp/numa.pages")"
+	[ "$rc" -eq 0 ] && grep -q " bind:$node " "$tmp/numa" &&
+		awk -v n="$node" '{ for (i = 2; i <= NF; i++) if ($i ~ /^N[0-9]+=/ && $i !~ "^N" n "=") bad = 1; if ($0 !~ " N" n "=") bad = 1 } END { exit bad || NR == 0 }' "$tmp/numa" &&
 		awk -v n="$node" '$2 != n { bad = 1 } END { exit bad || NR == 0 }' "$tmp/numa.pages"
 }
 
 for fam in "window --strategy=spinlock" "lock --strategy=ticket"; do
 	f=${fam%% *}
-	bench_home "$f --home-node=1, thread on CPU $c0 (node 0)" 1 --family=$fam --placement=list:$c0 --home-node=1
-	bench_home "$f --home-node=0 (control), thread on CPU $c1 (node 1)" 0 --family=$fam --placement=list:$c1 --home-node=0
-	bench_home "$f default home, thread on CPU $c1 (node 1)" 1 --family=$fam --placement=list:$c1
+	check "$f --home-node=1, thread on CPU $c0 (node 0): shared state on node 1" \
+		home_on "$sb" 1 --family=$fam --placement=list:$c0 --home-node=1
+	check "$f --home-node=0 (control), thread on CPU $c1 (node 1): shared state on node 0" \
+		home_on "$sb" 0 --family=$fam --placement=list:$c1 --home-node=0
+	check "$f default home, thread on CPU $c1 (node 1): shared state on node 1" \
+		home_on "$sb" 1 --family=$fam --placement=list:$c1
 done
+# broken fixture: a stratbench that ignores --home-node must be caught
+check_not "broken fixture (--home-node ignored): window --home-node=1 from node 0 is caught" \
+	home_on "$(broken_stratbench ignore-home-node)" 1 --family=window --strategy=spinlock \
+	--placement=list:$c0 --home-node=1
 finish

@@ -208,29 +208,41 @@ static bool pages_on(int want, const char *phase)
 	return off == 0;
 }
 
-/* moves pages to node: one call per page, or all in one call */
+/* moves pages to node: one call per page, or all in one call.  A page the
+ * kernel could not move this time (busy: a responder faulting on it holds a
+ * reference) is retried on its own; what still fails is reported. */
 static void do_move(int node, bool per_page, const char *phase)
 {
 	void *pages[4096];
-	int nodes[4096], status[4096], i, bad = 0;
+	int nodes[4096], status[4096], i, try, bad = 0, retried = 0, last = 0;
 
 	for (i = 0; i < npages; i++) {
 		pages[i] = area + (size_t)i * psz;
 		nodes[i] = node;
+		status[i] = -1;
 	}
 	if (per_page) {
 		for (i = 0; i < npages; i++)
-			if (move_pages(1, &pages[i], &nodes[i], &status[i]))
-				bad++;
-	} else if (move_pages(npages, pages, nodes, status)) {
-		bad = npages;
+			move_pages(1, &pages[i], &nodes[i], &status[i]);
+	} else {
+		move_pages(npages, pages, nodes, status);	/* > 0: pages not moved */
 	}
-	for (i = 0; i < npages; i++)
-		if (status[i] != node)
+	for (i = 0; i < npages; i++) {
+		for (try = 0; status[i] != node && try < 10; try++) {
+			retried++;
+			usleep(1000);
+			move_pages(1, &pages[i], &nodes[i], &status[i]);
+		}
+		if (status[i] != node) {
 			bad++;
+			last = status[i];
+		}
+	}
+	if (retried)
+		printf("  note: %s: %d page moves retried (busy)\n", phase, retried);
 	if (bad)
-		FAIL("%s: move_pages to node %d failed for %d pages (status %d)", phase, node, bad,
-		     status[0]);
+		FAIL("%s: %d pages could not be moved to node %d (last status %d: %s)", phase, bad,
+		     node, last, last < 0 ? strerror(-last) : "other node");
 }
 
 /* Something to zap: present, dirty pages.  Done before the responders start:

@@ -114,7 +114,7 @@ static int pinned(const struct snap *sn)
 int main(int argc, char **argv)
 {
 	static struct snap best, now;
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct timespec tick = { 0, 10000000L };	/* 10 ms */
 	char path[64];
 	int pid, i, bestp = -1;
 

@@ -99,6 +99,29 @@ expected_plan() {
 # planned PLACEMENT N: the plan stratbench (hwloc) makes
 planned() { "$sb" topo --placement="$1" --threads="$2" | sed -n 's/^plan [^,]*, [0-9]* threads: //p'; }
 
+# broken_stratbench NAME: a deliberately broken stratbench for the negative
+# fixtures, made in $tmp and printed: ignore-home-node drops --home-node,
+# compact-always plans every placement as compact
+broken_stratbench() {
+	local w=$tmp/broken-$1
+	case $1 in
+	ignore-home-node) edit='--home-node=*) continue ;;' ;;
+	compact-always) edit='--placement=*) a=--placement=compact ;;' ;;
+	*) echo "broken_stratbench: unknown fixture $1" >&2; return 2 ;;
+	esac
+	cat >"$w" <<-EOF
+	#!/usr/bin/env bash
+	args=()
+	for a in "\$@"; do
+		case \$a in $edit esac
+		args+=("\$a")
+	done
+	exec "$sb" "\${args[@]}"
+	EOF
+	chmod +x "$w"
+	echo "$w"
+}
+
 # watch_threads PID OUT: "tid allowed last_cpu" per thread of PID, in
 # creation order, from the snapshot with the most pinned threads (lab_threads)
 watch_threads() { "$lab_threads" "$1" >"$2"; }
