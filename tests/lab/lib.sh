@@ -144,7 +144,7 @@ watch_numa() {
 					"$lab_numa" pages "$pid" "$addr" >>"$out.pages" 2>/dev/null
 			done
 		fi
-		kill -CONT "$pid"
+		kill -CONT "$pid" 2>/dev/null
 		sleep 0.05
 	done
 	rm -f "$out.now"
