@@ -26,8 +26,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case $shape in
-2s) smp=4,sockets=2,cores=2,threads=1 npus=4 ;;
-2s-smt) smp=8,sockets=2,cores=2,threads=2 npus=8 ;;
+2s) smp=4,sockets=2,cores=2,threads=1 npus=4 ncores=4 ;;
+2s-smt) smp=8,sockets=2,cores=2,threads=2 npus=8 ncores=4 ;;
 *) SB_DIE_RC=2 sb_die "unknown shape '$shape' (want 2s or 2s-smt)" ;;
 esac
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || SB_DIE_RC=2 sb_die "bad --timeout '$timeout' (want seconds)"
@@ -126,8 +126,9 @@ echo "root:x:0:" >"$root/etc/group"
 install -m 755 "$SB_ROOT/tests/lab/init" "$root/init"
 {
 	printf 'SB_ROOT=%q\nSB_BUILD=%q\n' "$SB_ROOT" "$build"
-	printf 'SB_LAB_SHAPE=%q\nSB_LAB_PACKAGES=2\nSB_LAB_NODES=2\nSB_LAB_PUS=%d\n' "$shape" "$npus"
-	echo "export SB_ROOT SB_BUILD SB_LAB_SHAPE SB_LAB_PACKAGES SB_LAB_NODES SB_LAB_PUS"
+	printf 'SB_LAB_SHAPE=%q\nSB_LAB_PACKAGES=2\nSB_LAB_NODES=2\nSB_LAB_CORES=%d\nSB_LAB_PUS=%d\n' \
+		"$shape" "$ncores" "$npus"
+	echo "export SB_ROOT SB_BUILD SB_LAB_SHAPE SB_LAB_PACKAGES SB_LAB_NODES SB_LAB_CORES SB_LAB_PUS"
 } >"$root/lab/env"
 if [ ${#cmd[@]} -eq 0 ]; then
 	echo 'exec bash tests/lab/run.sh' >"$root/lab/cmd"
@@ -150,7 +151,10 @@ done
 echo "lab: $shape: $npus CPUs ($smp), 2 NUMA nodes x ${mem} MB, $(basename "$vmlinuz"), initramfs $(( $(stat -c %s "$cpio") >> 20 )) MB, timeout ${timeout}s" >&2
 t0=$(date +%s.%N)
 set +e
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" \
+# the Intel vendor: the guest kernel reads SMT siblings from CPUID leaf 0xb;
+# with an AMD vendor (TCG's "max" copies the host's) it would want the
+# topoext leaves TCG lacks, and every thread would look like a core
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg,thread=multi -cpu max,vendor=GenuineIntel -smp "$smp" \
 	-m $((2 * mem))M "${numa[@]}" -kernel "$vmlinuz" -initrd "$cpio" \
 	-append "console=ttyS0 quiet panic=-1 oops=panic" \
 	-display none -monitor none -nodefaults -no-reboot \

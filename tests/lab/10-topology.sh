@@ -15,6 +15,7 @@ cpu_table | awk '{ printf "  cpu %s: package %s node %s core %s smt %s\n", $1, $
 if [ -n "${SB_LAB_SHAPE:-}" ]; then
 	same "packages as booted ($SB_LAB_SHAPE)" "$npkg" "$SB_LAB_PACKAGES"
 	same "NUMA nodes as booted" "$nnode" "$SB_LAB_NODES"
+	same "cores as booted" "$ncore" "$SB_LAB_CORES"
 	same "PUs as booted" "$npu" "$SB_LAB_PUS"
 fi
 summary=$("$sb" topo | head -1)

@@ -11,7 +11,8 @@
 # status, or running past SB_LAB_TEST_TIMEOUT seconds (default 600) is a
 # failure.  Adding a check is adding a file.  Environment: SB_ROOT (sources),
 # SB_BUILD (the build with stratbench and tests/lab/lab_*), SB_LAB_SHAPE,
-# SB_LAB_PACKAGES, SB_LAB_NODES, SB_LAB_PUS (what the lab was booted as).
+# SB_LAB_PACKAGES, SB_LAB_NODES, SB_LAB_CORES, SB_LAB_PUS (what the lab was
+# booted as).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export SB_ROOT=${SB_ROOT:-$(cd "$here/../.." && pwd)}
