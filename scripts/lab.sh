@@ -76,21 +76,26 @@ vmlinuz=$(lab_kernel)
 root=$lab/root-$shape
 rm -rf "$root" && mkdir -p "$root"/{proc,sys,dev,run,root,lab,etc,usr/bin} && install -d -m 1777 "$root/tmp"
 
-# put FILE into the image at the same path, with the libraries it loads
+# libs_in FILE: the libraries an ELF file loads, into the image at their paths
+libs_in() {
+	local lib
+	head -c4 "$1" | grep -q ELF || return 0
+	for lib in $(ldd "$1" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }'); do
+		[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
+	done
+}
+# copy_in FILE: FILE into the image at the same path, with its libraries
 copy_in() {
-	local f=$1 lib
+	local f=$1
 	[ -e "$root$f" ] && return 0
 	mkdir -p "$root$(dirname "$f")"
 	cp -L "$f" "$root$f"
-	head -c4 "$f" | grep -q ELF || return 0
-	for lib in $(ldd "$f" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }'); do
-		[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
-	done
+	libs_in "$f"
 }
 
 tools="bash env sh grep sed awk sort uniq cut tr head tail wc cat md5sum mktemp chmod rm
 	mkdir rmdir ls touch id nproc date sleep timeout cp mv ln readlink dirname basename
-	uname tee seq find xargs stat paste diff cmp taskset printf kill ps ctest gnuplot"
+	uname tee seq find xargs stat paste diff cmp taskset printf kill ps ctest cmake gnuplot"
 for t in $tools; do
 	p=$(command -v "$t" 2>/dev/null) || continue
 	case $p in /*) copy_in "$p" ;; esac
@@ -113,12 +118,11 @@ for d in bin sbin usr/sbin; do [ -e "$root/$d" ] || ln -s /usr/bin "$root/$d"; d
 mkdir -p "$root$SB_ROOT"
 tar -C "$SB_ROOT" --exclude='./build*' --exclude=./.git --exclude=./results -cf - . |
 	tar -C "$root$SB_ROOT" -xf -
-(cd "$build" && find . -path ./lab -prune -o -type f -perm -u+x -not -path '*/CMakeFiles/*' -print) |
-while read -r f; do
-	copy_in "$build/${f#./}"
-done
-(cd "$build" && find . -path ./lab -prune -o -name CTestTestfile.cmake -print) | while read -r f; do
-	mkdir -p "$root$build/$(dirname "$f")" && cp "$build/$f" "$root$build/$f"
+# the build tree without objects (CTest, cmake --install and the tests use it)
+mkdir -p "$root$build"
+tar -C "$build" --exclude=./lab --exclude='*.o' -cf - . | tar -C "$root$build" -xf -
+(cd "$build" && find . -path ./lab -prune -o -type f -perm -u+x -print) | while read -r f; do
+	libs_in "$build/${f#./}"
 done
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
