@@ -20,4 +20,6 @@ fi
 # did not (211 switches for 2 x 2000 yields): left out here, said out loud
 excl='^test_counters_cs$'
 echo "note: not run in the lab: test_counters_cs (sched_yield need not switch; see $(basename "$0"))"
-cd "$SB_BUILD" && ctest --output-on-failure -j"$(nproc)" -E "$excl"
+# two at a time: four tests with perf events open at once once stalled the
+# emulated machine for minutes
+cd "$SB_BUILD" && ctest --output-on-failure -j2 -E "$excl"
