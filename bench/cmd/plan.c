@@ -126,43 +126,6 @@ static bool in_list(char **v, int n, const char *s)
 	return false;
 }
 
-static int parse_threads(const char *s, int npus, int *out, int *n, char *err, size_t errlen)
-{
-	int k = 0, t;
-
-	if (strcmp(s, "auto") == 0) {
-		for (t = 1; t < npus; t *= 2)
-			out[k++] = t;
-		out[k++] = npus;
-		*n = k;
-		return 0;
-	}
-	for (const char *p = s; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p || (*end && *end != ',') || v < 1) {
-			snprintf(err, errlen, "bad thread count list '%s' (want e.g. 1,2,4 or auto)", s);
-			return -1;
-		}
-		if (v > npus) {
-			snprintf(err, errlen, "%ld threads but this machine has %d CPUs", v, npus);
-			return -1;
-		}
-		if (k == 64) {
-			snprintf(err, errlen, "too many thread counts in '%s'", s);
-			return -1;
-		}
-		for (t = 0; t < k && out[t] != v; t++)
-			;
-		if (t == k)	/* a repeat would register the benchmark twice */
-			out[k++] = (int)v;
-		p = *end ? end + 1 : end;
-	}
-	*n = k;
-	return 0;
-}
-
 /* What one benchmark runs, less its threads and placement. */
 struct sb_what {
 	const struct sb_family_driver *drv;
@@ -308,16 +271,19 @@ static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
 }
 
 static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
-			 char ***locks_p, char ***places_p, bool *locks_owned, char *err, size_t errlen);
+			 char ***locks_p, char ***places_p, int **threads_p, bool *locks_owned, char *err,
+			 size_t errlen);
 
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen)
 {
 	char **strat = NULL, **locks = NULL, **places = NULL;
 	bool locks_owned = true;
-	int rc = plan_register(o, t, &strat, &locks, &places, &locks_owned, err, errlen);
+	int *threads = NULL;
+	int rc = plan_register(o, t, &strat, &locks, &places, &threads, &locks_owned, err, errlen);
 
 	if (rc)
 		sb_err_oneline(err);	/* errors echo user input: one line (err.h) */
+	free(threads);
 	free_list(strat);
 	free_list(places);
 	if (locks_owned)
@@ -328,13 +294,14 @@ int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err
 }
 
 static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
-			 char ***locks_p, char ***places_p, bool *locks_owned, char *err, size_t errlen)
+			 char ***locks_p, char ***places_p, int **threads_p, bool *locks_owned, char *err,
+			 size_t errlen)
 {
 	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, f, i, s, l, ti, v, nv;
 	const char *variants[SB_MAX_VARIANTS];
 	char **strat = NULL, **locks = NULL, **places;
 	bool autop = strcmp(o->placement, "auto") == 0;
-	int threads[64];
+	int *threads = NULL;
 
 	if (o->family) {
 		for (f = 0; sb_drivers[f] && strcmp(sb_drivers[f]->family, o->family); f++)
@@ -345,7 +312,10 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 			return -1;
 		}
 	}
-	if (parse_threads(o->threads, sb_topo_npus(t), threads, &nthreads, err, errlen))
+	threads = calloc(sb_topo_npus(t) + 1, sizeof(int));
+	*threads_p = threads;
+	nthreads = sb_topo_thread_counts(t, o->threads, threads, sb_topo_npus(t) + 1, err, errlen);
+	if (nthreads < 0)
 		return -1;
 	places = autop ? split("compact,cores,scatter", &nplaces) :
 			 split_list(o->placement, &nplaces, true);

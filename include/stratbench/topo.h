@@ -62,6 +62,12 @@ int sb_topo_plan(const struct sb_topo *t, const char *placement, int nthreads, i
 /* Placement names sb_topo_plan() knows, besides list:CPUS. */
 extern const char *const sb_topo_placements[];
 
+/* The thread counts of a sweep (bench/machine/sweep.c): spec "auto"
+ * (powers of two plus cores per package, +1, all cores, all PUs), "all"
+ * (1..#PUs) or a comma list.  Fills out[0..n), returns n, or -1 with err. */
+int sb_topo_thread_counts(const struct sb_topo *t, const char *spec, int *out, int max,
+			  char *err, size_t errlen);
+
 int sb_topo_check_bindable(const struct sb_topo *t, char *err, size_t errlen);
 
 /* Memory bound to NUMA node `node` (page aligned, zeroed); NULL with err set.
