@@ -173,6 +173,8 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 		 w->strategy, lock ? "/lock:" : "", lock ? lock : "", w->variant ? "/" : "",
 		 w->variant ? w->variant : "", threads, place, extra, ab ? ab : "");
 	pt->counters_off = ab && !strcmp(ab, "/counters:none");
+	if (o->skip && o->skip(pt->name, o->skip_arg))
+		return 0;	/* done before (--resume): planned, not registered */
 	b = sb_bench_register(pt->name, drv->body, pt);
 	sb_bench_use_manual_time(b);
 	if (w->brief) {		/* seconds in all, whatever the strategies' flags */

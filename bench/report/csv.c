@@ -1,6 +1,7 @@
 /* csv.c — results.csv: one row per reported run (repetitions and aggregates
- * included), written and flushed as each finishes so a partial sweep keeps
- * every finished result.  Columns are documented in README.md. */
+ * included).  A benchmark's rows are written and flushed together when it
+ * finishes, so a partial sweep keeps every finished result; each row says
+ * how noisy its benchmark was (cv_pct, noisy).  Columns: README.md. */
 #include "report/report.h"
 
 #include <errno.h>
@@ -8,6 +9,10 @@
 #include <string.h>
 
 static FILE *csv;
+static FILE *rows;		/* the benchmark in progress (open_memstream) */
+static char *rows_buf;
+static size_t rows_len;
+static double cv_threshold = 5;	/* percent */
 
 /* Counters with their own column; any other goes to `extra` as k=v;k=v. */
 static const char *const counter_cols[] = {
@@ -24,15 +29,15 @@ static void put_field(const char *s)
 {
 	/* names never hold quotes or commas, errors may: quote those */
 	if (strpbrk(s, ",\"\n")) {
-		fputc('"', csv);
+		fputc('"', rows);
 		for (; *s; s++) {
 			if (*s == '"')
-				fputc('"', csv);
-			fputc(*s == '\n' ? ' ' : *s, csv);
+				fputc('"', rows);
+			fputc(*s == '\n' ? ' ' : *s, rows);
 		}
-		fputc('"', csv);
+		fputc('"', rows);
 	} else {
-		fputs(s, csv);
+		fputs(s, rows);
 	}
 }
 
@@ -64,9 +69,9 @@ static void put_name_fields(const char *name)
 					 "%s%s=%s", params[0] ? ";" : "", tok, colon + 1);
 		}
 	}
-	fprintf(csv, "%s,%s,%s,%s,", family, strategy, lock, threads);
+	fprintf(rows, "%s,%s,%s,%s,", family, strategy, lock, threads);
 	put_field(place);
-	fputc(',', csv);
+	fputc(',', rows);
 	put_field(params);
 }
 
@@ -79,17 +84,17 @@ static void csv_row(const struct sb_run_report *r, void *arg)
 
 	(void)arg;
 	put_field(r->name);
-	fputc(',', csv);
+	fputc(',', rows);
 	put_name_fields(r->name);
-	fprintf(csv, ",%s,%lld,%lld,%.6g,%.6g,", r->aggregate,
+	fprintf(rows, ",%s,%lld,%lld,%.6g,%.6g,", r->aggregate,
 		(long long)r->repetition_index, (long long)r->iterations, r->real_ns, r->cpu_ns);
 	for (c = 0; counter_cols[c]; c++) {
 		for (k = 0; k < r->ncounters; k++)
 			if (strcmp(r->counter_names[k], counter_cols[c]) == 0)
 				break;
 		if (k < r->ncounters && !r->error)
-			fprintf(csv, "%.9g", r->counter_values[k]);
-		fputc(',', csv);
+			fprintf(rows, "%.9g", r->counter_values[k]);
+		fputc(',', rows);
 	}
 	for (k = 0; k < r->ncounters && !r->error; k++) {
 		for (c = 0; counter_cols[c]; c++)
@@ -100,14 +105,21 @@ static void csv_row(const struct sb_run_report *r, void *arg)
 				r->counter_values[k]);
 	}
 	fclose(ex);
+	fputs("\001,", rows);		/* cv_pct, noisy: filled in when the group ends */
 	put_field(extra ? extra : "");
 	free(extra);
-	fputc(',', csv);
+	fputc(',', rows);
 	put_field(r->label);
-	fputc(',', csv);
+	fputc(',', rows);
 	put_field(r->error ? r->error : "");
-	fputc('\n', csv);
-	fflush(csv);
+	fputc('\n', rows);
+}
+
+static int csv_start(void)
+{
+	rows = open_memstream(&rows_buf, &rows_len);
+	sb_gbench_on_run(csv_row, NULL);
+	return rows ? 0 : -1;
 }
 
 int sb_csv_open(const char *path, char *err, size_t errlen)
@@ -123,14 +135,61 @@ int sb_csv_open(const char *path, char *err, size_t errlen)
 	      "iterations,real_ns,cpu_ns", csv);
 	for (c = 0; counter_cols[c]; c++)
 		fprintf(csv, ",%s", counter_cols[c]);
-	fputs(",extra,label,error\n", csv);
+	fputs(",cv_pct,noisy,extra,label,error\n", csv);
 	fflush(csv);
-	sb_gbench_on_run(csv_row, NULL);
-	return 0;
+	return csv_start();
+}
+
+int sb_csv_append(const char *path, char *err, size_t errlen)
+{
+	csv = fopen(path, "a");
+	if (!csv) {
+		snprintf(err, errlen, "cannot append to %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return csv_start();
+}
+
+void sb_csv_cv_threshold(double pct)
+{
+	cv_threshold = pct;
+}
+
+void sb_csv_group(double cv_pct)
+{
+	char cv[32] = "", noisy[4] = "";
+
+	if (!csv || !rows)
+		return;
+	fflush(rows);
+	if (cv_pct >= 0) {
+		snprintf(cv, sizeof(cv), "%.3g", cv_pct);
+		snprintf(noisy, sizeof(noisy), "%d", cv_pct > cv_threshold);
+	}
+	for (char *p = rows_buf, *m; p && *p; p = m + 1) {
+		m = strchr(p, '\001');
+		if (!m) {
+			fputs(p, csv);
+			break;
+		}
+		fwrite(p, 1, (size_t)(m - p), csv);
+		fprintf(csv, "%s,%s", cv, noisy);
+	}
+	fflush(csv);	/* the benchmark's rows, together */
+	fclose(rows);
+	free(rows_buf);
+	rows_buf = NULL;
+	rows = open_memstream(&rows_buf, &rows_len);
 }
 
 void sb_csv_close(void)
 {
+	if (rows) {
+		fclose(rows);
+		free(rows_buf);
+		rows_buf = NULL;
+		rows = NULL;
+	}
 	if (csv)
 		fclose(csv);
 	csv = NULL;
