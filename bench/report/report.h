@@ -71,6 +71,8 @@ json_t *sb_json_loads_gb(const char *text, json_error_t *e);
  * scipy (exact without ties for small samples, else normal approximation
  * with tie and continuity correction); NaN when there is no test */
 double sb_mann_whitney_p(const double *x, int nx, const double *y, int ny);
+/* the normal approximation always (scipy's method='asymptotic') */
+double sb_mann_whitney_p_asymptotic(const double *x, int nx, const double *y, int ny);
 
 /* progress.c: [k/N] name … ETA on a terminal's stderr */
 void sb_progress_format(char *buf, size_t n, int done, int total, const char *name,

@@ -66,7 +66,7 @@ static double exact_sf(int m, int n, double k)
 	return tail / total;
 }
 
-double sb_mann_whitney_p(const double *x, int nx, const double *y, int ny)
+static double mwu(const double *x, int nx, const double *y, int ny, int method)
 {
 	int n = nx + ny, i, j;
 	struct val *a;
@@ -101,7 +101,7 @@ double sb_mann_whitney_p(const double *x, int nx, const double *y, int ny)
 	u1 = r1 - nx * (nx + 1) / 2.0;
 	u2 = (double)nx * ny - u1;
 	mu = nx * ny / 2.0;
-	if ((nx <= 8 || ny <= 8) && !ties) {
+	if (method == 1 || (method == 0 && (nx <= 8 || ny <= 8) && !ties)) {
 		p = 2 * exact_sf(nx < ny ? nx : ny, nx < ny ? ny : nx, u1 > u2 ? u1 : u2);
 	} else {
 		s = sqrt(nx * ny / 12.0 * ((n + 1) - tie_term / ((double)n * (n - 1))));
@@ -111,4 +111,14 @@ double sb_mann_whitney_p(const double *x, int nx, const double *y, int ny)
 		p = erfc(z / sqrt(2.0));
 	}
 	return p > 1 ? 1 : p;
+}
+
+double sb_mann_whitney_p(const double *x, int nx, const double *y, int ny)
+{
+	return mwu(x, nx, y, ny, 0);
+}
+
+double sb_mann_whitney_p_asymptotic(const double *x, int nx, const double *y, int ny)
+{
+	return mwu(x, nx, y, ny, 2);
 }

@@ -237,10 +237,15 @@ void run_body(benchmark::State &st, sb_bench *b)
 {
 	sb_state s = { &st, b, 0, std::string() };
 
-	if (stop_requested) {	// after SIGINT/SIGTERM: run nothing more
+	// after SIGINT/SIGTERM: only the rest of the benchmark in flight (its
+	// other repetitions), so that it finishes; nothing else
+	static const sb_bench *in_flight;
+
+	if (stop_requested && b != in_flight) {
 		st.SkipWithError(interrupted_msg);
 		return;
 	}
+	in_flight = b;
 	if (start_hook)
 		start_hook(b->name.c_str(), start_hook_arg);
 	if (b->setup)

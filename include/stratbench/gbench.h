@@ -100,9 +100,10 @@ void sb_gbench_on_start(sb_start_hook hook, void *arg);
 void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg);
 /* Called before the console shows a benchmark's results. */
 void sb_gbench_on_display(void (*hook)(void *arg), void *arg);
-/* Async-signal-safe: every body entered from now on is skipped; the runs
- * of a benchmark with a skipped repetition are reported to nobody (no
- * console line, file entry or hook call).  The one in flight finishes. */
+/* Async-signal-safe: from now on, every body but the benchmark in flight's
+ * (its remaining repetitions) is skipped; the runs of a benchmark with a
+ * skipped repetition are reported to nobody (no console line, file entry
+ * or hook call), so it is run again by a resumed run. */
 void sb_gbench_stop(void);
 bool sb_gbench_stopped(void);
 /* How many runs (benchmarks × repetitions) argv's --benchmark_filter and
