@@ -41,10 +41,10 @@ T=window/trylock
 mkdir -p "$tmp/old" "$tmp/new"
 # the seed's Haswell and POWER8 rows (single runs: no significance column)
 doc prev "$(entry $T/threads:4/place:scatter 205332)" "$(entry $T/threads:1/place:scatter 319785)" \
-	"$(entry $T/threads:8/place:compact 74912 "" 0 ', "perf_cs": 14285708, "vmstat_numa_hint_faults": 26907, "jain": 1')" \
+	"$(entry $T/threads:8/place:compact 74912 "" 0 ', "cnt:cs": 5, "cnt:cs/op": 14285708, "cnt:vmstat:numa_hint_faults/op": 26907, "cnt:irq:TLB@team/op": 3, "jain": 1')" \
 	"$(entry window/gone/threads:1/place:compact 5)" >"$tmp/old/gbench.json"
 doc current "$(entry $T/threads:1/place:scatter 313559)" "$(entry $T/threads:4/place:scatter 198512)" \
-	"$(entry $T/threads:8/place:compact 74761.9 "" 0 ', "perf_cs": 13818546, "vmstat_numa_hint_faults": 72692, "jain": 1')" \
+	"$(entry $T/threads:8/place:compact 74761.9 "" 0 ', "cnt:cs": 6, "cnt:cs/op": 13818546, "cnt:vmstat:numa_hint_faults/op": 72692, "cnt:irq:TLB@team/op": 4, "jain": 1')" \
 	"$(entry window/new/threads:2/place:compact 7)" >"$tmp/new.json"
 
 "$sb" compare "$tmp/old" "$tmp/new.json" >"$tmp/out" 2>"$tmp/err"
@@ -63,9 +63,13 @@ TABLE
 check "seed table layout and numbers ($(cat "$tmp/out"))" grep -qzF -- "$(cat "$tmp/want")" "$tmp/out"
 check "metric and labels named" grep -q "^ops_per_s: prev (.*) vs current (.*)" "$tmp/out"
 check "no p(U) without repetitions" bash -c "! grep -q 'p(U)' '$tmp/out'"
-check "event table of perf and vmstat counters" \
-	grep -qzF $'Event                    Before    After\nperf_cs                  14285708  13818546\nvmstat_numa_hint_faults  26907     72692' "$tmp/out"
-check "harness counters stay out of the event table" bash -c "! grep -q '^jain' '$tmp/out'"
+check "perf event table, per op" \
+	grep -qzF $'perf stats per op, window/trylock/threads:8/place:compact\nEvent  Before    After\ncs     14285708  13818546\n' "$tmp/out"
+check "vmstat event table" \
+	grep -qzF $'vmstat per op, window/trylock/threads:8/place:compact\nEvent                   Before  After\nnuma_hint_faults        26907   72692\n' "$tmp/out"
+check "interrupts event table" grep -qE '^TLB@team +3 +4$' "$tmp/out"
+check "harness counters and totals stay out of the event tables" \
+	bash -c "! grep -qE '^(jain|cnt:cs|cs +5)' '$tmp/out'"
 check "only in OLD listed" grep -q "^only in OLD .*: window/gone/threads:1/place:compact" "$tmp/out"
 check "only in NEW listed" grep -q "^only in NEW .*: window/new/threads:2/place:compact" "$tmp/out"
 

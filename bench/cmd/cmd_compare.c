@@ -8,7 +8,7 @@
  *
  * with a p(U) column (two-sided Mann-Whitney U, as Google Benchmark's
  * compare.py) where both sides have at least two repetitions, then
- * `Event Before After` tables for perf_/vmstat_/irq_ counters, then the
+ * `Event Before After` tables of the counters (cnt:…/op), then the
  * benchmarks present on one side only.  Values are medians over
  * repetitions.  %Change = (new - old) / old * 100, 6 significant digits. */
 #include "cmd/cmd.h"
@@ -18,9 +18,6 @@
 #include <string.h>
 
 enum fmt { TEXT, MARKDOWN, CSV };
-
-/* counters shown in the Event tables: what the counters family reports */
-static const char *const event_prefixes[] = { "perf_", "vmstat_", "irq_", NULL };
 
 struct row {
 	char *group;		/* e.g. "window/trylock place:scatter" */
@@ -130,50 +127,70 @@ static void print_table(enum fmt f, const char *title, int ncols, char **cells, 
 	putchar('\n');
 }
 
-static bool is_event(const char *key)
+/* The counters family's names (README "Counters"): cnt:NAME totals and
+ * cnt:NAME/op per op; vmstat:FIELD and irq:ROW among them.  Tables show
+ * the per-op values (comparable whatever iterations GB chose), split as
+ * the seed changelog splits them: perf events and tracepoints, vmstat,
+ * interrupts. */
+enum ev_kind { EV_PERF, EV_VMSTAT, EV_IRQ, EV_KINDS };
+
+static bool event_of(const char *key, enum ev_kind kind, char *name, size_t n)
 {
-	for (const char *const *p = event_prefixes; *p; p++)
-		if (!strncmp(key, *p, strlen(*p)))
-			return true;
-	return false;
+	size_t len = strlen(key);
+	enum ev_kind k;
+
+	if (strncmp(key, "cnt:", 4) || len < 8 || strcmp(key + len - 3, "/op"))
+		return false;
+	k = !strncmp(key + 4, "vmstat:", 7) ? EV_VMSTAT :
+	    !strncmp(key + 4, "irq:", 4) ? EV_IRQ : EV_PERF;
+	if (k != kind)
+		return false;
+	/* the table says vmstat or interrupts: the rows drop the prefix */
+	key += 4 + (k == EV_VMSTAT ? 7 : k == EV_IRQ ? 4 : 0);
+	snprintf(name, n, "%.*s", (int)(strlen(key) - 3), key);
+	return true;
 }
 
 static void event_table(enum fmt f, const struct row *r)
 {
-	const char *key;
-	json_t *v;
-	char **cells = NULL, title[600];
-	int n = 0;
+	static const char *const what[] = { "perf stats", "vmstat", "interrupts" };
 
 	if (!r->old->entry || !r->new->entry)
 		return;
-	json_object_foreach(r->old->entry, key, v) {
-		char b[64], a[64];
+	for (int kind = 0; kind < EV_KINDS; kind++) {
+		const char *key;
+		json_t *v;
+		char **cells = NULL, title[600];
+		int n = 0;
 
-		if (!is_event(key) || !json_is_number(v))
-			continue;
-		if (!n) {
-			cells = malloc(sizeof(char *) * 3);
-			cells[0] = strdup("Event");
-			cells[1] = strdup("Before");
-			cells[2] = strdup("After");
-			n = 1;
+		json_object_foreach(r->old->entry, key, v) {
+			char b[64], a[64], name[256];
+
+			if (!event_of(key, kind, name, sizeof(name)) || !json_is_number(v))
+				continue;
+			if (!n) {
+				cells = malloc(sizeof(char *) * 3);
+				cells[0] = strdup("Event");
+				cells[1] = strdup("Before");
+				cells[2] = strdup("After");
+				n = 1;
+			}
+			fmt_val(b, sizeof(b), json_number_value(v));
+			fmt_val(a, sizeof(a), sb_entry_value(r->new->entry, key));
+			cells = realloc(cells, sizeof(char *) * 3 * (n + 1));
+			cells[3 * n] = strdup(name);
+			cells[3 * n + 1] = strdup(b);
+			cells[3 * n + 2] = strdup(a);
+			n++;
 		}
-		fmt_val(b, sizeof(b), json_number_value(v));
-		fmt_val(a, sizeof(a), sb_entry_value(r->new->entry, key));
-		cells = realloc(cells, sizeof(char *) * 3 * (n + 1));
-		cells[3 * n] = strdup(key);
-		cells[3 * n + 1] = strdup(b);
-		cells[3 * n + 2] = strdup(a);
-		n++;
+		if (!n)
+			continue;
+		snprintf(title, sizeof(title), "%s per op, %s", what[kind], r->old->name);
+		print_table(f, title, 3, cells, n);
+		for (int i = 0; i < 3 * n; i++)
+			free(cells[i]);
+		free(cells);
 	}
-	if (!n)
-		return;
-	snprintf(title, sizeof(title), "counters %s", r->old->name);
-	print_table(f, title, 3, cells, n);
-	for (int i = 0; i < 3 * n; i++)
-		free(cells[i]);
-	free(cells);
 }
 
 static const char *opt_metric, *opt_format;
