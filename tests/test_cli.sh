@@ -47,7 +47,8 @@ check "topo counts the sampled matrix" grep -q "latency matrix (sample): 106 pai
 out=$tmp/r
 "$sb" run --strategy=null,spinlock,pthread_spin --threads=1,2 --placement=compact \
 	--out="$out" "${fast[@]}" >"$tmp/run.out" 2>"$tmp/run.err"
-check "run exits 0 ($(tail -2 "$tmp/run.err"))" [ $? -eq 0 ]
+rc=$?
+check "run exits 0 (rc=$rc: $(tail -2 "$tmp/run.err"))" [ "$rc" -eq 0 ]
 check "gbench.json written" [ -s "$out/gbench.json" ]
 for k in sb_cpu_model sb_packages sb_numa_nodes sb_cores sb_pus sb_cacheline_os sb_kernel \
 	sb_compiler sb_git_revision sb_command_line; do
@@ -335,7 +336,7 @@ check "no .partial after a run" [ ! -e "$tmp/agg/results.csv.partial" ]
 "$sb" run --strategy=null --threads=1 --placement=compact --out="$tmp/ao" "${fast[@]}" \
 	--benchmark_repetitions=2 --benchmark_report_aggregates_only=true >/dev/null 2>&1
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/ao" >/dev/null 2>&1
-check "plot from aggregate rows only" [ -s "$tmp/ao/plots/window-throughput.png" ]
+check "plot from aggregate rows only" [ -s "$tmp/ao/plots/window-throughput-compact.png" ]
 # GB reads any bool value: false ones run and write results
 "$sb" run --strategy=null --threads=1 --placement=compact --out="$tmp/lt0" "${fast[@]}" \
 	--benchmark_list_tests=0 --benchmark_counters_tabular=on >/dev/null 2>&1
@@ -388,9 +389,10 @@ check "of_limit plot" [ -s "$tmp/lim/plots/lock-of-limit.png" ]
 
 # plot.sh draws the run; rejects a malformed results file
 bash "$(dirname "$0")/../scripts/plot.sh" "$out" >"$tmp/plot.out" 2>&1
-check "plot.sh exits 0 ($(tail -1 "$tmp/plot.out"))" [ $? -eq 0 ]
-check "window PNG" [ -s "$out/plots/window-throughput.png" ]
-check "window SVG" [ -s "$out/plots/window-throughput.svg" ]
+rc=$?
+check "plot.sh exits 0 (rc=$rc: $(tail -1 "$tmp/plot.out"))" [ "$rc" -eq 0 ]
+check "window PNG" [ -s "$out/plots/window-throughput-compact.png" ]
+check "window SVG" [ -s "$out/plots/window-throughput-compact.svg" ]
 mkdir "$tmp/m" && echo "garbage,here" >"$tmp/m/results.csv"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/m" >/dev/null 2>"$tmp/plot.err"
 check "plot.sh rejects a malformed CSV" [ $? -eq 2 ]

@@ -48,7 +48,8 @@ doc current "$(entry $T/threads:1/place:scatter 313559)" "$(entry $T/threads:4/p
 	"$(entry window/new/threads:2/place:compact 7)" >"$tmp/new.json"
 
 "$sb" compare "$tmp/old" "$tmp/new.json" >"$tmp/out" 2>"$tmp/err"
-check "compare exits 0 ($(head -2 "$tmp/err"))" [ $? -eq 0 ]
+rc=$?
+check "compare exits 0 (rc=$rc: $(head -2 "$tmp/err"))" [ "$rc" -eq 0 ]
 # the table exactly as in the changelog, rows sorted by threads
 cat >"$tmp/want" <<'TABLE'
 window/trylock place:scatter
@@ -143,7 +144,8 @@ expect2 "compare unknown metric" "no benchmark reports 'nosuch'" compare "$good"
 
 # merge: one row per machine and benchmark, named by label
 "$sb" merge "$tmp/old" "$tmp/new.json" --out="$tmp/m" 2>"$tmp/merr"
-check "merge exits 0 ($(cat "$tmp/merr"))" [ $? -eq 0 ]
+rc=$?
+check "merge exits 0 (rc=$rc: $(cat "$tmp/merr"))" [ "$rc" -eq 0 ]
 check "merge header" grep -q "^machine,name,family,strategy,lock,threads,placement,params,metric,median,min,max,cv_pct,repetitions$" "$tmp/m/machines.csv"
 check "merge rows by label" grep -q "^prev,$T/threads:4/place:scatter,window,trylock,,4,scatter,,ops_per_s,205332," "$tmp/m/machines.csv"
 check "merge rows of NEW" grep -q "^current,$T/threads:8/place:compact,window,trylock,,8,compact,,ops_per_s,74761.9," "$tmp/m/machines.csv"

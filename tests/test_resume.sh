@@ -53,7 +53,8 @@ check "run.json says incomplete" [ $? -eq 0 ]
 
 # --resume completes it: every benchmark once, the k earlier ones untouched
 "$sb" run --resume="$d" --quiet >"$tmp/res.out" 2>"$tmp/res.err"
-check "resume exits 0 ($(tail -1 "$tmp/res.err"))" [ $? -eq 0 ]
+rc=$?
+check "resume exits 0 (rc=$rc: $(tail -1 "$tmp/res.err"))" [ "$rc" -eq 0 ]
 check "resumed: gbench.json and results.csv" [ -s "$d/gbench.json" ] && [ -s "$d/results.csv" ]
 check "resumed: no .partial left" [ -z "$(ls "$d" | grep partial)" ]
 for n in $names; do

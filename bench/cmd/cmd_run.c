@@ -428,11 +428,13 @@ static int run_main(int argc, char **argv)
 	if (!list_only)
 		sb_counters_context(cnt);
 	sb_context_add("sb_label", o.label ? o.label : "");
+	snprintf(path, sizeof(path), "%g", o.cv_threshold);
+	sb_context_add("sb_cv_threshold", path);
 	if (resume) {
 		snprintf(path, sizeof(path), "%d benchmarks finished before this session", done.n);
 		sb_context_add("sb_resumed", path);
 	}
-	if (!list_only)
+	if (!list_only && total > 0)	/* else GB says nothing matched */
 		sb_quiet_check();
 	if (resume && total == 0) {
 		rc = 0;		/* everything had finished: only the files to complete */
