@@ -5,11 +5,16 @@
 #   point, once) so every result carries limit_ops and of_limit; then every
 #   registered window policy (with the default lock), every lock alone
 #   (--crit=0 --par=0), the pthread_spin baseline; threads 1, 2, 4, ... and
-#   #PUs; the placements that differ on this machine; 3 repetitions.  The
-#   window family runs under the workload model, in throughput and fidelity
-#   mode (SB_WINDOW_MODEL below; README "The default suite" says why).
-# Results: results/<host>-<YYYYmmdd-HHMMSS>/{gbench.json,results.csv,plots/}.
-# Extra options go to `stratbench run` (e.g. --strategy=spinlock --threads=1,2).
+#   the topology's boundaries (--threads=auto); the placements that differ on
+#   this machine; 3 repetitions, randomly interleaved (Google Benchmark), so
+#   that drift spreads over all points; CV above 5 % flagged.  The window
+#   family runs under the workload model, in throughput and fidelity mode
+#   (SB_WINDOW_MODEL below; README "The default suite" says why).
+# Results: results/<host>-<YYYYmmdd-HHMMSS>/{gbench.json,results.csv,runs.jsonl,
+# run.json,plots/}; every figure that applies is drawn (scripts/plot.sh).
+# Extra options go to `stratbench run` (e.g. --label=prev, --strategy=spinlock
+# --threads=1,2).  Interrupted (Ctrl-C): the finished results are kept and
+# plotted; `build/stratbench run --resume=DIR` runs the rest.
 # Environment: SB_OUT=DIR to choose the results directory; SB_WINDOW_MODEL
 # to replace the window workload options (empty: the bare update loop).
 set -euo pipefail
@@ -29,7 +34,7 @@ rc=0
 model=${SB_WINDOW_MODEL-"--clock=jiffies --tick-us=100 --interval-ms=1 --limit=256 --fault-ns=200 --migrate-ns=1000 --mode=both"}
 # shellcheck disable=SC2086
 "$SB_ROOT/build/stratbench" run --out="$out" --benchmark_min_time=0.1 \
-	--benchmark_repetitions=3 --limits $model "$@" || rc=$?
+	--benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --limits $model "$@" || rc=$?
 [ "$rc" -eq 2 ] && exit 2	# usage error: nothing was run
 [ -s "$out/results.csv" ] && "$SB_ROOT/scripts/plot.sh" "$out"
 echo "run.sh: $(($(date +%s) - start)) s; results in $out" >&2
