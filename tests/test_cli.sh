@@ -386,6 +386,44 @@ check "window/null: 2 threads against twice its 1-thread rate; 1 thread says why
 	$1 ~ /^window.null.threads:1/ && $ol == "" && /limit: none at 1 thread/ { b = 1 } END { exit !(a && b) }' "$tmp/wlim/results.csv"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/lim" >/dev/null 2>&1
 check "of_limit plot" [ -s "$tmp/lim/plots/lock-of-limit.png" ]
+# progress: on a terminal's stderr only (script(1) gives the run a pty)
+if command -v script >/dev/null; then
+	script -qfec "$sb run --strategy=null --threads=1,2 --placement=compact --benchmark_min_time=0.01" \
+		/dev/null >"$tmp/tty" 2>&1
+	check "progress on a terminal" grep -q "\[1/2\] window/null/threads:1/place:compact …" "$tmp/tty"
+	check "progress counts on" grep -q "\[2/2\] window/null/threads:2/place:compact … ETA" "$tmp/tty"
+	script -qfec "$sb run --strategy=null --threads=1 --placement=compact --benchmark_min_time=0.01 --quiet" \
+		/dev/null >"$tmp/ttyq" 2>&1
+	check "--quiet: no progress" bash -c "! grep -q '\[1/1\]' '$tmp/ttyq'"
+	check "--quiet still runs" grep -q "window/null/threads:1/place:compact/manual_time" "$tmp/ttyq"
+else
+	bad "script(1) (bsdutils) missing: progress on a terminal not tested"
+fi
+"$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" >/dev/null 2>"$tmp/notty"
+check "no progress when stderr is not a terminal" bash -c "! grep -q '\[1/1\]' '$tmp/notty'"
+expect_usage "label with a slash" "bad value" run --strategy=null --label=a/b
+expect_usage "empty label" "bad value" run --strategy=null --label=
+expect_usage "bad cv threshold" "bad value" run --strategy=null --cv-threshold=-1
+expect_usage "bad thread word" "bad thread count" run --strategy=null --threads=most
+"$sb" run --strategy=null --threads=all --placement=compact --benchmark_list_tests=true >"$tmp/all_t" 2>&1
+check "--threads=all: every count" [ "$(grep -c '^window/null/threads:' "$tmp/all_t")" -eq "$(nproc)" ]
+"$sb" run --strategy=null --placement=compact "${fast[@]}" --out="$tmp/lab" --label=prev >/dev/null 2>&1
+check "label in the JSON context" grep -q '"sb_label": "prev"' "$tmp/lab/gbench.json"
+for k in sb_host sb_loadavg sb_cpufreq_governor sb_cpufreq_boost sb_busy_cpus sb_cv_threshold; do
+	check "context has $k" grep -q "\"$k\"" "$tmp/lab/gbench.json"
+done
+check "run.json records the command line" grep -q '"--label=prev"' "$tmp/lab/run.json"
+check "CSV has cv_pct and noisy" grep -q ',cv_pct,noisy,extra,label,error$' "$tmp/lab/results.csv"
+"$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" --benchmark_repetitions=3 \
+	--cv-threshold=0 --out="$tmp/cv" >"$tmp/cv.out" 2>/dev/null
+check "CV above the threshold flagged on the console" \
+	grep -q "^^ noisy: window/null/threads:1/place:compact: CV .* > 0 %" "$tmp/cv.out"
+check "... and in the CSV, every row of it" \
+	[ "$(awk -F, 'NR > 1 && $27 == 1' "$tmp/cv/results.csv" | wc -l)" -eq 7 ]
+"$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" --benchmark_repetitions=3 \
+	--cv-threshold=1000 --out="$tmp/cv2" >"$tmp/cv2.out" 2>/dev/null
+check "CV below the threshold: not flagged" bash -c "! grep -q noisy '$tmp/cv2.out'"
+check "... noisy=0 in the CSV" [ "$(awk -F, 'NR > 1 && $27 == 0' "$tmp/cv2/results.csv" | wc -l)" -eq 7 ]
 
 # plot.sh draws the run; rejects a malformed results file
 bash "$(dirname "$0")/../scripts/plot.sh" "$out" >"$tmp/plot.out" 2>&1
