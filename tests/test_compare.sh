@@ -8,10 +8,7 @@ set -u
 sb=$1
 tmp=$(mktemp -d /tmp/sb_cmp.XXXXXX)
 trap "" EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 # entry NAME OPS [AGG]: one Google Benchmark JSON entry of ours
 entry() {
@@ -107,14 +104,6 @@ check "plain GB: metric named" grep -q "^real_time:" "$tmp/gb"
 check "--metric=cpu_time" grep -qE "^2 +4 +4 +0$" "$tmp/gbc"
 
 # bad input: exit 2, one line naming the problem
-expect2() {
-	local what=$1 needle=$2; shift 2
-	"$sb" "$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/e")
-	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$needle" "$tmp/e"; then ok
-	else bad "$what: rc=$rc lines=$lines stderr='$(head -3 "$tmp/e")' (want 2, 1, '$needle')"; fi
-}
 good="$tmp/new.json"
 printf '{"benchmarks": [{"name": "x", ' >"$tmp/malformed.json"
 head -c 300 "$good" >"$tmp/truncated.json"
@@ -154,5 +143,4 @@ expect2 "merge into existing" "already holds merged results" merge "$tmp/old" --
 expect2 "merge same label twice" "both machine 'prev'" merge "$tmp/old" "$tmp/old/gbench.json" --out="$tmp/m2"
 expect2 "merge without --out" "usage: stratbench merge" merge "$tmp/old"
 
-echo "test_compare: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish test_compare

@@ -9,10 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 plot=$root/scripts/plot.sh
 tmp=$(mktemp -d /tmp/sb_plot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "$0")/testlib.sh"
 command -v gnuplot >/dev/null || { echo "test_plots: gnuplot missing (apt-get install gnuplot-nox)" >&2; exit 1; }
 
 hdr="name,family,strategy,lock,threads,placement,params,aggregate,repetition,iterations,real_ns,cpu_ns,ops_per_s,ns_per_op,ops_min,ops_max,jain,resets,contended,limited,resets_per_interval,wait_p50_ns,wait_p99_ns,max_wait_ns,trylock_success,cv_pct,noisy,extra,label,error"
@@ -121,5 +118,4 @@ bash "$plot" "$tmp/none" >/dev/null 2>"$tmp/err6"
 check "no data: exit 2" [ $? -eq 2 ]
 check "no data: one line" [ "$(wc -l <"$tmp/err6")" -eq 1 ]
 
-echo "test_plots: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish test_plots

@@ -8,10 +8,7 @@ sb=$1
 tmp=$(mktemp -d /tmp/sb_res.XXXXXX)
 pid=
 trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 # 4 benchmarks of 2 repetitions: 6 CSV rows each (2 + mean, median, stddev, cv)
 sweep=(--strategy=null,spinlock --threads=1,2 --placement=compact --benchmark_repetitions=2
@@ -99,14 +96,6 @@ done
 check "resume after SIGINT completes" [ "$(grep -c '"run_name": ".*/manual_time"' "$tmp/sigINT/gbench.json")" -eq 24 ]
 
 # --- refusals: one line, exit 2 ----------------------------------------------
-expect2() {
-	local what=$1 needle=$2; shift 2
-	"$sb" "$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/e")
-	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$needle" "$tmp/e"; then ok
-	else bad "$what: rc=$rc lines=$lines stderr='$(head -3 "$tmp/e")' (want 2, 1, '$needle')"; fi
-}
 d=$tmp/sigTERM
 cp "$d/run.json" "$tmp/run.json.good"
 sed -i 's/"host": "[^"]*"/"host": "elsewhere"/' "$d/run.json"
@@ -121,5 +110,4 @@ expect2 "extra options" "drop '--threads=1'" run --resume="$d" --threads=1
 expect2 "not a results dir" "no run.json" run --resume="$tmp"
 check "refusals left the results alone" "$sb" compare "$d" "$d" --format=csv >/dev/null
 
-echo "test_resume: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish test_resume

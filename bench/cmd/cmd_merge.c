@@ -16,32 +16,11 @@
 /* family/strategy[/lock:L]/.../threads:N/place:P[/k:v]... as CSV fields */
 static void put_name(FILE *f, const char *name)
 {
-	char *dup = strdup(name), *save = NULL, *tok, params[512] = "";
-	const char *fam = "", *strat = "", *lock = "", *thr = "", *place = "";
-	int seg = 0;
+	struct sb_name_parts p;
 
-	for (tok = strtok_r(dup, "/", &save); tok; tok = strtok_r(NULL, "/", &save), seg++) {
-		char *colon = strchr(tok, ':');
-
-		if (seg == 0) {
-			fam = tok;
-		} else if (seg == 1) {
-			strat = tok;
-		} else if (colon) {
-			*colon = '\0';
-			if (!strcmp(tok, "lock"))
-				lock = colon + 1;
-			else if (!strcmp(tok, "threads"))
-				thr = colon + 1;
-			else if (!strcmp(tok, "place"))
-				place = colon + 1;
-			else
-				snprintf(params + strlen(params), sizeof(params) - strlen(params),
-					 "%s%s=%s", *params ? ";" : "", tok, colon + 1);
-		}
-	}
-	fprintf(f, "%s,%s,%s,%s,%s,%s,%s", name, fam, strat, lock, thr, place, params);
-	free(dup);
+	sb_name_split(name, &p);
+	fprintf(f, "%s,%s,%s,%s,%s,%s,%s", name, p.family, p.strategy, p.lock, p.threads, p.place,
+		p.params);
 }
 
 static void put_num(FILE *f, double v)

@@ -42,37 +42,46 @@ static void put_field(const char *s)
 }
 
 /* family/strategy[/key:value]... → family, strategy, lock, threads, place, params */
-static void put_name_fields(const char *name)
+void sb_name_split(const char *name, struct sb_name_parts *p)
 {
-	char buf[512], *save = NULL, *tok, params[512] = "";
-	const char *family = "", *strategy = "", *lock = "", *threads = "", *place = "";
+	char *save = NULL, *tok;
 	int seg = 0;
 
-	snprintf(buf, sizeof(buf), "%s", name);
-	for (tok = strtok_r(buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save), seg++) {
+	memset(p, 0, sizeof(*p));
+	p->family = p->strategy = p->lock = p->threads = p->place = "";
+	snprintf(p->buf, sizeof(p->buf), "%s", name);
+	for (tok = strtok_r(p->buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save), seg++) {
 		char *colon = strchr(tok, ':');
 
 		if (seg == 0) {
-			family = tok;
+			p->family = tok;
 		} else if (seg == 1) {
-			strategy = tok;
+			p->strategy = tok;
 		} else if (colon) {
 			*colon = '\0';
 			if (strcmp(tok, "lock") == 0)
-				lock = colon + 1;
+				p->lock = colon + 1;
 			else if (strcmp(tok, "threads") == 0)
-				threads = colon + 1;
+				p->threads = colon + 1;
 			else if (strcmp(tok, "place") == 0)
-				place = colon + 1;
+				p->place = colon + 1;
 			else
-				snprintf(params + strlen(params), sizeof(params) - strlen(params),
-					 "%s%s=%s", params[0] ? ";" : "", tok, colon + 1);
+				snprintf(p->params + strlen(p->params),
+					 sizeof(p->params) - strlen(p->params), "%s%s=%s",
+					 p->params[0] ? ";" : "", tok, colon + 1);
 		}
 	}
-	fprintf(rows, "%s,%s,%s,%s,", family, strategy, lock, threads);
-	put_field(place);
+}
+
+static void put_name_fields(const char *name)
+{
+	struct sb_name_parts p;
+
+	sb_name_split(name, &p);
+	fprintf(rows, "%s,%s,%s,%s,", p.family, p.strategy, p.lock, p.threads);
+	put_field(p.place);
 	fputc(',', rows);
-	put_field(params);
+	put_field(p.params);
 }
 
 static void csv_row(const struct sb_run_report *r, void *arg)

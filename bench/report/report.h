@@ -25,6 +25,12 @@ void sb_quiet_check(void);
 /* csv.c: results.csv rows from Google Benchmark's run hook, a benchmark's
  * rows written together by sb_csv_group(cv) with the CV in % of its
  * ops_per_s over repetitions (< 0: none); append keeps the header */
+struct sb_name_parts {		/* a benchmark name's parts, "" when absent */
+	char buf[512];
+	const char *family, *strategy, *lock, *threads, *place;
+	char params[512];	/* other key:value parts as key=value;... */
+};
+void sb_name_split(const char *name, struct sb_name_parts *p);
 int sb_csv_open(const char *path, char *err, size_t errlen);
 int sb_csv_append(const char *path, char *err, size_t errlen);
 void sb_csv_cv_threshold(double pct);
