@@ -45,6 +45,8 @@ for n in $done_names; do
 	check "$n: its 6 CSV rows kept" [ "$(rows_of "$d/results.csv.partial" "$n")" -eq 6 ]
 done
 grep -F -f <(echo "$done_names" | sed 's/$/,/') "$d/results.csv.partial" >"$tmp/kept_rows"
+"$sb" compare "$d" "$d" --format=csv >"$tmp/kcmp" 2>&1
+check "compare reads the k results of a killed run" [ "$(grep -c '/place:compact,' "$tmp/kcmp")" -eq "$k" ]
 grep -q '"complete": false' "$d/run.json"
 check "run.json says incomplete" [ $? -eq 0 ]
 

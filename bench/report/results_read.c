@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A copy of s with NaN, -NaN, Infinity, -Infinity outside strings as null. */
 static char *nan_to_null(const char *s)
@@ -175,6 +176,39 @@ int sb_results_load(const char *arg, const char *metric, struct sb_results *r, c
 	return rc;
 }
 
+static void log_line(const char *key, json_t *v, void *arg)
+{
+	json_t *root = arg;
+
+	if (!strcmp(key, "context"))
+		json_object_set(root, "context", v);
+	else if (!strcmp(key, "benchmarks") && json_is_array(v))
+		json_array_extend(json_object_get(root, "benchmarks"), v);
+}
+
+/* A results directory without gbench.json (a run killed by SIGKILL): its
+ * runs.jsonl[.partial] as Google Benchmark JSON text; NULL if none. */
+static char *from_log(const char *dir, char *path, size_t n)
+{
+	static const char *const names[] = { "runs.jsonl.partial", "runs.jsonl" };
+	json_t *root;
+	char *text = NULL;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, n, "%s/%s", dir, names[i]);
+		if (access(path, R_OK))
+			continue;
+		root = json_object();
+		json_object_set_new(root, "benchmarks", json_array());
+		if (sb_runlog_read(path, log_line, root) >= 0)
+			text = json_dumps(root, 0);
+		json_decref(root);
+		return text;
+	}
+	snprintf(path, n, "%s/gbench.json", dir);
+	return NULL;
+}
+
 static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
 		size_t errlen)
 {
@@ -185,14 +219,22 @@ static int load(const char *arg, const char *metric, struct sb_results *r, char 
 	size_t len, i;
 
 	memset(r, 0, sizeof(*r));
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
 		snprintf(path, sizeof(path), "%s/gbench.json", arg);
-	else
+		if (access(path, F_OK) && (text = from_log(arg, path, sizeof(path)))) {
+			len = strlen(text);	/* killed: the finished benchmarks of runs.jsonl */
+			goto parse;
+		}
+	} else {
 		snprintf(path, sizeof(path), "%s", arg);
-	r->path = strdup(path);
+	}
 	text = slurp(path, &len, err, errlen);
-	if (!text)
+	if (!text) {
+		r->path = strdup(path);
 		return -1;
+	}
+parse:
+	r->path = strdup(path);
 	if (strspn(text, " \t\r\n") == len) {
 		snprintf(err, errlen, "%s: empty file", path);
 		free(text);
