@@ -406,6 +406,10 @@ expect_usage "empty label" "bad value" run --strategy=null --label=
 expect_usage "bad cv threshold" "bad value" run --strategy=null --cv-threshold=-1
 expect_usage "bad thread word" "bad thread count" run --strategy=null --threads=most
 "$sb" run --strategy=null --threads=all --placement=compact --benchmark_list_tests=true >"$tmp/all_t" 2>&1
+if [ "$(nproc)" -eq 2 ]; then
+	"$sb" run --strategy=null --placement=compact --benchmark_list_tests=true >"$tmp/auto_t" 2>&1
+	check "--threads=auto here: 1,2" [ "$(grep -c '^window/null/threads:[12]/' "$tmp/auto_t")" -eq 2 ]
+fi
 check "--threads=all: every count" [ "$(grep -c '^window/null/threads:' "$tmp/all_t")" -eq "$(nproc)" ]
 "$sb" run --strategy=null --placement=compact "${fast[@]}" --out="$tmp/lab" --label=prev >/dev/null 2>&1
 check "label in the JSON context" grep -q '"sb_label": "prev"' "$tmp/lab/gbench.json"

@@ -250,10 +250,19 @@ static void thread_counts(void)
 	CHECK(sb_topo_thread_counts(t, "193", c, 8, err, sizeof(err)) < 0 &&
 	      strstr(err, "has 192 CPUs"), "too many threads refused: %s", err);
 	sb_topo_destroy(t);
+	/* the buffer the plan gives (#PUs + 4) holds every auto sweep */
+	t = load("synthetic:pack:1 core:2 pu:1");
+	n = sb_topo_thread_counts(t, "auto", c, 2 + 4, err, sizeof(err));
+	CHECK(n == 2 && c[0] == 1 && c[1] == 2, "2 PUs, buffer of 6: auto is 1,2 (got %d counts)", n);
+	sb_topo_destroy(t);
+	t = load("synthetic:pack:2 core:1 pu:1");
+	n = sb_topo_thread_counts(t, "auto", c, 2 + 4, err, sizeof(err));
+	CHECK(n == 2 && c[0] == 1 && c[1] == 2, "2 packages of 1 core: auto is 1,2 (got %d)", n);
+	sb_topo_destroy(t);
 	/* this machine: never above its PUs, ends at all PUs */
 	t = load(NULL);
 	n = sb_topo_thread_counts(t, "auto", c, 64, err, sizeof(err));
-	CHECK(n > 0 && c[n - 1] == sb_topo_npus(t), "native auto ends at #PUs");
+	CHECK(n > 0 && c[0] == 1 && c[n - 1] == sb_topo_npus(t), "native auto: 1 .. #PUs");
 	sb_topo_destroy(t);
 }
 

@@ -314,9 +314,9 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 			return -1;
 		}
 	}
-	threads = calloc(sb_topo_npus(t) + 1, sizeof(int));
+	threads = calloc(sb_topo_npus(t) + 4, sizeof(int));
 	*threads_p = threads;
-	nthreads = sb_topo_thread_counts(t, o->threads, threads, sb_topo_npus(t) + 1, err, errlen);
+	nthreads = sb_topo_thread_counts(t, o->threads, threads, sb_topo_npus(t) + 4, err, errlen);
 	if (nthreads < 0)
 		return -1;
 	places = autop ? split("compact,cores,scatter", &nplaces) :

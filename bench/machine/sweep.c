@@ -8,18 +8,20 @@
  * dropped, the rest sorted and unique: O(log #PUs) counts (1,2 on a 2-PU VM;
  * 1,2,4,8,12,13,16,24,32,48 on a 2-socket 12-core SMT2 Haswell).
  * all: every count from 1 to #PUs.  A list: as given, repeats dropped.
+ * out must hold #PUs + 4 counts for auto (fewer are cut, smallest kept).
  */
 #include <stratbench/topo.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-static int add(int *out, int k, int v, int npus)
+/* Appends v unless present or out of 1..npus; never beyond max. */
+static int add(int *out, int k, int max, int v, int npus)
 {
 	for (int i = 0; i < k; i++)
 		if (out[i] == v)
 			return k;
-	if (v >= 1 && v <= npus)
+	if (v >= 1 && v <= npus && k < max)
 		out[k++] = v;
 	return k;
 }
@@ -38,10 +40,10 @@ int sb_topo_thread_counts(const struct sb_topo *t, const char *spec, int *out, i
 		int cpp = sb_topo_ncores(t) / sb_topo_npackages(t);
 		int bounds[] = { cpp, cpp + 1, sb_topo_ncores(t), npus };
 
-		for (v = 1; v < npus && k < max - 4; v *= 2)
-			k = add(out, k, v, npus);
+		for (v = 1; v < npus; v *= 2)
+			k = add(out, k, max, v, npus);
 		for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++)
-			k = add(out, k, bounds[i], npus);
+			k = add(out, k, max, bounds[i], npus);
 		qsort(out, k, sizeof(int), cmp_int);
 		return k;
 	}
@@ -71,7 +73,7 @@ int sb_topo_thread_counts(const struct sb_topo *t, const char *spec, int *out, i
 			snprintf(err, errlen, "too many thread counts in '%s'", spec);
 			return -1;
 		}
-		k = add(out, k, (int)n, npus);	/* a repeat would register twice */
+		k = add(out, k, max, (int)n, npus);	/* a repeat would register twice */
 		p = *end ? end + 1 : end;
 	}
 	return k;

@@ -64,7 +64,8 @@ extern const char *const sb_topo_placements[];
 
 /* The thread counts of a sweep (bench/machine/sweep.c): spec "auto"
  * (powers of two plus cores per package, +1, all cores, all PUs), "all"
- * (1..#PUs) or a comma list.  Fills out[0..n), returns n, or -1 with err. */
+ * (1..#PUs) or a comma list.  Fills out[0..n), returns n, or -1 with err;
+ * max >= #PUs + 4 holds every answer. */
 int sb_topo_thread_counts(const struct sb_topo *t, const char *spec, int *out, int max,
 			  char *err, size_t errlen);
 
