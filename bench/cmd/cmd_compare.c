@@ -23,7 +23,6 @@ struct row {
 	char *group;		/* e.g. "window/trylock place:scatter" */
 	long threads;		/* -1: the name has no threads:N */
 	const struct sb_bm *old, *new;
-	int order;
 };
 
 /* name → group and threads: family/strategy[/...]/threads:N/place:P/k:v */
@@ -59,7 +58,7 @@ static char *group_of(const char *name, long *threads)
 static int cmp_row(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	int c = x->order - y->order;
+	int c = strcmp(x->group, y->group);	/* groups by name: stable output */
 
 	return c ? c : (x->threads > y->threads) - (x->threads < y->threads);
 }
@@ -255,7 +254,7 @@ static int compare_main(int argc, char **argv)
 				 r[i].path, metric);
 			goto fail;
 		}
-	/* rows: benchmarks on both sides, in OLD's order */
+	/* rows: benchmarks on both sides, by group name, then threads */
 	for (i = 0; i < r[0].n; i++)
 		for (j = 0; j < r[1].n; j++)
 			if (!strcmp(r[0].bm[i].name, r[1].bm[j].name)) {
@@ -263,12 +262,6 @@ static int compare_main(int argc, char **argv)
 				rows[nrows].group = group_of(r[0].bm[i].name, &rows[nrows].threads);
 				rows[nrows].old = &r[0].bm[i];
 				rows[nrows].new = &r[1].bm[j];
-				rows[nrows].order = nrows;
-				for (int k = 0; k < nrows; k++)	/* group order: first seen */
-					if (!strcmp(rows[k].group, rows[nrows].group)) {
-						rows[nrows].order = rows[k].order;
-						break;
-					}
 				nrows++;
 			}
 	qsort(rows, nrows, sizeof(*rows), cmp_row);
@@ -283,7 +276,7 @@ static int compare_main(int argc, char **argv)
 		bool sig = false;
 		char **cells;
 
-		while (end < nrows && rows[end].order == rows[i].order)
+		while (end < nrows && !strcmp(rows[end].group, rows[i].group))
 			end++;
 		for (k = i; k < end; k++)
 			sig |= rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2;
