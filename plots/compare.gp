@@ -9,23 +9,23 @@ lo = STATS_min < 0 ? STATS_min : 0
 hi = STATS_max > 0 ? STATS_max : 0
 if (lo == hi) { hi = 1 }
 set xrange [lo - 0.08 * (hi - lo) : hi + 0.08 * (hi - lo)]
-set key outside bottom center horizontal noautotitle noenhanced
+set key outside right top vertical noautotitle noenhanced box
 set grid x
-set xlabel sprintf("%%Change of %s, (new - old) / old x 100", metric) noenhanced
+set xlabel sprintf("%%Change of %s, (new - old) / old x 100;  * : Mann-Whitney U p < 0.05", metric) noenhanced
 set ytics noenhanced font ",8"
-set yrange [-0.8:nbars - 0.2] reverse
+set yrange [nbars - 0.2:-0.8]	# the first benchmark on top
 set xzeroaxis
 set style fill pattern border -1
-set title plottitle."\n(* marks a two-sided Mann-Whitney U p-value below 0.05)" noenhanced font ",10"
+set title plottitle noenhanced font ",10"
 h = 0.35
 height = 140 + 22 * nbars
 
 do for [term in "png svg"] {
 	if (term eq "png") {
-		set terminal pngcairo size 1000,height noenhanced font ",10"
+		set terminal pngcairo size 1200,height noenhanced font ",10"
 		set output outbase.".png"
 	} else {
-		set terminal svg size 1000,height dynamic noenhanced font ",10"
+		set terminal svg size 1200,height dynamic noenhanced font ",10"
 		set output outbase.".svg"
 	}
 	plot datafile using ($2 >= 0 ? $2 / 2 : NaN):0:($2 >= 0 ? $2 / 2 : NaN):(h):ytic(1) \

@@ -33,8 +33,8 @@ drawn=0
 gp() {
 	local t=$1 out=$2 args="" kv
 	shift 2
-	for kv in "$@"; do
-		args+="${kv%%=*}='$(printf '%s' "${kv#*=}" | sed "s/'/''/g")'; "
+	for kv in "$@"; do	# double-quoted gnuplot strings: \n is a line break
+		args+="${kv%%=*}=\"$(printf '%s' "${kv#*=}" | sed 's/"/\\"/g')\"; "
 	done
 	args+="outbase='$out'"
 	local msg
@@ -187,7 +187,7 @@ plot_compare() {	# OLD NEW
 	ot=$(machine "$old"); nt=$(machine "$new")
 	gp compare.gp "$base" datafile="$base.dat" nbars="$n" \
 		metric="$("$sbin" compare "$old" "$new" | head -1 | cut -d: -f1)" \
-		plottitle="%Change from $(basename "${old%/}") to $(basename "${new%/}") — $nt vs $ot"
+		plottitle="%Change from $(basename "${old%/}") to $(basename "${new%/}")\nnew: $nt\nold: $ot"
 }
 
 if [ "$1" = --compare ]; then
