@@ -413,7 +413,7 @@ fi
 check "--threads=all: every count" [ "$(grep -c '^window/null/threads:' "$tmp/all_t")" -eq "$(nproc)" ]
 "$sb" run --strategy=null --placement=compact "${fast[@]}" --out="$tmp/lab" --label=prev >/dev/null 2>&1
 check "label in the JSON context" grep -q '"sb_label": "prev"' "$tmp/lab/gbench.json"
-for k in sb_host sb_loadavg sb_cpufreq_governor sb_cpufreq_boost sb_busy_cpus sb_cv_threshold; do
+for k in sb_host sb_loadavg sb_busy_cpus sb_cv_threshold sb_label; do
 	check "context has $k" grep -q "\"$k\"" "$tmp/lab/gbench.json"
 done
 check "run.json records the command line" grep -q '"--label=prev"' "$tmp/lab/run.json"

@@ -174,12 +174,16 @@ static void event_table(enum fmt f, const struct row *r)
 				cells[2] = strdup("After");
 				n = 1;
 			}
+			char **more = realloc(cells, sizeof(char *) * 3 * (size_t)(n + 1));
+
+			if (!more)
+				break;
+			cells = more;
 			fmt_val(b, sizeof(b), json_number_value(v));
 			fmt_val(a, sizeof(a), sb_entry_value(r->new->entry, key));
-			cells = realloc(cells, sizeof(char *) * 3 * (n + 1));
-			cells[3 * n] = strdup(name);
-			cells[3 * n + 1] = strdup(b);
-			cells[3 * n + 2] = strdup(a);
+			cells[(size_t)3 * n] = strdup(name);
+			cells[(size_t)3 * n + 1] = strdup(b);
+			cells[(size_t)3 * n + 2] = strdup(a);
 			n++;
 		}
 		if (!n)
@@ -258,13 +262,20 @@ static int compare_main(int argc, char **argv)
 	for (i = 0; i < r[0].n; i++)
 		for (j = 0; j < r[1].n; j++)
 			if (!strcmp(r[0].bm[i].name, r[1].bm[j].name)) {
-				rows = realloc(rows, sizeof(*rows) * (nrows + 1));
+				struct row *more = realloc(rows, sizeof(*rows) * (size_t)(nrows + 1));
+
+				if (!more) {
+					snprintf(err, sizeof(err), "out of memory");
+					goto fail;
+				}
+				rows = more;
 				rows[nrows].group = group_of(r[0].bm[i].name, &rows[nrows].threads);
 				rows[nrows].old = &r[0].bm[i];
 				rows[nrows].new = &r[1].bm[j];
 				nrows++;
 			}
-	qsort(rows, nrows, sizeof(*rows), cmp_row);
+	if (nrows)
+		qsort(rows, nrows, sizeof(*rows), cmp_row);
 	if (f == CSV)
 		printf("name,group,threads,old,new,change_pct,p_value,old_n,new_n,old_min,"
 		       "old_max,new_min,new_max\n");

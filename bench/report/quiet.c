@@ -1,8 +1,8 @@
 /* quiet.c — is the machine quiet enough to measure?  Records in the JSON
- * context and warns on stderr (one line each): the load average, the
- * cpufreq governor and boost/turbo (where the kernel exposes them), and
+ * context and warns on stderr (one line each): the load average and the
  * CPUs that another process keeps busy (sampled from /proc/stat over
- * 200 ms before anything runs).  Absent files are recorded as such. */
+ * 200 ms before anything runs).  Absent files are recorded as such.  The
+ * settings that distort a run (governor, boost, ...) are settings.c's. */
 #include "report/report.h"
 
 #include <stdlib.h>
@@ -51,7 +51,7 @@ static int busy_cpus(char *list, size_t n)
 {
 	enum { MAX = 1024 };
 	static unsigned long long b0[MAX], t0[MAX], b1[MAX], t1[MAX];
-	struct timespec ts = { 0, 200 * 1000 * 1000 };
+	struct timespec ts = { 0, 200L * 1000 * 1000 };
 	int n0 = cpu_times(b0, t0, MAX), n1, busy = 0;
 	size_t len = 0;
 
@@ -81,24 +81,6 @@ void sb_quiet_check(void)
 				load);
 	} else {
 		sb_context_add("sb_loadavg", "unavailable (/proc/loadavg)");
-	}
-	if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf,
-		      sizeof(buf)) == 0) {
-		sb_context_add("sb_cpufreq_governor", buf);
-		if (strcmp(buf, "performance") != 0)
-			fprintf(stderr, "stratbench: warning: cpufreq governor is '%s', not "
-				"'performance': frequency may change during the run\n", buf);
-	} else {
-		sb_context_add("sb_cpufreq_governor", "unavailable (no cpufreq in sysfs)");
-	}
-	if (read_line("/sys/devices/system/cpu/cpufreq/boost", buf, sizeof(buf)) == 0) {
-		sb_context_add("sb_cpufreq_boost", strcmp(buf, "0") ? "on" : "off");
-	} else if (read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", buf,
-			     sizeof(buf)) == 0) {
-		sb_context_add("sb_cpufreq_boost", strcmp(buf, "0") ? "off" : "on");
-	} else {
-		sb_context_add("sb_cpufreq_boost", "unavailable (no boost or no_turbo in sysfs)");
-		buf[0] = '\0';
 	}
 	busy = busy_cpus(list, sizeof(list));
 	snprintf(buf, sizeof(buf), "%d%s%s", busy, busy ? ": " : "", list);

@@ -19,7 +19,7 @@ void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv);
 void sb_context_cpu_model(char *buf, size_t n);
 void sb_context_host(char *buf, size_t n);
 
-/* quiet.c: load, cpufreq governor and boost, busy CPUs: context + warnings */
+/* quiet.c: load average and busy CPUs before the run: context + warnings */
 void sb_quiet_check(void);
 
 /* csv.c: results.csv rows from Google Benchmark's run hook, a benchmark's

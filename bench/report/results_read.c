@@ -70,8 +70,16 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 	}
 	do {
 		if (n + 65536 + 1 > cap) {
+			char *more = realloc(buf, 2 * cap + 65536 + 1);
+
+			if (!more) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = more;
 			cap = 2 * cap + 65536 + 1;
-			buf = realloc(buf, cap);
 		}
 		r = fread(buf + n, 1, cap - n - 1, f);
 		n += r;

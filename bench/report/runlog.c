@@ -94,8 +94,11 @@ int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void
 			json_decref(j);
 			continue;
 		}
-		json_object_foreach(j, key, v)
+		for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it)) {
+			key = json_object_iter_key(it);
+			v = json_object_iter_value(it);
 			fn(key, v, arg);
+		}
 		json_decref(j);
 	}
 	free(line);

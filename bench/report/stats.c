@@ -35,30 +35,36 @@ static int cmp_val(const void *a, const void *b)
  * over C(m + n, m). */
 static double exact_sf(int m, int n, double k)
 {
-	int umax = m * n, i, j, u;
+	size_t umax = (size_t)m * n, w = umax + 1, i, j, u;
 	/* cnt[j][u] for the current i, rolling over i */
-	double *prev = calloc((size_t)(n + 1) * (umax + 1), sizeof(double));
-	double *cur = calloc((size_t)(n + 1) * (umax + 1), sizeof(double));
+	double *prev = calloc((size_t)(n + 1) * w, sizeof(double));
+	double *cur = calloc((size_t)(n + 1) * w, sizeof(double));
 	double total = 0, tail = 0;
 
-	for (j = 0; j <= n; j++)
-		prev[j * (umax + 1)] = 1;	/* i = 0: U = 0 */
-	for (i = 1; i <= m; i++) {
-		memset(cur, 0, sizeof(double) * (n + 1) * (umax + 1));
-		cur[0] = 1;			/* j = 0: U = 0 */
-		for (j = 1; j <= n; j++)
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return NAN;
+	}
+	for (j = 0; j <= (size_t)n; j++)
+		prev[j * w] = 1;	/* i = 0: U = 0 */
+	for (i = 1; i <= (size_t)m; i++) {
+		double *t;
+
+		memset(cur, 0, sizeof(double) * (n + 1) * w);
+		cur[0] = 1;		/* j = 0: U = 0 */
+		for (j = 1; j <= (size_t)n; j++)
 			for (u = 0; u <= umax; u++)
-				cur[j * (umax + 1) + u] = (u >= j ? prev[j * (umax + 1) + u - j] : 0) +
-							  cur[(j - 1) * (umax + 1) + u];
-		double *t = prev;
+				cur[j * w + u] = (u >= j ? prev[j * w + u - j] : 0) + cur[(j - 1) * w + u];
+		t = prev;
 		prev = cur;
 		cur = t;
 	}
 	for (u = 0; u <= umax; u++) {
-		double c = prev[n * (umax + 1) + u];
+		double c = prev[(size_t)n * w + u];
 
 		total += c;
-		if (u >= k - 1e-9)
+		if ((double)u >= k - 1e-9)
 			tail += c;
 	}
 	free(prev);

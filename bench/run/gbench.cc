@@ -151,6 +151,8 @@ void forward_group(const std::vector<Run> &runs)
 		json << "[\n";
 		jr.ReportRuns(pending);
 		json << "\n]\n";
+		names.reserve(pending.size());
+		reps.reserve(pending.size());
 		for (const Run &r : pending)
 			names.push_back(strip_manual_time(r.run_name.str()));
 		for (size_t i = 0; i < pending.size(); i++) {
@@ -241,6 +243,8 @@ void run_body(benchmark::State &st, sb_bench *b)
 	// other repetitions), so that it finishes; nothing else
 	static const sb_bench *in_flight;
 
+	if (!b)
+		return;
 	if (stop_requested && b != in_flight) {
 		st.SkipWithError(interrupted_msg);
 		return;
