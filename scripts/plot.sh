@@ -12,6 +12,15 @@
 # Each figure's title names the machine and the parameters.  gnuplot
 # warnings are errors.  Environment: SB_PLOTS (templates dir), SB_STRATBENCH
 # (binary for --compare; `stratbench plot` sets it; default build/stratbench).
+#
+# Adding a figure: a template plots/NAME.gp (its variables come from
+# gnuplot -e; it writes outbase.png and outbase.svg; titles name machine and
+# parameters, axes units; series differ by dash and point, not only colour),
+# then a plot_NAME function here that returns without drawing when its data
+# is absent (a column, a family's rows) and renders with `gp NAME.gp OUTBASE
+# var=value...`; call it from plot_results (data in results.csv) or from the
+# loop at the end (other files).  tests/test_plots.sh renders it from a
+# fixture.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib.sh"
@@ -78,6 +87,7 @@ summarise() {	# CSV FAMILY PLACEMENT VALUECOL
 	awk -F, -v fam="$fam" -v place="$place" -v v="$vcol" -v cagg="$(col "$csv" aggregate)" \
 		-v cerr="$(col "$csv" error)" -v cnoisy="$(col "$csv" noisy)" '
 	NR == 1 || $2 != fam || $6 != place || $v == "" || (cerr && $cerr != "") { next }
+	$7 ~ /(^|;)mode=fidelity/ { next }	# fidelity runs log per window: not throughput
 	{
 		k = $3 ($4 != "" ? "/" $4 : "") ($7 != "" ? " " $7 : "") "\t" $5
 		if (cnoisy && $cnoisy == "1") noisy[k] = 1
