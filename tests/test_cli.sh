@@ -245,7 +245,7 @@ for c in $cmds; do
 	check "$c help has an example" grep -q "^Example:" "$tmp/h1"
 done
 "$sb" run --threads=4 --placement=compact --exact --help >"$tmp/hl" 2>&1
-check "help shows the threads default, not the parsed value" grep -q 'that number (default: auto)' "$tmp/hl"
+check "help shows the threads default, not the parsed value" grep -q 'to #PUs (default: auto)' "$tmp/hl"
 check "help shows the --exact default, not the parsed value" grep -q 'racy += (default: off)' "$tmp/hl"
 "$sb" --help >"$tmp/hg" 2>&1
 check "--help exits 0" [ $? -eq 0 ]
@@ -283,7 +283,8 @@ expect_usage "list takes no argument" "unexpected argument 'x'" list x
 expect_usage "topo threads without placement" "needs --placement" topo --threads=2
 expect_usage "topo refuses run options" "unknown option '--strategy=x'" topo --strategy=x
 expect_usage "plot needs a DIR" "needs a results directory" plot
-expect_usage "plot takes one DIR" "unexpected argument" plot a b
+expect_usage "plot --compare takes two" "needs two results" plot --compare a
+expect_usage "plot --compare takes only two" "needs two results" plot --compare a b c
 expect_usage "bad value" "bad value" run --limit=-3
 expect_usage "synthetic run" "not this machine" run --topology="synthetic:pack:1 core:2 pu:1" --strategy=null
 expect_usage "missing home node" "NUMA node 7 does not exist" run --home-node=7 --strategy=null

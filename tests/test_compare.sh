@@ -125,8 +125,8 @@ for v in "malformed:not valid JSON" "truncated:truncated" "empty:empty file" \
 done
 expect2 "compare missing file" "cannot read" compare "$tmp/nosuch" "$good"
 expect2 "compare dir without results" "emptydir/gbench.json: cannot read" compare "$tmp/emptydir" "$good"
-expect2 "compare one argument" "usage: stratbench compare" compare "$good"
-expect2 "compare three arguments" "takes two results" compare "$good" "$good" "$good"
+expect2 "compare one argument" "compare needs two results" compare "$good"
+expect2 "compare three arguments" "unexpected argument" compare "$good" "$good" "$good"
 expect2 "compare bad format" "bad value" compare "$good" "$good" --format=xml
 expect2 "compare unknown option" "unknown option" compare "$good" "$good" --nosuch
 expect2 "compare unknown metric" "no benchmark reports 'nosuch'" compare "$good" "$good" --metric=nosuch
@@ -141,6 +141,6 @@ check "merge rows of NEW" grep -q "^current,$T/threads:8/place:compact,window,tr
 check "merge.json names the sources" grep -q '"machine": "current"' "$tmp/m/merge.json"
 expect2 "merge into existing" "already holds merged results" merge "$tmp/old" --out="$tmp/m"
 expect2 "merge same label twice" "both machine 'prev'" merge "$tmp/old" "$tmp/old/gbench.json" --out="$tmp/m2"
-expect2 "merge without --out" "usage: stratbench merge" merge "$tmp/old"
+expect2 "merge without --out" "merge needs results directories and --out" merge "$tmp/old"
 
 finish test_compare
