@@ -22,10 +22,10 @@ do for [pass = 1:2] {
 	set ylabel "stretch: window length / interval (1 = keeps phase)"
 	set key off
 	plot for [i=0:nseries-1] datafile index i using 1:2:2:3 with yerrorlines \
-		lt (i % 8 + 1) dashtype int(i / 8) + 1 pt (i % 13 + 1) ps 1.2 title columnheader(1)
+		lt (i % 8 + 1) dashtype i % 5 + 1 pt (i % 13 + 1) ps 1.2 title columnheader(1)
 	set ylabel "admit_ratio: pages admitted per window / limit"
 	set key on
 	plot for [i=0:nseries-1] datafile index i using 1:4:4:5 with yerrorlines \
-		lt (i % 8 + 1) dashtype int(i / 8) + 1 pt (i % 13 + 1) ps 1.2 title columnheader(1)
+		lt (i % 8 + 1) dashtype i % 5 + 1 pt (i % 13 + 1) ps 1.2 title columnheader(1)
 	unset multiplot
 }

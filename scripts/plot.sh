@@ -7,6 +7,8 @@
 #   results.csv   <family>-throughput-<placement>   ops/s vs threads, medians,
 #                                                   min-max bars, CV flags
 #                 lock-latency-<placement>          sampled wait p50/p99 vs threads
+#                 window-fidelity                   stretch, admit_ratio vs threads
+#                                                   (window family's fidelity mode)
 #   machines.csv  machines-<group>                  one benchmark, a line per machine
 #                 (from `stratbench merge DIR... --out=DIR`)
 # Each figure's title names the machine and the parameters.  gnuplot
@@ -89,7 +91,8 @@ summarise() {	# CSV FAMILY PLACEMENT VALUECOL
 	NR == 1 || $2 != fam || $6 != place || $v == "" || (cerr && $cerr != "") { next }
 	$7 ~ /(^|;)mode=fidelity/ { next }	# fidelity runs log per window: not throughput
 	{
-		k = $3 ($4 != "" ? "/" $4 : "") ($7 != "" ? " " $7 : "") "\t" $5
+		p = $7; sub(/(^|;)mode=throughput/, "", p); sub(/^;/, "", p)
+		k = $3 ($4 != "" ? "/" $4 : "") (p != "" ? " " p : "") "\t" $5
 		if (cnoisy && $cnoisy == "1") noisy[k] = 1
 		if ($cagg == "median") med[k] = $v
 		else if ($cagg == "") { n[k]++; x[k, n[k]] = $v + 0 }
@@ -152,6 +155,42 @@ plot_results() {	# DIR
 				plottitle="lock: sampled acquisition wait, placement $place — $what; medians of $reps repetition(s)"
 		done < <(awk -F, -v c="$p50" 'NR > 1 && $2 == "lock" && $c != "" { print $6 }' "$csv" | sort -u)
 	fi
+	plot_fidelity "$dir"
+}
+
+# window fidelity (the window family's fidelity mode): stretch and
+# admit_ratio per policy[/lock] and placement vs threads, mean with the max
+# as an error bar; the window options, the same for the run, in the title
+plot_fidelity() {	# DIR
+	local dir=$1 csv=$1/results.csv c_st c_stm c_ad c_adm dat n params
+	c_st=$(col "$csv" stretch) c_stm=$(col "$csv" stretch_max)
+	c_ad=$(col "$csv" admit_ratio) c_adm=$(col "$csv" admit_ratio_max)
+	[ -n "$c_st" ] && [ -n "$c_ad" ] && [ -n "$c_stm" ] && [ -n "$c_adm" ] || return 0
+	awk -F, -v c="$c_st" 'NR > 1 && $7 ~ /mode=fidelity/ && $c != "" { f = 1 } END { exit !f }' \
+		"$csv" || return 0
+	dat=$dir/plots/window-fidelity.dat
+	awk -F, -v cagg="$(col "$csv" aggregate)" -v cerr="$(col "$csv" error)" -v a="$c_st" \
+		-v b="$c_stm" -v c="$c_ad" -v d="$c_adm" '
+	NR == 1 { next }
+	$2 != "window" || $7 !~ /mode=fidelity/ || $a == "" || (cerr && $cerr != "") { next }
+	{
+		s = $3 ($4 != "" ? "/" $4 : "") " " $6
+		p = $7; sub(/(^|;)mode=fidelity/, "", p); sub(/^;/, "", p); params = p
+		k = s "\t" $5
+		if ($cagg == "median") med[k] = $a "\t" $b "\t" $c "\t" $d
+		else if ($cagg == "") { sa[k] += $a; sb[k] += $b; sc[k] += $c; sd[k] += $d; n[k]++ }
+	}
+	END {
+		print params >"/dev/stderr"
+		for (k in med) printf "%s\t%s\n", k, med[k]
+		for (k in n) if (!(k in med))
+			printf "%s\t%.6g\t%.6g\t%.6g\t%.6g\n", k, sa[k] / n[k], sb[k] / n[k], sc[k] / n[k], sd[k] / n[k]
+	}' "$csv" 2>"$dat.params" | blocks >"$dat"
+	params=$(tr -d "'\"" <"$dat.params"); rm -f "$dat.params"
+	n=$(grep -c '^"' "$dat" || true)
+	[ "$n" -gt 0 ] || { rm -f "$dat"; return 0; }
+	gp fidelity.gp "$dir/plots/window-fidelity" datafile="$dat" nseries="$n" \
+		plottitle="window fidelity per window, mean and max — $(machine "$dir"); ${params:-default options}"
 }
 
 plot_machines() {	# DIR with machines.csv (stratbench merge)
