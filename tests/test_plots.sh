@@ -77,6 +77,30 @@ rc=$?
 check "one point per series renders (rc=$rc: $(tail -1 "$tmp/out7"))" [ "$rc" -eq 0 ] && \
 	[ -s "$tmp/one/plots/lock-latency-compact.png" ]
 
+# window fidelity: rows of the fidelity mode (their own columns) get the
+# fidelity figure; throughput-mode rows stay in the throughput figure
+mkdir "$tmp/fid"
+fhdr="name,family,strategy,lock,threads,placement,params,aggregate,repetition,iterations,real_ns,cpu_ns,ops_per_s,ns_per_op,ops_min,ops_max,jain,resets,contended,limited,resets_per_interval,wait_p50_ns,wait_p99_ns,max_wait_ns,trylock_success,admit_ratio,admit_ratio_p99,admit_ratio_max,stretch,stretch_max,double_resets,lost_pages,cv_pct,noisy,extra,label,error"
+{
+	echo "$fhdr"
+	for t in 1 2; do for s in spinlock trylock; do for m in throughput fidelity; do
+		for rep in 0 1; do
+			fid=",,,,,,"
+			[ $m = fidelity ] && fid="1.00$rep,1.01,1.02,1.$t,1.$((t + 2)),0,0"
+			echo "window/$s/lock:queued/threads:$t/place:compact/mode:$m,window,$s,queued,$t,compact,mode=$m,,$rep,100,1,1,$((t * 1000 + rep)),1,1,1,1,,,,,,,,,$fid,3,0,,,"
+		done
+	done; done; done
+} >"$tmp/fid/results.csv"
+bash "$plot" "$tmp/fid" >"$tmp/out8" 2>&1
+rc=$?
+check "fidelity figure (rc=$rc: $(tail -1 "$tmp/out8"))" [ "$rc" -eq 0 ] && \
+	[ -s "$tmp/fid/plots/window-fidelity.png" ] && [ -s "$tmp/fid/plots/window-fidelity.svg" ]
+check "fidelity: a series per policy" [ "$(grep -c '^"' "$tmp/fid/plots/window-fidelity.dat")" -eq 2 ]
+check "fidelity: mean stretch and max" grep -qx "2 1.2 1.4 1.0005 1.02" "$tmp/fid/plots/window-fidelity.dat"
+check "throughput leaves fidelity rows out" \
+	[ "$(grep -c '^"' "$tmp/fid/plots/window-throughput-compact.dat")" -eq 2 ]
+check "no fidelity figure without fidelity rows" [ ! -e "$tmp/run/plots/window-fidelity.png" ]
+
 # compare and multi-machine, from JSON written here
 json() {	# LABEL HOST SCALE
 	printf '{"context": {"sb_label": "%s", "sb_host": "%s", "sb_cpu_model": "CPU %s"}, "benchmarks": [' "$1" "$2" "$2"
