@@ -11,6 +11,10 @@ set logscale x 2
 set xtics 1,2
 set offsets graph 0.05, graph 0.05, 0, 0
 
+# one thread count: gnuplot would warn of an empty x range
+stats datafile using 1 nooutput prefix "X"
+if (X_min == X_max) { set xrange [X_min / 1.5 : X_max * 1.5] }
+
 set terminal pngcairo size 1400,600 noenhanced
 set output outbase.".png"
 do for [pass = 1:2] {

@@ -7,6 +7,8 @@
 #   results.csv   <family>-throughput-<placement>   ops/s vs threads, medians,
 #                                                   min-max bars, CV flags
 #                 lock-latency-<placement>          sampled wait p50/p99 vs threads
+#                 <family>-of-limit                 ops/s / the machine's limit (--limits)
+#                 latency-matrix-<op>               core-to-core latency (calibrate)
 #                 window-fidelity                   stretch, admit_ratio vs threads
 #                                                   (window family's fidelity mode)
 #   machines.csv  machines-<group>                  one benchmark, a line per machine
@@ -139,7 +141,7 @@ plot_results() {	# DIR
 		gp throughput.gp "$base" datafile="$dat" noisyfile="$noisy" nseries="$n" \
 			hasnoisy="$([ -s "$noisy" ] && echo 1 || echo 0)" cvthreshold="$thr" \
 			plottitle="$fam throughput, placement $place — $what; median of $reps repetition(s), bars min–max"
-	done < <(awk -F, 'NR > 1 && $2 != "" { print $2 "," $6 }' "$csv" | sort -u)
+	done < <(awk -F, 'NR > 1 && $2 != "" && $2 != "calibrate" { print $2 "," $6 }' "$csv" | sort -u)
 	# lock family: sampled wait percentiles
 	local p50 p99
 	p50=$(col "$csv" wait_p50_ns) p99=$(col "$csv" wait_p99_ns)
@@ -156,6 +158,8 @@ plot_results() {	# DIR
 		done < <(awk -F, -v c="$p50" 'NR > 1 && $2 == "lock" && $c != "" { print $6 }' "$csv" | sort -u)
 	fi
 	plot_fidelity "$dir"
+	plot_of_limit "$dir"
+	plot_latency_matrix "$dir"
 }
 
 # window fidelity (the window family's fidelity mode): stretch and
@@ -191,6 +195,89 @@ plot_fidelity() {	# DIR
 	[ "$n" -gt 0 ] || { rm -f "$dat"; return 0; }
 	gp fidelity.gp "$dir/plots/window-fidelity" datafile="$dat" nseries="$n" \
 		plottitle="window fidelity per window, mean and max — $(machine "$dir"); ${params:-default options}"
+}
+
+# calibrate family: of_limit (throughput / the machine's limit) per family,
+# one line per series and placement, where the run measured its limits
+plot_of_limit() {	# DIR
+	local dir=$1 csv=$1/results.csv c_lim fam place base n
+	c_lim=$(col "$csv" of_limit)
+	[ -n "$c_lim" ] || return 0
+	while read -r fam; do
+		base=$dir/plots/$fam-of-limit
+		while read -r place; do
+			summarise "$csv" "$fam" "$place" "$c_lim" |
+				awk -F'\t' -v OFS='\t' -v pl="$place" '{ $1 = $1 " " pl; print }'
+		done < <(awk -F, -v f="$fam" -v c="$c_lim" 'NR > 1 && $2 == f && $c != "" { print $6 }' \
+			"$csv" | sort -u) | cut -f1-3 | blocks >"$base.dat"
+		n=$(grep -c '^"' "$base.dat" || true)
+		[ "$n" -gt 0 ] || { rm -f "$base.dat"; continue; }
+		gp of-limit.gp "$base" datafile="$base.dat" nseries="$n" \
+			plottitle="$fam: ops/s as a fraction of the machine limit — $(machine "$dir")"
+	done < <(awk -F, -v c="$c_lim" 'NR > 1 && $2 != "" && $2 != "calibrate" && $c != "" { print $2 }' \
+		"$csv" | sort -u)
+}
+
+# calibrate family: the core-to-core one-way latency heatmap of each c2c op
+plot_latency_matrix() {	# DIR
+	local dir=$1 csv=$1/results.csv c_ow c_extra c_agg c_err model op base
+	c_ow=$(col "$csv" one_way_ns) c_extra=$(col "$csv" extra)
+	c_agg=$(col "$csv" aggregate) c_err=$(col "$csv" error)
+	[ -n "$c_ow" ] || return 0
+	model=$(machine "$dir")
+	for op in $(awk -F, '$2 == "calibrate" && $3 == "c2c" { print $7 }' "$csv" |
+		    grep -o 'op=[a-z_]*' | sort -u | cut -d= -f2); do
+		base="$dir/plots/latency-matrix-$op"
+	# CPUs ordered by (package, node, number); one value per pair (median
+	# row, else the mean of the repetitions), mirrored; NaN elsewhere
+	awk -F, -v cow="$c_ow" -v cagg="$c_agg" -v cerr="$c_err" -v cex="$c_extra" \
+	    -v op="$op" -v dat="$base.dat" -v setup="$base.setup" '
+	NR == 1 || $2 != "calibrate" || $3 != "c2c" || index($7, "op=" op) == 0 { next }
+	$cow == "" || (cerr && $cerr != "") { next }
+	{
+		split($6, pl, ":"); split(pl[2], ab, "+"); a = ab[1] + 0; b = ab[2] + 0
+		ne = split($cex, kv, ";")
+		for (i = 1; i <= ne; i++) { split(kv[i], e, "="); x[e[1]] = e[2] }
+		pkg[a] = x["pkg_a"]; pkg[b] = x["pkg_b"]; node[a] = x["node_a"]; node[b] = x["node_b"]
+		k = a " " b
+		if ($cagg == "median") med[k] = $cow
+		else if ($cagg == "") { sum[k] += $cow; cnt[k]++ }
+	}
+	END {
+		for (k in cnt) if (!(k in med)) med[k] = sum[k] / cnt[k]
+		n = 0
+		for (c in pkg) { key[n] = sprintf("%09d %09d %09d", pkg[c] + 1, node[c] + 1, c); cpu_of[key[n]] = c; n++ }
+		if (n == 0) exit 1
+		# insertion sort of the keys: n is small (PUs)
+		for (i = 1; i < n; i++) { t = key[i]; for (j = i - 1; j >= 0 && key[j] > t; j--) key[j + 1] = key[j]; key[j + 1] = t }
+		for (i = 0; i < n; i++) { c = cpu_of[key[i]]; pos[c] = i; ord[i] = c }
+		for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
+			a = ord[i]; b = ord[j]; k = (a < b ? a " " b : b " " a)
+			printf "%d %d %s\n", i, j, (a != b && (k in med)) ? med[k] : "NaN" > dat
+		}
+		printf "set xtics (" > setup
+		for (i = 0; i < n; i++) printf "%s\"%d\" %d", i ? ", " : "", ord[i], i > setup
+		printf ")\nset ytics (" > setup
+		for (i = 0; i < n; i++) printf "%s\"%d\" %d", i ? ", " : "", ord[i], i > setup
+		printf ")\n" > setup
+		if (n > 24) print "set xtics rotate by 90 font \",7\"; set ytics font \",7\"" > setup
+		for (i = 1; i < n; i++) {	# outlines: package (solid), NUMA node (dashed)
+			p0 = pkg[ord[i - 1]]; p1 = pkg[ord[i]]; n0 = node[ord[i - 1]]; n1 = node[ord[i]]
+			if (p0 != p1 || n0 != n1) {
+				st = (p0 != p1) ? "lw 3 dt 1" : "lw 2 dt 2"
+				printf "set arrow from %g,-0.5 to %g,%g nohead front %s lc rgb \"black\"\n", i - 0.5, i - 0.5, n - 0.5, st > setup
+				printf "set arrow from -0.5,%g to %g,%g nohead front %s lc rgb \"black\"\n", i - 0.5, n - 0.5, i - 0.5, st > setup
+			}
+		}
+		if (n <= 16)		# small: every value in its cell
+			for (k in med) { split(k, ab, " "); a = pos[ab[1]]; b = pos[ab[2]]
+				printf "set label \"%.0f\" at %d,%d center front\n", med[k], a, b > setup
+				printf "set label \"%.0f\" at %d,%d center front\n", med[k], b, a > setup }
+		print n
+	}' "$csv" >"$base.n" || { echo "plot.sh: no c2c $op values, no matrix" >&2; continue; }
+		gp latency-matrix.gp "$base" datafile="$base.dat" setupfile="$base.setup" n="$(cat "$base.n")" \
+			plottitle="core-to-core one-way latency, op:$op, ns — $model"
+	done
 }
 
 plot_machines() {	# DIR with machines.csv (stratbench merge)
