@@ -132,6 +132,25 @@ static void test_hooks(void)
 	sb_team_destroy(t);
 }
 
+/* Member 0 has the quota; the others serve until stop and return their own
+ * count (polls), which the team reports but which never ends the round. */
+static uint64_t serving_member(int tid, const struct sb_round *r, void *arg)
+{
+	uint64_t ops = 0;
+
+	(void)arg;
+	if (tid == 0) {
+		do {
+			ops++;
+			usleep(50);	/* slow quota member: servers poll many times */
+		} while (!sb_round_over(r, ops));
+		return ops;
+	}
+	while (!sb_round_stopped(r))
+		ops++;
+	return ops;
+}
+
 int main(void)
 {
 	struct sb_team_result res;
@@ -166,6 +185,22 @@ int main(void)
 	      "stop ends the slow members early: %llu %llu", (unsigned long long)res.ops[1],
 	      (unsigned long long)res.ops[2]);
 	CHECK(res.total_ops == res.ops[0] + res.ops[1] + res.ops[2], "sum");
+	sb_team_destroy(t);
+
+	/* servers: a quota of 3 ends the round after member 0's third op even
+	 * though the servers' counts pass it many times over */
+	t = sb_team_create(3, NULL, serving_member, NULL, err, sizeof(err));
+	CHECK(t != NULL, "create: %s", err);
+	for (k = 0; t && k < 2; k++) {
+		sb_team_run(t, 3, &res);
+		CHECK(res.ops[0] == 3, "quota member stops at 3: %llu",
+		      (unsigned long long)res.ops[0]);
+		CHECK(res.ops[1] > 3 && res.ops[2] > 3,
+		      "servers ran past the quota without ending the round: %llu %llu",
+		      (unsigned long long)res.ops[1], (unsigned long long)res.ops[2]);
+		CHECK(res.elapsed_ns >= 150000, "round lasted member 0's 3 ops: %llu ns",
+		      (unsigned long long)res.elapsed_ns);
+	}
 	sb_team_destroy(t);
 
 	CHECK(sb_team_create(0, NULL, member, NULL, err, sizeof(err)) == NULL &&

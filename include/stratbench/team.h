@@ -10,7 +10,11 @@
  * fn(tid, round, arg) which returns its op count, and the round ends when all
  * have returned.  A round has a per-member quota: the first member to reach it
  * raises `stop` and the others stop at their next check, so op counts differ
- * per member (fairness) while the round stays bounded.  Elapsed time is from
+ * per member (fairness) while the round stays bounded.  A member may instead
+ * serve the others until stop (a responder that keeps a mapping hot): it
+ * polls sb_round_stopped() and never sb_round_over(), so it has no quota and
+ * never raises stop; its returned count is its own unit, reported apart by
+ * its driver.  A round needs at least one quota member.  Elapsed time is from
  * the common start to the last member's finish.  Workers spin between rounds:
  * never create more members than CPUs.  No hwloc here (cross-arch tests use it).
  * Optional hooks run on each member's own thread around its part of a round
@@ -40,6 +44,13 @@ static inline bool sb_round_over(const struct sb_round *r, uint64_t ops)
 		__atomic_store_n(r->stop, 1, __ATOMIC_RELAXED);
 		return true;
 	}
+	return __atomic_load_n(r->stop, __ATOMIC_RELAXED);
+}
+
+/* Serving members (no quota): true once a quota member has raised stop. */
+static inline bool sb_round_stopped(const struct sb_round *r)
+{
+	/* relaxed: as above; what the server must see is handed over by its own protocol */
 	return __atomic_load_n(r->stop, __ATOMIC_RELAXED);
 }
 
