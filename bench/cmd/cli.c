@@ -215,6 +215,41 @@ unknown:
 	return -1;
 }
 
+/* "1,32,512": every value in [min, max], repeats dropped; -1 if malformed. */
+static int parse_ulist(const char *s, struct sb_ulist *out, unsigned long min, double max)
+{
+	struct sb_ulist l = { 0 };
+	const char *p = s;
+
+	if (!*s)
+		return -1;
+	for (;;) {
+		char buf[32];
+		size_t n = strcspn(p, ",");
+		unsigned long v;
+		int i;
+
+		if (!n || n >= sizeof(buf))
+			return -1;
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		if (parse_ulong(buf, &v, min) || (double)v > max)
+			return -1;
+		for (i = 0; i < l.n && l.v[i] != v; i++)
+			;
+		if (i == l.n) {
+			if (l.n == SB_ULIST_MAX)
+				return -1;
+			l.v[l.n++] = v;
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	*out = l;
+	return 0;
+}
+
 /* One table entry: 1 consumed, 0 not this option, -1 bad value. */
 static int parse_one(const struct sb_option *op, const char *a)
 {
@@ -238,6 +273,8 @@ static int parse_one(const struct sb_option *op, const char *a)
 			return -1;
 		*(unsigned long *)op->value = ul;
 		return 1;
+	case SB_OPT_ULIST:
+		return v && !parse_ulist(v, op->value, (unsigned long)op->min, op->max) ? 1 : -1;
 	case SB_OPT_STRING:
 		if (!v || !*v || (op->choices && !one_of(v, op->choices)))
 			return -1;

@@ -108,8 +108,15 @@ static int run_main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (sb_plan_register(&o, t, err, sizeof(err)))
+	switch (sb_plan_register(&o, t, err, sizeof(err))) {
+	case 0:
+		break;
+	case 1:		/* everything asked for cannot run here, and said so */
+		rc = 0;
+		goto out;
+	default:
 		goto usage;
+	}
 	for (i = 1; i < o.gb_argc; i++) {	/* the last one counts, as in GB */
 		const char *a = o.gb_argv[i];
 

@@ -330,7 +330,9 @@ int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err
 static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
 			 char ***locks_p, char ***places_p, bool *locks_owned, char *err, size_t errlen)
 {
-	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, f, i, s, l, ti, v, nv;
+	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, skipped = 0;
+	int f, i, s, l, ti, v, nv;
+	char why[256];
 	const char *variants[SB_MAX_VARIANTS];
 	char **strat = NULL, **locks = NULL, **places;
 	bool autop = strcmp(o->placement, "auto") == 0;
@@ -414,6 +416,11 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 
 			if (strat && !limits && !in_list(strat, nstrat, name))
 				continue;
+			if (drv->unavailable && drv->unavailable(name, t, why, sizeof(why))) {
+				fprintf(stderr, "stratbench: %s: skipped: %s\n", name, why);
+				skipped++;
+				continue;
+			}
 			if (!drv->takes_lock || !drv->takes_lock(name)) {
 				nl = 1;
 				lk = NULL;
@@ -452,6 +459,8 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 					}
 		}
 	}
+	if (!registered && skipped)
+		return 1;	/* each skip has said why: not a usage error */
 	if (!registered) {
 		snprintf(err, errlen, "nothing to run: no strategy of the chosen family matches");
 		return -1;

@@ -46,12 +46,21 @@ enum sb_opt_type {
 	SB_OPT_DOUBLE,		/* double in [min, max] */
 	SB_OPT_ULONG,		/* unsigned long in [min, max] */
 	SB_OPT_STRING,		/* const char *; one of choices if given */
+	SB_OPT_ULIST,		/* struct sb_ulist: comma list, each in [min, max] */
+};
+
+/* A comma list of unsigned values ("1,32,512"), in the order given,
+ * repeats dropped (each value is one benchmark). */
+#define SB_ULIST_MAX 32
+struct sb_ulist {
+	int n;
+	unsigned long v[SB_ULIST_MAX];
 };
 
 struct sb_option {
 	const char *name;		/* without the dashes; NULL ends a table */
 	enum sb_opt_type type;
-	void *value;			/* bool, double, unsigned long or const char * */
+	void *value;			/* bool, double, unsigned long, const char * or sb_ulist */
 	double min, max;
 	const char *const *choices;	/* SB_OPT_STRING: allowed values, NULL: any */
 	const char *arg;		/* placeholder in the help: "MS", "PAGES" */
@@ -96,6 +105,11 @@ struct sb_family_driver {
 	/* optional: checks the options together after parsing: 0, or -1 with
 	 * one line in err (a usage error) */
 	int (*check)(char *err, size_t errlen);
+	/* optional: why a strategy cannot run on this machine ("this machine
+	 * has 1 NUMA node, needs 2"), or NULL; the plan leaves it out and says
+	 * "<strategy>: skipped: <why>" on stderr */
+	const char *(*unavailable)(const char *strategy, const struct sb_topo *t, char *buf,
+				   size_t len);
 	void (*body)(sb_state *st, void *point);
 };
 
