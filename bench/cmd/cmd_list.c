@@ -37,6 +37,14 @@ static int list_main(int argc, char **argv)
 	}
 	printf("baseline — references measured in the same run\n");
 	printf("  %-16s %s\n", "pthread_spin", "glibc pthread_spin_lock/unlock pair, nothing inside");
+	printf("shootdown — the real kernel's TLB shootdowns: "
+	       "shootdown/kernel-<call>/<immediate|batched>/batch:B/threads:N/place:P\n");
+	printf("  %-17s %s\n", "kernel-madvise",
+	       "MADV_DONTNEED of pages the responders hold in their TLBs [--batch]");
+	printf("  %-17s %s\n", "kernel-mprotect",
+	       "write-protect and restore those pages (two calls) [--batch]");
+	printf("  %-17s %s\n", "kernel-move_pages",
+	       "move_pages() them to another NUMA node and back [--batch; needs 2 nodes]");
 	return 0;
 }
 

@@ -17,7 +17,11 @@ static const char *const counter_cols[] = {
 	"admit_ratio", "admit_ratio_p99", "admit_ratio_max", "stretch", "stretch_max",
 	"double_resets", "lost_pages",		/* 26..32: window fidelity mode */
 	"limit_ops", "of_limit", "one_way_ns", "one_way_min_ns", "one_way_max_ns",
-	"us_per_call", NULL,			/* 33..38: limits and calibration */
+	"us_per_call",				/* 33..38: limits and calibration */
+	/* the kernel shootdown drivers, columns 39..48 */
+	"us_per_page", "pages_per_s", "calls_per_page", "tlb_irqs_per_page",
+	"tlb_irqs_per_page_all", "cal_irqs_per_page", "user_s", "sys_s", "elapsed_s",
+	"not_moved_per_page", NULL,
 };
 
 static void put_field(const char *s)
@@ -51,7 +55,10 @@ static void put_name_fields(const char *name)
 			family = tok;
 		} else if (seg == 1) {
 			strategy = tok;
-		} else if (colon) {
+		} else if (!colon) {	/* a bare part: the kernel drivers' immediate|batched */
+			snprintf(params + strlen(params), sizeof(params) - strlen(params),
+				 "%smode=%s", params[0] ? ";" : "", tok);
+		} else {
 			*colon = '\0';
 			if (strcmp(tok, "lock") == 0)
 				lock = colon + 1;
