@@ -6,7 +6,9 @@
 # measured its limits), latency-matrix-<op>.png/.svg (the core-to-core
 # latency heatmap, when the run has calibrate/c2c results), and
 # window-fidelity.png/.svg (stretch and admit_ratio per policy vs threads,
-# mean with the max as an error bar) when the run has fidelity rows.
+# mean with the max as an error bar) when the run has fidelity rows;
+# shootdown-kernel.png/.svg when the kernel shootdown drivers ran (µs and
+# TLB IRQs per page vs batch size).
 # The templates: plots/ beside this script when installed
 # (<prefix>/share/stratbench/{plot.sh,plots/}, run by `stratbench plot DIR`),
 # else ../plots in a source checkout.
@@ -151,6 +153,44 @@ plottitle='core-to-core one-way latency, op:$op, ns — ${model:-unknown CPU} ($
 	drawn=$((drawn + 1))
 	echo "plot: $base.png"
 done
+
+# the kernel shootdown drivers: cost and real IPIs per page vs batch size
+c_us=$(col us_per_page) c_tlb=$(col tlb_irqs_per_page)
+if [ -n "$c_us" ] && awk -F, -v c="$c_us" 'NR > 1 && $3 ~ /^kernel-/ && $c != "" { f = 1 } END { exit !f }' "$csv"; then
+	dat="$dir/plots/shootdown-kernel.dat"
+	# series: call mode threads placement; x: batch; medians, else means
+	awk -F, -v cus="$c_us" -v ctlb="$c_tlb" -v cagg="$c_agg" -v cerr="$c_err" '
+	NR == 1 { next }
+	$3 !~ /^kernel-/ || $cus == "" || (cerr && $cerr != "") { next }
+	{
+		mode = ""; batch = ""
+		n = split($7, kv, ";")
+		for (i = 1; i <= n; i++) {
+			split(kv[i], p, "=")
+			if (p[1] == "mode") mode = p[2]
+			else if (p[1] == "batch") batch = p[2]
+		}
+		if (batch == "") next
+		k = $3 " " mode " threads:" $5 " " $6 "\t" batch
+		tlb = $ctlb == "" ? "NaN" : $ctlb
+		if ($cagg == "median") { mus[k] = $cus; mtlb[k] = tlb }
+		else if ($cagg == "") { sus[k] += $cus; stlb[k] += tlb; cnt[k]++ }
+	}
+	END {
+		for (k in mus) printf "%s\t%.6g\t%s\n", k, mus[k], mtlb[k]
+		for (k in cnt) if (!(k in mus))
+			printf "%s\t%.6g\t%.6g\n", k, sus[k] / cnt[k], stlb[k] / cnt[k]
+	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+	awk -F'\t' '
+	$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
+	{ print $2, $3, $4 }' >"$dat"
+	nseries=$(grep -c '^"' "$dat" || true)
+	gnuplot -e "datafile='$dat'; outbase='$dir/plots/shootdown-kernel'; nseries=$nseries; \
+plottitle='shootdown, real kernel: cost and TLB IPIs per page vs batch ($(basename "$dir"))'" \
+		"$tpl/shootdown-kernel.gp" || sb_die "gnuplot failed for shootdown-kernel"
+	drawn=$((drawn + 1))
+	echo "plot: $dir/plots/shootdown-kernel.png"
+fi
 [ "$drawn" -gt 0 ] || sb_die "nothing plotted"
 
 # window fidelity: one block per policy[/lock] (placement, other params),

@@ -224,6 +224,46 @@ expect_usage "negative migrate" "bad value in '--migrate-ns=-5'" run --strategy=
 expect_usage "tiny tick" "bad value in '--tick-us=1'" run --strategy=trylock --clock=jiffies --tick-us=1
 expect_usage "tick without jiffies" "--tick-us applies to --clock=jiffies only" run --strategy=trylock --tick-us=100
 expect_usage "interval below a tick" "shorter than one jiffies tick" run --strategy=trylock --clock=jiffies --interval-ms=0.5
+# the kernel shootdown drivers: real madvise shootdowns, counters in the CSV
+for s in kernel-madvise kernel-mprotect kernel-move_pages; do
+	check "list names $s" grep -q "^  $s " "$tmp/list"
+done
+kthreads=1,2
+[ "$(nproc)" -ge 2 ] || kthreads=1
+"$sb" run --family=shootdown --strategy=kernel-madvise --threads=$kthreads --batch=1,32 \
+	--placement=compact --out="$tmp/k" "${fast[@]}" >"$tmp/k.out" 2>"$tmp/k.err"
+check "kernel-madvise runs ($(tail -1 "$tmp/k.err"))" [ $? -eq 0 ]
+nk=$(( $(tr ',' '\n' <<<"$kthreads" | wc -l) * 4 ))
+kcol() { head -1 "$tmp/k/results.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+for c in us_per_page pages_per_s calls_per_page tlb_irqs_per_page tlb_irqs_per_page_all \
+	cal_irqs_per_page user_s sys_s elapsed_s; do
+	check "kernel-madvise: $c in every row" awk -F, -v c="$(kcol $c)" -v n=$nk \
+		'NR > 1 { k++; if ($c == "" || $NF != "") exit 1 } END { exit k == n ? 0 : 1 }' \
+		"$tmp/k/results.csv"
+done
+check "kernel-madvise names" grep -q '^shootdown/kernel-madvise/immediate/batch:32/threads:1/place:compact,shootdown,kernel-madvise,,1,compact,mode=immediate;batch=32,' "$tmp/k/results.csv"
+check "kernel-madvise batched calls 1/32 per page" awk -F, -v c="$(kcol calls_per_page)" \
+	'$1 ~ /batched\/batch:32\// { f = 1; if ($c != 0.03125) exit 1 } END { exit !f }' "$tmp/k/results.csv"
+check "kernel-madvise immediate: one call per page" awk -F, -v c="$(kcol calls_per_page)" \
+	'$1 ~ /immediate/ { f = 1; if ($c != 1) exit 1 } END { exit !f }' "$tmp/k/results.csv"
+bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/k" >/dev/null 2>&1
+check "kernel shootdown plot" [ -s "$tmp/k/plots/shootdown-kernel.png" ]
+check "kernel shootdown plot data: immediate and batched series" \
+	[ "$(grep -c '^"kernel-madvise \(immediate\|batched\) threads:1 compact"$' "$tmp/k/plots/shootdown-kernel.dat")" -eq 2 ]
+"$sb" run --family=shootdown --threads=1 --benchmark_list_tests=true >"$tmp/kl" 2>"$tmp/kl.err"
+check "--family=shootdown lists kernel-mprotect" grep -q '^shootdown/kernel-mprotect/batched/batch:512/threads:1/' "$tmp/kl"
+if [ "$(ls -d /sys/devices/system/node/node* | wc -l)" -lt 2 ]; then
+	check "move_pages skipped on one node" grep -q "^stratbench: kernel-move_pages: skipped: this machine has 1 NUMA node, needs 2$" "$tmp/kl.err"
+	check "move_pages not registered" bash -c "! grep -q kernel-move_pages '$tmp/kl'"
+	"$sb" run --strategy=kernel-move_pages --threads=1 --out="$tmp/mp" >"$tmp/mp.out" 2>"$tmp/mp.err"
+	check "move_pages alone: exit 0" [ $? -eq 0 ]
+	check "move_pages alone: one line" [ "$(wc -l <"$tmp/mp.err")" -eq 1 ]
+	check "move_pages alone: no results written" [ ! -e "$tmp/mp/results.csv" ]
+fi
+for b in 0 513 x "" 1,,2 1, -1 99999999999999999999999; do
+	expect_usage "bad --batch='$b'" "bad value in '--batch=$b'" run --family=shootdown --batch="$b"
+done
+expect_usage "--batch without value" "bad value in '--batch'" run --family=shootdown --batch
 
 # the wrapper's self-benchmark runs and names its loops
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1

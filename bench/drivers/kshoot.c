@@ -18,6 +18,7 @@
 
 struct kshoot_resp {
 	SB_CACHE_ALIGNED uint64_t ack;	/* last gen this responder touched for */
+	uint64_t preempted;		/* its involuntary context switches, this round */
 };
 
 struct sb_kshoot {
@@ -63,18 +64,31 @@ static uint64_t touch(const struct sb_kshoot *k)
 	return sum;
 }
 
+/* Involuntary context switches of the calling thread: while another task
+ * runs on a responder's CPU our mm is not loaded there, and the kernel
+ * rightly sends that CPU no shootdown. */
+static uint64_t preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)ru.ru_nivcsw;
+}
+
 static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 {
 	struct kshoot_resp *me = &k->resp[tid];
-	uint64_t seen = me->ack, g, touched = 0;
+	uint64_t seen = me->ack, g, touched = 0, csw = preemptions();
 	volatile uint64_t sink = 0;
 
 	for (;;) {
 		/* acquire: pairs with the initiator's release bump, so its last
 		 * invalidation is complete before our touches */
 		while ((g = __atomic_load_n(&k->gen, __ATOMIC_ACQUIRE)) == seen) {
-			if (sb_round_stopped(r))
+			if (sb_round_stopped(r)) {
+				/* published by the team's release of our results */
+				me->preempted = preemptions() - csw;
 				return touched;
+			}
 			sb_cpu_relax();
 		}
 		if (!k->cfg.broken_no_touch)
@@ -352,8 +366,10 @@ void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_resul
 	res->timed_ns += (uint64_t)((double)k->timed_cycles / sb_cycles_per_ns());
 	res->elapsed_ns += tr.elapsed_ns;
 	res->rounds++;
-	for (i = 1; i < k->cfg.threads; i++)
+	for (i = 1; i < k->cfg.threads; i++) {
 		res->touches += tr.ops[i];	/* responders count their page touches */
+		res->responder_csw += k->resp[i].preempted;
+	}
 	res->not_present += k->not_present;
 	res->not_moved += k->not_moved;
 	if (k->err)

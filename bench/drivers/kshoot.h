@@ -49,6 +49,7 @@ struct sb_kshoot_result {
 	uint64_t timed_ns;		/* initiator time inside the timed calls */
 	uint64_t elapsed_ns;		/* the rounds' wall time, handshakes included */
 	uint64_t touches;		/* responder page touches */
+	uint64_t responder_csw;		/* their involuntary context switches */
 	uint64_t not_present;		/* pages found unmapped before invalidation */
 	uint64_t not_moved;		/* move_pages: pages left where they were */
 	uint64_t irq[SB_IRQ_NROWS];	/* over the team's CPUs */

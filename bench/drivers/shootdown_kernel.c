@@ -65,7 +65,8 @@ static enum sb_kshoot_op op_of(const char *strategy)
 	return SB_KSHOOT_MADVISE;
 }
 
-static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoot_op op)
+static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoot_op op,
+		   unsigned batch)
 {
 	const double pages = (double)r->pages;
 	char label[512];
@@ -90,6 +91,10 @@ static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoo
 	sb_state_counter(st, "user_s", (double)r->user_ns * 1e-9, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "sys_s", (double)r->sys_ns * 1e-9, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "elapsed_s", (double)r->elapsed_ns * 1e-9, SB_COUNTER_DEFAULT);
+	/* a preempted responder has our mm unloaded: no IPI is owed to it */
+	if (r->touches)
+		sb_state_counter(st, "responder_csw_per_batch",
+				 (double)r->responder_csw * batch / pages, SB_COUNTER_DEFAULT);
 	if (op == SB_KSHOOT_MOVE_PAGES)
 		sb_state_counter(st, "not_moved_per_page", (double)r->not_moved / pages,
 				 SB_COUNTER_DEFAULT);
@@ -164,7 +169,7 @@ static void kshoot_body(sb_state *st, void *arg)
 						 sb_page_status_str(res.bad_status) :
 						 "move_pages moved no page");
 		else
-			report(st, &res, cfg.op);
+			report(st, &res, cfg.op, cfg.batch);
 	}
 	sb_kshoot_close(k);
 	sb_drive_free(pt, region, size);
