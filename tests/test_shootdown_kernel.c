@@ -222,6 +222,22 @@ static double tlb_per_page(enum sb_kshoot_op op, bool batched, unsigned batch, i
 	       (double)res.pages;
 }
 
+/* Under TSan the runtime's own background thread runs in this mm and its
+ * shadow-memory calls flush TLBs: IRQ counts are not this test's to assert
+ * there, but the handshake still runs (for races) and is checked. */
+#if defined(__SANITIZE_THREAD__)
+#define SB_IRQS_ASSERTED 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SB_IRQS_ASSERTED 0
+#endif
+#endif
+#ifndef SB_IRQS_ASSERTED
+#define SB_IRQS_ASSERTED 1
+#endif
+
+#define CHECK_IRQS(cond, ...) CHECK(!SB_IRQS_ASSERTED || (cond), __VA_ARGS__)
+
 static int test_real_irqs(void)
 {
 	struct sb_irq_snap *s = sb_irq_snap_new();
@@ -253,26 +269,29 @@ static int test_real_irqs(void)
 	imm = tlb_per_page(SB_KSHOOT_MADVISE, false, 1, 2, cpus, false, false, &np);
 	CHECK(np == 0, "immediate: %llu pages unmapped before invalidation",
 	      (unsigned long long)np);
-	CHECK(imm > 0.5, "immediate madvise with a responder: %.3f TLB IRQs per page", imm);
+	CHECK_IRQS(imm > 0.5, "immediate madvise with a responder: %.3f TLB IRQs per page", imm);
 	mprot = tlb_per_page(SB_KSHOOT_MPROTECT, false, 1, 2, cpus, false, false, &np);
-	CHECK(np == 0 && mprot > 0.5, "immediate mprotect: %.3f per page", mprot);
+	CHECK(np == 0, "mprotect: %llu pages unmapped", (unsigned long long)np);
+	CHECK_IRQS(mprot > 0.5, "immediate mprotect: %.3f per page", mprot);
 	/* batch 32: one call per page vs one per batch (an IPI count, not time) */
 	imm32 = tlb_per_page(SB_KSHOOT_MADVISE, false, 32, 2, cpus, false, false, &np);
 	bat = tlb_per_page(SB_KSHOOT_MADVISE, true, 32, 2, cpus, false, false, &np);
 	CHECK(np == 0, "batched: %llu pages unmapped", (unsigned long long)np);
-	CHECK(bat > 0 && bat < imm32 / 4, "batched %.4f vs immediate %.4f TLB IRQs per page at "
+	CHECK_IRQS(bat > 0 && bat < imm32 / 4, "batched %.4f vs immediate %.4f TLB IRQs per page at "
 	      "batch 32", bat, imm32);
 	/* no responder: nothing remote to shoot down (all CPUs counted) */
 	alone = tlb_per_page(SB_KSHOOT_MADVISE, false, 1, 1, cpus, false, true, &np);
-	CHECK(alone < 0.05, "no responder: %.4f TLB IRQs per page", alone);
+	CHECK_IRQS(alone < 0.05, "no responder: %.4f TLB IRQs per page", alone);
 	/* broken fixture: acks without touching, pages stay unmapped, no IPIs:
 	 * what the checks above must catch */
 	broken = tlb_per_page(SB_KSHOOT_MADVISE, false, 1, 2, cpus, true, false, &np);
 	CHECK(np > 0, "broken responder: unmapped pages detected (%llu)", (unsigned long long)np);
-	CHECK(broken <= 0.5, "broken responder fails the immediate check: %.3f per page", broken);
+	CHECK_IRQS(broken <= 0.5, "broken responder fails the immediate check: %.3f per page", broken);
 	printf("test_shootdown_kernel: TLB IRQs per page: immediate %.3f, mprotect %.3f, "
 	       "batch 32 immediate %.3f batched %.4f, no responder %.4f, broken responder "
-	       "%.3f\n", imm, mprot, imm32, bat, alone, broken);
+	       "%.3f%s\n", imm, mprot, imm32, bat, alone, broken,
+	       SB_IRQS_ASSERTED ? "" : " (not asserted under TSan: its runtime thread "
+	       "shares this mm)");
 	return 0;
 }
 

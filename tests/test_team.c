@@ -133,21 +133,47 @@ static void test_hooks(void)
 }
 
 /* Member 0 has the quota; the others serve until stop and return their own
- * count (polls), which the team reports but which never ends the round. */
+ * count (polls), which the team reports but which never ends the round.
+ * Member 0 finishes an op only after the servers have polled many times
+ * (bounded wait), so their counts pass the quota whatever the scheduling. */
+static unsigned long served;		/* polls of all servers, ever */
+
 static uint64_t serving_member(int tid, const struct sb_round *r, void *arg)
 {
-	uint64_t ops = 0;
+	uint64_t ops = 0, spins, start;
 
 	(void)arg;
 	if (tid == 0) {
+		start = __atomic_load_n(&served, __ATOMIC_RELAXED);
 		do {
 			ops++;
-			usleep(50);	/* slow quota member: servers poll many times */
+			/* a server that raised stop would end this wait early */
+			for (spins = 0; __atomic_load_n(&served, __ATOMIC_RELAXED) <
+					start + ops * 100 && !sb_round_stopped(r) &&
+					spins < 4000000000ull; spins++)
+				sb_cpu_relax();
 		} while (!sb_round_over(r, ops));
 		return ops;
 	}
-	while (!sb_round_stopped(r))
+	while (!sb_round_stopped(r)) {
 		ops++;
+		__atomic_fetch_add(&served, 1, __ATOMIC_RELAXED);
+	}
+	return ops;
+}
+
+/* Broken fixture: servers that count against the quota end the round
+ * before member 0's third op — what the serving checks must catch. */
+static uint64_t broken_serving_member(int tid, const struct sb_round *r, void *arg)
+{
+	uint64_t ops = 0;
+
+	if (tid == 0)
+		return serving_member(tid, r, arg);
+	while (!sb_round_over(r, ops)) {
+		ops++;
+		__atomic_fetch_add(&served, 1, __ATOMIC_RELAXED);
+	}
 	return ops;
 }
 
@@ -195,11 +221,17 @@ int main(void)
 		sb_team_run(t, 3, &res);
 		CHECK(res.ops[0] == 3, "quota member stops at 3: %llu",
 		      (unsigned long long)res.ops[0]);
-		CHECK(res.ops[1] > 3 && res.ops[2] > 3,
+		CHECK(res.ops[1] + res.ops[2] >= 300,
 		      "servers ran past the quota without ending the round: %llu %llu",
 		      (unsigned long long)res.ops[1], (unsigned long long)res.ops[2]);
-		CHECK(res.elapsed_ns >= 150000, "round lasted member 0's 3 ops: %llu ns",
-		      (unsigned long long)res.elapsed_ns);
+	}
+	sb_team_destroy(t);
+	t = sb_team_create(3, NULL, broken_serving_member, NULL, err, sizeof(err));
+	CHECK(t != NULL, "create: %s", err);
+	if (t) {
+		sb_team_run(t, 3, &res);
+		CHECK(res.ops[0] < 3, "broken servers end the round early: member 0 did %llu",
+		      (unsigned long long)res.ops[0]);
 	}
 	sb_team_destroy(t);
 
