@@ -87,8 +87,9 @@ void sb_help_overview(FILE *f);
 void sb_help_man(FILE *f);
 void sb_version_print(FILE *f);
 
-/* plan.c: 0 registered, 1 nothing to run because every selected strategy
- * was skipped on this machine (each said why on stderr), -1 and err */
+/* plan.c: 0 registered; 1 nothing to run because every selected strategy
+ * was skipped on this machine (each said why on stderr; err says so too);
+ * -1 and err */
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen);
 void sb_plan_free(void);
 

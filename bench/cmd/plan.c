@@ -460,8 +460,10 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 					}
 		}
 	}
-	if (!registered && skipped)
-		return 1;	/* each skip has said why: not a usage error */
+	if (!registered && skipped) {	/* each skip has said why: not a usage error */
+		snprintf(err, errlen, "nothing to run: every selected strategy was skipped here");
+		return 1;
+	}
 	if (!registered) {
 		snprintf(err, errlen, "nothing to run: no strategy of the chosen family matches");
 		return -1;
