@@ -50,6 +50,8 @@ static void test_snapshots(void)
 	char err[256], label[512];
 
 	CHECK(a && b && c, "snapshots allocated");
+	if (!a || !b || !c)
+		return;
 	CHECK(sb_irq_snap_parse(a, x86_a, err, sizeof(err)) == 0, "%s", err);
 	CHECK(sb_irq_snap_parse(b, x86_b, err, sizeof(err)) == 0, "%s", err);
 	CHECK(a->has[SB_IRQ_TLB] && a->has[SB_IRQ_CAL] && a->n == 3, "x86 rows present");
@@ -207,6 +209,7 @@ static double tlb_per_page(enum sb_kshoot_op op, bool batched, unsigned batch, i
 	struct sb_kshoot *k;
 	char err[256];
 
+	*not_present = 0;
 	k = sb_kshoot_open(&cfg, r, err, sizeof(err));
 	CHECK(k != NULL, "open: %s", err);
 	if (!k)
@@ -244,9 +247,12 @@ static int test_real_irqs(void)
 	int cpus[2], n = 0, c;
 	uint64_t np;
 	double imm, imm32, bat, alone, broken, mprot;
-	char err[256];
+	char err[256] = "";
 	cpu_set_t set;
 
+	CHECK(s != NULL, "snapshot allocated");
+	if (!s)
+		return 1;
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		for (c = 0; c < CPU_SETSIZE && n < 2; c++)
 			if (CPU_ISSET(c, &set))
