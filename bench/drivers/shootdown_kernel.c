@@ -23,7 +23,7 @@ static struct sb_ulist batches = { 3, { 1, 32, 512 } };
 static const struct sb_option kshoot_options[] = {
 	{ "batch", SB_OPT_ULIST, &batches, 1, 512, NULL, "LIST",
 	  "pages per batch, comma list of 1..512 (default 1,32,512)" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 static const char *const kshoot_names[] = {
