@@ -14,6 +14,16 @@
 
 #include <stratbench/team.h>
 
+#include "machine/procfs.h"
+
+static const char *const row_names[SB_IRQ_NROWS] = { "TLB", "CAL" };
+
+/* Counts of one /proc/interrupts read: team CPUs and all CPUs per row. */
+struct irq_snap {
+	int has[SB_IRQ_NROWS];		/* 1 present, 0 absent, -1 unreadable */
+	uint64_t team[SB_IRQ_NROWS], all[SB_IRQ_NROWS];
+};
+
 #define SB_KSHOOT_MAX_BATCH 512
 
 struct kshoot_resp {
@@ -37,7 +47,6 @@ struct sb_kshoot {
 	int *cpus;
 	struct kshoot_resp *resp;	/* threads entries; [0] unused */
 	struct sb_team *team;
-	struct sb_irq_snap *snap[2];
 };
 
 size_t sb_kshoot_page_size(void)
@@ -294,15 +303,13 @@ struct sb_kshoot *sb_kshoot_open(const struct sb_kshoot_cfg *cfg, void *region, 
 	k->status = calloc(cfg->batch, sizeof(*k->status));
 	if (posix_memalign((void **)&k->resp, SB_CACHELINE, sizeof(*k->resp) * cfg->threads))
 		k->resp = NULL;
-	k->snap[0] = sb_irq_snap_new();
-	k->snap[1] = sb_irq_snap_new();
 	if (cfg->cpus) {
 		k->cpus = malloc(sizeof(int) * cfg->threads);
 		if (k->cpus)
 			memcpy(k->cpus, cfg->cpus, sizeof(int) * cfg->threads);
 	}
-	if (!k->vec || !k->pages || !k->nodes || !k->status || !k->resp || !k->snap[0] ||
-	    !k->snap[1] || (cfg->cpus && !k->cpus)) {
+	if (!k->vec || !k->pages || !k->nodes || !k->status || !k->resp ||
+	    (cfg->cpus && !k->cpus)) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -324,18 +331,26 @@ static uint64_t tv_ns(const struct timeval *tv)
 	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
 }
 
-static void irq_deltas(struct sb_kshoot *k, struct sb_kshoot_result *res)
+static void irq_snap_read(const struct sb_kshoot *k, struct irq_snap *s, char *err,
+			  size_t errlen)
+{
+	for (int row = 0; row < SB_IRQ_NROWS; row++)
+		s->has[row] = sb_irq_read(row_names[row], k->cpus, k->cpus ? k->cfg.threads : 0,
+					  &s->team[row], &s->all[row], err, errlen);
+}
+
+static void irq_deltas(const struct irq_snap *a, const struct irq_snap *b,
+		       struct sb_kshoot_result *res)
 {
 	for (int row = 0; row < SB_IRQ_NROWS; row++) {
-		bool has = k->snap[0]->has[row] && k->snap[1]->has[row];
+		bool has = a->has[row] == 1 && b->has[row] == 1;
 
 		/* a row counts only if every round had it */
 		res->has_irq[row] = has && (res->rounds == 0 || res->has_irq[row]);
 		if (!has)
 			continue;
-		res->irq[row] += sb_irq_snap_delta(k->snap[0], k->snap[1], row, k->cpus,
-						   k->cpus ? k->cfg.threads : 0);
-		res->irq_all[row] += sb_irq_snap_delta(k->snap[0], k->snap[1], row, NULL, 0);
+		res->irq[row] += b->team[row] - a->team[row];
+		res->irq_all[row] += b->all[row] - a->all[row];
 	}
 }
 
@@ -343,21 +358,22 @@ void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_resul
 {
 	struct sb_team_result tr;
 	struct rusage ru0, ru1;
-	bool irq_ok;
+	struct irq_snap before, after;
+	char err[sizeof(res->irq_err)] = "";
 	int i;
 
 	k->calls = k->timed_cycles = k->not_present = k->not_moved = 0;
 	k->err = k->bad_status = 0;
-	/* the snapshots and rusage bracket the round only, outside each other */
-	irq_ok = sb_irq_snap_read(k->snap[0], res->irq_err, sizeof(res->irq_err)) == 0;
+	/* the IRQ reads and rusage bracket the round only, outside each other */
+	irq_snap_read(k, &before, err, sizeof(err));
 	getrusage(RUSAGE_SELF, &ru0);
 	sb_team_run(k->team, pages, &tr);
 	getrusage(RUSAGE_SELF, &ru1);
-	irq_ok = irq_ok && sb_irq_snap_read(k->snap[1], res->irq_err, sizeof(res->irq_err)) == 0;
-	if (irq_ok)
-		irq_deltas(k, res);
-	else
-		res->has_irq[SB_IRQ_TLB] = res->has_irq[SB_IRQ_CAL] = false;
+	irq_snap_read(k, &after, err, sizeof(err));
+	if (before.has[SB_IRQ_TLB] < 0 || after.has[SB_IRQ_TLB] < 0 ||
+	    before.has[SB_IRQ_CAL] < 0 || after.has[SB_IRQ_CAL] < 0)
+		snprintf(res->irq_err, sizeof(res->irq_err), "%s", err);
+	irq_deltas(&before, &after, res);
 	res->user_ns += tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime);
 	res->sys_ns += tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
 	res->pages += tr.ops[0];
@@ -382,8 +398,6 @@ void sb_kshoot_close(struct sb_kshoot *k)
 	if (!k)
 		return;
 	sb_team_destroy(k->team);
-	sb_irq_snap_free(k->snap[0]);
-	sb_irq_snap_free(k->snap[1]);
 	free(k->vec);
 	free(k->pages);
 	free(k->nodes);
@@ -405,5 +419,10 @@ void sb_kshoot_unavailable(const struct sb_kshoot_result *res, char *buf, size_t
 			snprintf(buf + strlen(buf), len - strlen(buf),
 				 "%s%s_irqs: unavailable (no %s row in /proc/interrupts on this "
 				 "architecture)", *buf ? "; " : "", row == SB_IRQ_TLB ? "tlb" : "cal",
-				 sb_irq_row_name(row));
+				 row_names[row]);
+}
+
+struct sb_team *sb_kshoot_team(struct sb_kshoot *k)
+{
+	return k->team;
 }

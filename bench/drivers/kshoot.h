@@ -30,6 +30,9 @@
 
 #include "machine/kmm.h"
 
+/* The /proc/interrupts rows a round reads (procfs.h's sb_irq_read). */
+enum sb_irq_row { SB_IRQ_TLB, SB_IRQ_CAL, SB_IRQ_NROWS };
+
 enum sb_kshoot_op { SB_KSHOOT_MADVISE, SB_KSHOOT_MPROTECT, SB_KSHOOT_MOVE_PAGES };
 
 struct sb_kshoot_cfg {
@@ -70,6 +73,8 @@ struct sb_kshoot *sb_kshoot_open(const struct sb_kshoot_cfg *cfg, void *region, 
 /* One team round of at least `pages` pages (whole batches); adds to *res. */
 void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_result *res);
 void sb_kshoot_close(struct sb_kshoot *k);
+/* The engine's team (for the --counters hooks of run/driver.c). */
+struct sb_team *sb_kshoot_team(struct sb_kshoot *k);
 /* The run's label: which IRQ counts are unavailable and why ("" if none). */
 void sb_kshoot_unavailable(const struct sb_kshoot_result *res, char *buf, size_t len);
 size_t sb_kshoot_page_size(void);
