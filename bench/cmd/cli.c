@@ -320,6 +320,10 @@ static void bad_value(const struct sb_option *op, const char *a, char *err, size
 	case SB_OPT_ULONG:
 		snprintf(want, sizeof(want), "a whole number from %.0f to %.0f", op->min, op->max);
 		break;
+	case SB_OPT_ULIST:
+		snprintf(want, sizeof(want), "a comma list of whole numbers from %.0f to %.0f "
+			 "(at most %d)", op->min, op->max, SB_ULIST_MAX);
+		break;
 	case SB_OPT_STRING:
 		if (!op->choices) {
 			snprintf(want, sizeof(want), "a non-empty %s", op->arg ? op->arg : "value");
