@@ -215,6 +215,40 @@ unknown:
 	return -1;
 }
 
+/* 1,32,512: each in [min, max], repeats dropped, at most SB_ULIST_MAX. */
+static int parse_ulist(const char *s, struct sb_ulist *out, double min, double max)
+{
+	struct sb_ulist l = { 0 };
+	char buf[32];
+
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		unsigned long v;
+		int i;
+
+		if (n == 0 || n >= sizeof(buf))
+			return -1;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		if (parse_ulong(buf, &v, (unsigned long)min) || (double)v > max)
+			return -1;
+		for (i = 0; i < l.n && l.v[i] != v; i++)
+			;
+		if (i == l.n) {
+			if (l.n == SB_ULIST_MAX)
+				return -1;
+			l.v[l.n++] = v;
+		}
+		s += n;
+		if (*s && !*++s)	/* a trailing comma */
+			return -1;
+	}
+	if (!l.n)
+		return -1;
+	*out = l;
+	return 0;
+}
+
 /* One table entry: 1 consumed, 0 not this option, -1 bad value. */
 static int parse_one(const struct sb_option *op, const char *a)
 {
@@ -243,6 +277,8 @@ static int parse_one(const struct sb_option *op, const char *a)
 			return -1;
 		*(const char **)op->value = v;
 		return 1;
+	case SB_OPT_ULIST:
+		return v && !parse_ulist(v, op->value, op->min, op->max) ? 1 : -1;
 	}
 	return 0;
 }

@@ -17,7 +17,9 @@ static const char *const counter_cols[] = {
 	"admit_ratio", "admit_ratio_p99", "admit_ratio_max", "stretch", "stretch_max",
 	"double_resets", "lost_pages",		/* 26..32: window fidelity mode */
 	"limit_ops", "of_limit", "one_way_ns", "one_way_min_ns", "one_way_max_ns",
-	"us_per_call", NULL,			/* 33..38: limits and calibration */
+	"us_per_call",				/* 33..38: limits and calibration */
+	"ns_per_page", "flushes_per_page", "acks_per_page", "full_flushes",
+	"responder_slowdown", "violations", NULL,	/* 39..44: shootdown */
 };
 
 static void put_field(const char *s)
