@@ -7,6 +7,8 @@
 # latency heatmap, when the run has calibrate/c2c results), and
 # window-fidelity.png/.svg (stretch and admit_ratio per policy vs threads,
 # mean with the max as an error bar) when the run has fidelity rows.
+# With shootdown rows also shootdown-{cost,flushes,acks,slowdown}.png/.svg
+# (ns_per_page, flushes_per_page, acks_per_page, responder_slowdown vs batch).
 # The templates: plots/ beside this script when installed
 # (<prefix>/share/stratbench/{plot.sh,plots/}, run by `stratbench plot DIR`),
 # else ../plots in a source checkout.
@@ -151,6 +153,46 @@ plottitle='core-to-core one-way latency, op:$op, ns — ${model:-unknown CPU} ($
 	drawn=$((drawn + 1))
 	echo "plot: $base.png"
 done
+
+# shootdown: one figure per counter vs batch size, a line per series (the
+# name less its batch:B part); drawn only when shootdown rows exist.
+shootdown_plot() {	# figure column ylabel logy
+	local fig=$1 c ylab=$3 logy=$4 dat="$dir/plots/shootdown-$1.dat" nseries
+	c=$(col "$2")
+	[ -n "$c" ] || return 0
+	awk -F, -v cv="$c" -v cagg="$c_agg" -v cerr="$c_err" '
+	NR == 1 { next }
+	$2 != "shootdown" || $cv == "" || (cerr && $cerr != "") { next }
+	{
+		n = split($1, part, "/"); b = ""; s = ""
+		for (i = 2; i <= n; i++)
+			if (part[i] ~ /^batch:/) b = substr(part[i], 7)
+			else s = s (s == "" ? "" : "/") part[i]
+		if (b == "") next
+		k = s "\t" b
+		if ($cagg == "median") med[k] = $cv
+		else if ($cagg == "") { sum[k] += $cv; cnt[k]++ }
+	}
+	END {
+		for (k in med) printf "%s\t%.6g\n", k, med[k]
+		for (k in cnt) if (!(k in med)) printf "%s\t%.6g\n", k, sum[k] / cnt[k]
+	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+	awk -F'\t' '$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
+	{ print $2, $3 }' >"$dat"
+	nseries=$(grep -c '^"' "$dat" || true)
+	[ "$nseries" -gt 0 ] || { rm -f "$dat"; return 0; }
+	gnuplot -e "datafile='$dat'; outbase='$dir/plots/shootdown-$fig'; nseries=$nseries; \
+logy=$logy; ylabel='$ylab'; plottitle='shootdown: $ylab vs batch size ($(basename "$dir"))'" \
+		"$tpl/shootdown.gp" || sb_die "gnuplot failed for shootdown-$fig"
+	echo "plot: $dir/plots/shootdown-$fig.png"
+	drawn=$((drawn + 1))
+}
+if awk -F, 'NR > 1 && $2 == "shootdown" { f = 1; exit } END { exit !f }' "$csv"; then
+	shootdown_plot cost ns_per_page "ns per migrated page" 1
+	shootdown_plot flushes flushes_per_page "flushes per page" 1
+	shootdown_plot acks acks_per_page "flush requests (IPIs) per page" 1
+	shootdown_plot slowdown responder_slowdown "responder slowdown (no-migration rate / migrating rate)" 1
+fi
 [ "$drawn" -gt 0 ] || sb_die "nothing plotted"
 
 # window fidelity: one block per policy[/lock] (placement, other params),

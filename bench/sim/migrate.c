@@ -69,13 +69,17 @@ void sb_sim_migrate_begin(struct sb_shootdown *sd)
 {
 	struct sb_sim *s = sd->sim;
 	unsigned spins = 0;
+	uint64_t seq;
 
 	/* acquire: pairs with each responder's release: its thread id */
 	while (__atomic_load_n(&s->attached, __ATOMIC_ACQUIRE) < s->p.nresp)
 		sb_sim_spin(&spins);
 	__atomic_store_n(&s->phase, 0, __ATOMIC_RELAXED);
 	/* release: responders that see the new round see the phase reset */
-	__atomic_fetch_add(&s->round_seq, 1, __ATOMIC_RELEASE);
+	seq = __atomic_add_fetch(&s->round_seq, 1, __ATOMIC_RELEASE);
+	/* every responder is in the round before either phase starts */
+	while (__atomic_load_n(&s->entered, __ATOMIC_RELAXED) < seq * s->p.nresp)
+		sb_sim_spin(&spins);
 	if (s->p.nresp)		/* sleep: under --initiator=shared the CPU is theirs */
 		sleep_ns(sd->base_ns);
 	__atomic_store_n(&s->phase, 1, __ATOMIC_RELAXED);

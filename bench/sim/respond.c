@@ -273,6 +273,8 @@ uint64_t sb_sim_respond(struct sb_sim *s, unsigned id, const struct sb_round *r)
 	while ((seq = __atomic_load_n(&s->round_seq, __ATOMIC_ACQUIRE)) == c->round_seen)
 		sb_sim_spin(&spins);
 	c->round_seen = seq;
+	/* relaxed: a count; the initiator starts the round when all are in */
+	__atomic_fetch_add(&s->entered, 1, __ATOMIC_RELAXED);
 	t0 = sb_now_ns();
 	for (;;) {
 		/* relaxed: phase and stop carry no data */

@@ -103,6 +103,7 @@ struct sb_sim {
 	SB_CACHE_ALIGNED uint64_t round_seq;	/* bumped by the initiator at its start */
 	int phase;				/* 0 no migration, 1 migrating */
 	SB_CACHE_ALIGNED unsigned attached;	/* responders that published their thread */
+	uint64_t entered;			/* responder-rounds begun */
 };
 
 static inline uint64_t *sb_frame(const struct sb_sim *s, uint32_t f)
