@@ -19,16 +19,6 @@
 
 #include "check.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TSAN 1
-#endif
-#endif
-#ifndef TSAN
-#define TSAN 0
-#endif
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
 #define SLOW 2
 #elif !defined(__x86_64__)
@@ -155,18 +145,6 @@ static void print_report(const char *name, const struct config *c, const struct 
 	       (unsigned long long)r->freed_frame_accesses, (unsigned long long)r->stale_reads);
 }
 
-static bool skip_config(const struct config *c, const char *name)
-{
-	if (TSAN && c->ipi == SB_IPI_SIGNAL) {
-		/* not silent: said on every run */
-		printf("shootdown/%s [%s]: skipped under TSan: it delivers asynchronous "
-		       "signals only inside its interceptors, which a spinning responder "
-		       "never calls\n", name, c->what);
-		return true;
-	}
-	return false;
-}
-
 static void check_real(const struct sb_shootdown_ops *ops)
 {
 	const char *n = ops->name;
@@ -176,7 +154,7 @@ static void check_real(const struct sb_shootdown_ops *ops)
 		uint64_t batches = (QUOTA + c->batch - 1) / c->batch * ROUNDS, team_ops;
 		struct sb_sim_report r;
 
-		if (skip_config(c, n) || !run_one(ops, c, ROUNDS, QUOTA, &r, &team_ops))
+		if (!run_one(ops, c, ROUNDS, QUOTA, &r, &team_ops))
 			continue;
 		print_report(n, c, &r);
 		CHECK(r.violations == 0, "%s [%s]: %llu violations", n, c->what,
@@ -224,8 +202,6 @@ static void check_broken(const struct sb_shootdown_ops *ops)
 		uint64_t team_ops;
 		int tries = 0;
 
-		if (skip_config(c, ops->name))
-			continue;
 		while (tries++ < BROKEN_TRIES) {
 			if (!run_one(ops, c, 1, BROKEN_QUOTA * c->batch, &r, &team_ops) ||
 			    r.violations)
