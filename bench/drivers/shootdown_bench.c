@@ -108,13 +108,16 @@ static uint64_t shootdown_member(int tid, const struct sb_round *r, void *arg)
 	return sb_sim_respond(run->sim, (unsigned)tid - 1, r);
 }
 
-/* Google Benchmark's time for a round: the migrating member's own. */
+/* Google Benchmark's time for a round: the migrating member's own, scaled
+ * to the quota it asked for (a round migrates whole batches, so it may
+ * migrate more pages), so that its time per iteration is per page. */
 static uint64_t shootdown_round_ns(const struct sb_team_result *r, void *arg)
 {
-	const struct shootdown_run *run = arg;
+	const struct sb_shootdown *sd = ((const struct shootdown_run *)arg)->sd;
 
 	(void)r;
-	return run->sd->round_migrate_ns;
+	return sd->round_pages ? (uint64_t)((double)sd->round_migrate_ns *
+					    (double)sd->round_quota / (double)sd->round_pages) : 0;
 }
 
 static void report(sb_state *st, const struct sb_sim *sim, unsigned nresp)

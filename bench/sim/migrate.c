@@ -86,12 +86,14 @@ void sb_sim_migrate_begin(struct sb_shootdown *sd)
 	sd->t_start = sb_now_ns();
 }
 
-void sb_sim_migrate_end(struct sb_shootdown *sd, uint64_t pages)
+void sb_sim_migrate_end(struct sb_shootdown *sd, uint64_t pages, uint64_t quota)
 {
 	struct sb_sim *s = sd->sim;
 	uint64_t t = sb_now_ns() - sd->t_start;
 
 	sd->round_migrate_ns = t;
+	sd->round_pages = pages;
+	sd->round_quota = quota;
 	s->migrate_ns += t;
 	s->pages_moved += pages;
 	t /= 4;

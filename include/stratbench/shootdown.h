@@ -178,7 +178,8 @@ struct sb_shootdown {
 	unsigned long cursor;		/* next page to migrate */
 	uint64_t base_ns;		/* the next round's no-migration phase */
 	uint64_t t_start;		/* this round's migrating phase began */
-	uint64_t round_migrate_ns;	/* the last round's migrating time */
+	uint64_t round_migrate_ns;	/* the last round's migrating time, */
+	uint64_t round_pages, round_quota;	/* its pages and its quota */
 };
 
 typedef void (*sb_unmapped_fn)(struct sb_shootdown *sd, unsigned long page,
@@ -220,7 +221,7 @@ void sb_sim_migrate_begin(struct sb_shootdown *sd);	/* the no-migration phase */
 unsigned long sb_sim_unmap(struct sb_shootdown *sd, unsigned i, struct sb_cpumask *mm_cpumask,
 			   struct sb_cpumask *page_cpus);
 void sb_sim_move(struct sb_shootdown *sd, unsigned i);
-void sb_sim_migrate_end(struct sb_shootdown *sd, uint64_t pages);
+void sb_sim_migrate_end(struct sb_shootdown *sd, uint64_t pages, uint64_t quota);
 
 /* The migrating loop, expanded once per strategy with its hooks inlined. */
 static inline __attribute__((always_inline)) uint64_t
@@ -248,7 +249,7 @@ sb_shootdown_loop_run(struct sb_shootdown *sd, const struct sb_round *r,
 			after_remap(sd);
 		pages += n;
 	} while (!sb_round_over(r, pages));
-	sb_sim_migrate_end(sd, pages);
+	sb_sim_migrate_end(sd, pages, r->quota);
 	return pages;
 }
 

@@ -10,9 +10,13 @@
  * fn(tid, round, arg) which returns its op count, and the round ends when all
  * have returned.  A round has a per-member quota: the first member to reach it
  * raises `stop` and the others stop at their next check, so op counts differ
- * per member (fairness) while the round stays bounded.  Elapsed time is from
- * the common start to the last member's finish.  Workers spin between rounds:
- * never create more members than CPUs.  No hwloc here (cross-arch tests use it).
+ * per member (fairness) while the round stays bounded.  A member that never
+ * calls sb_round_over() but only watches *stop (returning 0 ops) does not
+ * count toward the quota and runs until another member raises stop (the
+ * shootdown family's responders).  Elapsed time is from the common start to
+ * the last member's finish.  Workers spin between rounds: more members than
+ * CPUs (or two on one CPU) hand a CPU over only when the scheduler preempts
+ * them.  No hwloc here (cross-arch tests use it).
  * Optional hooks run on each member's own thread around its part of a round
  * (the counters read per-thread perf events there, never per op), and
  * sb_team_each() runs a function once on every member's thread, untimed
