@@ -99,6 +99,7 @@ static bool run_one(const struct sb_shootdown_ops *ops, const struct config *c, 
 	struct sb_sim_params p = {
 		.nresp = c->nresp, .pages = c->pages, .write_ratio = c->write_ratio,
 		.access = c->access, .ipi = c->ipi, .check = true, .seed = 42,
+		.yield_after = 256,	/* unpinned, more threads than CPUs */
 	};
 	struct sb_team_result res;
 	struct sb_team *team;

@@ -179,6 +179,9 @@ static void shootdown_body(sb_state *st, void *arg)
 		.access = strcmp(access_mode, "hot") ? SB_ACCESS_UNIFORM : SB_ACCESS_HOT,
 		.ipi = strcmp(ipi, "signal") ? SB_IPI_POLL : SB_IPI_SIGNAL,
 		.check = check, .seed = 1,
+		/* own: every thread has its CPU and spins as a CPU does; shared:
+		 * the two on CPU 0 must hand it over */
+		.yield_after = shared ? 64 : 0,
 	};
 	struct shootdown_run run = { 0 };
 	unsigned long b = strtoul(pt->variant + strlen("batch:"), NULL, 10);

@@ -73,13 +73,13 @@ void sb_sim_migrate_begin(struct sb_shootdown *sd)
 
 	/* acquire: pairs with each responder's release: its thread id */
 	while (__atomic_load_n(&s->attached, __ATOMIC_ACQUIRE) < s->p.nresp)
-		sb_sim_spin(&spins);
+		sb_sim_spin(s, &spins);
 	__atomic_store_n(&s->phase, 0, __ATOMIC_RELAXED);
 	/* release: responders that see the new round see the phase reset */
 	seq = __atomic_add_fetch(&s->round_seq, 1, __ATOMIC_RELEASE);
 	/* every responder is in the round before either phase starts */
 	while (__atomic_load_n(&s->entered, __ATOMIC_RELAXED) < seq * s->p.nresp)
-		sb_sim_spin(&spins);
+		sb_sim_spin(s, &spins);
 	if (s->p.nresp)		/* sleep: under --initiator=shared the CPU is theirs */
 		sleep_ns(sd->base_ns);
 	__atomic_store_n(&s->phase, 1, __ATOMIC_RELAXED);
@@ -184,7 +184,7 @@ static void flush(struct sb_shootdown *sd, const struct sb_cpumask *mask, int ki
 		/* acquire: pairs with the responder's release of ack: its writes
 		 * through the flushed translations happen before our copy */
 		while (__atomic_load_n(&mb->ack, __ATOMIC_ACQUIRE) != mb->sent)
-			sb_sim_spin(&spins);
+			sb_sim_spin(s, &spins);
 	}
 	s->flushes++;
 	s->full_flushes += kind == SB_REQ_ALL;
@@ -215,6 +215,6 @@ void sb_sim_wait_accesses(struct sb_shootdown *sd, unsigned n)
 		unsigned spins = 0;
 
 		while (__atomic_load_n(p, __ATOMIC_RELAXED) < target && sb_now_ns() < deadline)
-			sb_sim_spin(&spins);
+			sb_sim_spin(s, &spins);
 	}
 }

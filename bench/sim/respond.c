@@ -185,7 +185,7 @@ static void wait_migration(struct sb_sim *s, struct sb_sim_cpu *c, unsigned long
 	while (!(__atomic_load_n(&s->pte[page], __ATOMIC_RELAXED) & SB_PTE_PRESENT)) {
 		if (s->p.ipi == SB_IPI_POLL)
 			sb_sim_handle_mailbox(s, c);
-		sb_sim_spin(&spins);
+		sb_sim_spin(s, &spins);
 	}
 }
 
@@ -271,7 +271,7 @@ uint64_t sb_sim_respond(struct sb_sim *s, unsigned id, const struct sb_round *r)
 	}
 	/* acquire: the initiator reset the phase before it bumped round_seq */
 	while ((seq = __atomic_load_n(&s->round_seq, __ATOMIC_ACQUIRE)) == c->round_seen)
-		sb_sim_spin(&spins);
+		sb_sim_spin(s, &spins);
 	c->round_seen = seq;
 	/* relaxed: a count; the initiator starts the round when all are in */
 	__atomic_fetch_add(&s->entered, 1, __ATOMIC_RELAXED);

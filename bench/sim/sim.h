@@ -26,7 +26,6 @@
 
 #define SB_FRAME_WORDS		(SB_SIM_PAGE_BYTES / 8)
 #define SB_SIM_SIGNAL		SIGUSR2
-#define SB_SPINS_BEFORE_YIELD	256	/* waits spin this long, then yield */
 
 static inline uint64_t sb_pte_make(uint64_t frame, uint64_t gen)
 {
@@ -111,10 +110,11 @@ static inline uint64_t *sb_frame(const struct sb_sim *s, uint32_t f)
 	return s->frames + (size_t)f * SB_FRAME_WORDS;
 }
 
-/* Wait hint in a spin loop: yield after a while (more threads than CPUs). */
-static inline void sb_sim_spin(unsigned *spins)
+/* Wait hint in a spin loop: with p.yield_after, yield the CPU after that
+ * many spins (threads share CPUs); else spin, as a CPU does. */
+static inline void sb_sim_spin(const struct sb_sim *s, unsigned *spins)
 {
-	if (++*spins < SB_SPINS_BEFORE_YIELD)
+	if (!s->p.yield_after || ++*spins < s->p.yield_after)
 		sb_cpu_relax();
 	else
 		sched_yield();

@@ -117,6 +117,8 @@ struct sb_sim_params {
 	enum sb_sim_ipi ipi;		/* poll: mailbox checked between accesses;
 					 * signal: pthread_kill + handler */
 	bool check;			/* per-access checks and write counts */
+	unsigned yield_after;		/* waits yield the CPU after this many spins
+					 * (threads share CPUs); 0: they only spin */
 	uint64_t seed;
 };
 
