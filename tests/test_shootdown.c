@@ -33,19 +33,6 @@
 #define BROKEN_QUOTA	8u		/* batches per try */
 #define WATCHDOG_S	(SLOW ? 600u : 120u)	/* per phase */
 
-static char phase[160] = "start";
-
-static void on_alarm(int sig)
-{
-	static const char msg[] = "test_shootdown: watchdog: stuck in ";
-
-	(void)sig;
-	if (write(2, msg, sizeof(msg) - 1) < 0 || write(2, phase, strlen(phase)) < 0 ||
-	    write(2, "\n", 1) < 0)
-		_exit(3);
-	_exit(2);
-}
-
 struct config {
 	const char *what;
 	unsigned nresp;
@@ -86,12 +73,6 @@ static uint64_t member(int tid, const struct sb_round *r, void *arg)
 	return sb_sim_respond(run->sim, (unsigned)tid - 1, r);
 }
 
-static void set_phase(const char *name, const struct config *c)
-{
-	snprintf(phase, sizeof(phase), "shootdown/%s: %s", name, c->what);
-	alarm(WATCHDOG_S);
-}
-
 /* One run of ROUNDS rounds; fills rep (checker included).  False on set-up failure. */
 static bool run_one(const struct sb_shootdown_ops *ops, const struct config *c, int rounds,
 		    unsigned quota, struct sb_sim_report *rep, uint64_t *team_ops)
@@ -107,7 +88,7 @@ static bool run_one(const struct sb_shootdown_ops *ops, const struct config *c, 
 	char err[256];
 
 	*team_ops = 0;
-	set_phase(ops->name, c);
+	check_phase("shootdown/%s: %s", ops->name, c->what);
 	run.sim = sb_sim_create(&p, err, sizeof(err));
 	CHECK(run.sim, "%s: %s", ops->name, err);
 	if (!run.sim)
@@ -261,8 +242,7 @@ int main(int argc, char **argv)
 	int i, n = sb_registry_count(SB_FAMILY_shootdown, true), real = 0, broken = 0;
 	uint64_t t0 = sb_now_ns();
 
-	signal(SIGALRM, on_alarm);
-	alarm(WATCHDOG_S);
+	check_watchdog("test_shootdown", WATCHDOG_S);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	check_params();
 	for (i = 0; i < n; i++) {
