@@ -4,7 +4,7 @@
 # Variables (gnuplot -e): datafile, outbase, plottitle, ylabel, nseries, logy.
 # datafile: one index block per series; first line the series title, then
 # "batch value" rows (medians when the run had repetitions).
-set key outside right top noautotitle noenhanced
+set key outside below noautotitle noenhanced
 set grid
 set xlabel "pages per batch (log)"
 set ylabel ylabel noenhanced

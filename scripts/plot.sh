@@ -156,27 +156,30 @@ done
 
 # shootdown: one figure per counter vs batch size, a line per series (the
 # name less its batch:B part); drawn only when shootdown rows exist.
-shootdown_plot() {	# figure column ylabel logy
-	local fig=$1 c ylab=$3 logy=$4 dat="$dir/plots/shootdown-$1.dat" nseries
-	c=$(col "$2")
-	[ -n "$c" ] || return 0
-	awk -F, -v cv="$c" -v cagg="$c_agg" -v cerr="$c_err" '
-	NR == 1 { next }
-	$2 != "shootdown" || $cv == "" || (cerr && $cerr != "") { next }
-	{
-		n = split($1, part, "/"); b = ""; s = ""
-		for (i = 2; i <= n; i++)
-			if (part[i] ~ /^batch:/) b = substr(part[i], 7)
-			else s = s (s == "" ? "" : "/") part[i]
-		if (b == "") next
-		k = s "\t" b
-		if ($cagg == "median") med[k] = $cv
-		else if ($cagg == "") { sum[k] += $cv; cnt[k]++ }
-	}
-	END {
-		for (k in med) printf "%s\t%.6g\n", k, med[k]
-		for (k in cnt) if (!(k in med)) printf "%s\t%.6g\n", k, sum[k] / cnt[k]
-	}' "$csv" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+shootdown_plot() {	# figure columns(a,b: b's series get " (b)") ylabel logy
+	local fig=$1 cols=$2 ylab=$3 logy=$4 dat="$dir/plots/shootdown-$1.dat" nseries name c
+	for name in ${cols//,/ }; do
+		c=$(col "$name" || true)	# a column this run lacks
+		[ -n "$c" ] || continue
+		awk -F, -v cv="$c" -v cagg="$c_agg" -v cerr="$c_err" \
+			-v sfx="$([ "$name" = "${cols%%,*}" ] || echo " ($name)")" '
+		NR == 1 { next }
+		$2 != "shootdown" || $cv == "" || (cerr && $cerr != "") { next }
+		{
+			n = split($1, part, "/"); b = ""; s = ""
+			for (i = 2; i <= n; i++)
+				if (part[i] ~ /^batch:/) b = substr(part[i], 7)
+				else s = s (s == "" ? "" : "/") part[i]
+			if (b == "") next
+			k = s sfx "\t" b
+			if ($cagg == "median") med[k] = $cv
+			else if ($cagg == "") { sum[k] += $cv; cnt[k]++ }
+		}
+		END {
+			for (k in med) printf "%s\t%.6g\n", k, med[k]
+			for (k in cnt) if (!(k in med)) printf "%s\t%.6g\n", k, sum[k] / cnt[k]
+		}' "$csv"
+	done | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
 	awk -F'\t' '$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
 	{ print $2, $3 }' >"$dat"
 	nseries=$(grep -c '^"' "$dat" || true)
@@ -190,8 +193,9 @@ logy=$logy; ylabel='$ylab'; plottitle='shootdown: $ylab vs batch size ($(basenam
 if awk -F, 'NR > 1 && $2 == "shootdown" { f = 1; exit } END { exit !f }' "$csv"; then
 	shootdown_plot cost ns_per_page "ns per migrated page" 1
 	shootdown_plot flushes flushes_per_page "flushes per page" 1
-	shootdown_plot acks acks_per_page "flush requests (IPIs) per page" 1
-	shootdown_plot slowdown responder_slowdown "responder slowdown (no-migration rate / migrating rate)" 1
+	# simulated requests (acks) and, where a driver counts them, real IPIs
+	shootdown_plot acks acks_per_page,ipis_per_page "flush requests and IPIs per page" 1
+	shootdown_plot slowdown responder_slowdown "responder slowdown (x)" 1
 fi
 [ "$drawn" -gt 0 ] || sb_die "nothing plotted"
 
