@@ -121,7 +121,7 @@ static void print_report(const char *name, const struct config *c, const struct 
 	       r->pages ? (double)r->flushes / (double)r->pages : 0.0,
 	       (unsigned long long)r->full_flushes,
 	       r->pages ? (double)r->acks / (double)r->pages : 0.0,
-	       (unsigned long long)(r->base_accesses + r->mig_accesses),
+	       (unsigned long long)r->base_accesses + (unsigned long long)r->mig_accesses,
 	       (unsigned long long)r->writes, (unsigned long long)r->migration_waits,
 	       (unsigned long long)r->violations, (unsigned long long)r->lost_writes,
 	       (unsigned long long)r->freed_frame_accesses, (unsigned long long)r->stale_reads);
@@ -133,7 +133,7 @@ static void check_real(const struct sb_shootdown_ops *ops)
 
 	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
 		const struct config *c = &configs[i];
-		uint64_t batches = (QUOTA + c->batch - 1) / c->batch * ROUNDS, team_ops;
+		uint64_t batches = (uint64_t)((QUOTA + c->batch - 1) / c->batch) * ROUNDS, team_ops;
 		struct sb_sim_report r;
 
 		if (!run_one(ops, c, ROUNDS, QUOTA, &r, &team_ops))

@@ -189,47 +189,53 @@ static void wait_migration(struct sb_sim *s, struct sb_sim_cpu *c, unsigned long
 	}
 }
 
+/* A TLB miss: walk the page table and fill.  NULL, with "interrupts" on
+ * again, when the access must start over (a migration entry was waited
+ * for, or the PTE changed while this CPU set its mask bits). */
+static struct sb_tlb_entry *tlb_walk(struct sb_sim *s, struct sb_sim_cpu *c, unsigned long page)
+{
+	const uint64_t bit = 1ull << (c->id % 64);
+	uint64_t *pc = &s->page_cpus[page * s->mask_words + c->id / 64];
+	/* seq_cst: with the initiator's seq_cst PTE exchange and mask loads,
+	 * either it sees our bits or we see its migration entry */
+	uint64_t pte = __atomic_load_n(&s->pte[page], __ATOMIC_SEQ_CST);
+	bool need_pc;
+
+	if (!(pte & SB_PTE_PRESENT)) {
+		irq_enable(s, c);
+		wait_migration(s, c, page);
+		return NULL;
+	}
+	/* relaxed: after the PTE load (acquire), which follows the reset of
+	 * this mask made before the PTE was published */
+	need_pc = !(__atomic_load_n(pc, __ATOMIC_RELAXED) & bit);
+	if (!c->in_mm || need_pc) {
+		/* seq_cst: our bits are set before the PTE is read again */
+		if (!c->in_mm)
+			__atomic_fetch_or(&s->mm_cpumask[c->id / 64], bit, __ATOMIC_SEQ_CST);
+		c->in_mm = true;
+		if (need_pc)
+			__atomic_fetch_or(pc, bit, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&s->pte[page], __ATOMIC_SEQ_CST) != pte) {
+			irq_enable(s, c);
+			return NULL;
+		}
+	}
+	return tlb_fill(c, page, pte);
+}
+
 static void access_page(struct sb_sim *s, struct sb_sim_cpu *c)
 {
 	uint64_t r = rng_next(c);
 	unsigned long page = pick_page(s, r);
 	bool write = rng_next(c) < s->write_thresh || s->write_thresh == UINT64_MAX;
-	const uint64_t bit = 1ull << (c->id % 64);
 	struct sb_tlb_entry *e;
 	uint64_t *fr, *slot, v;
 
-retry:
-	irq_disable(c);
-	e = tlb_lookup(c, page);
-	if (!e) {	/* miss: walk the page table */
-		uint64_t *pc = &s->page_cpus[page * s->mask_words + c->id / 64];
-		/* seq_cst: with the initiator's seq_cst PTE exchange and mask
-		 * loads, either it sees our bits or we see its migration entry */
-		uint64_t pte = __atomic_load_n(&s->pte[page], __ATOMIC_SEQ_CST);
-		bool need_pc;
-
-		if (!(pte & SB_PTE_PRESENT)) {
-			irq_enable(s, c);
-			wait_migration(s, c, page);
-			goto retry;
-		}
-		/* relaxed: after the PTE load (acquire), which follows the reset
-		 * of this mask made before the PTE was published */
-		need_pc = !(__atomic_load_n(pc, __ATOMIC_RELAXED) & bit);
-		if (!c->in_mm || need_pc) {
-			/* seq_cst: our bits are set before the PTE is read again */
-			if (!c->in_mm)
-				__atomic_fetch_or(&s->mm_cpumask[c->id / 64], bit, __ATOMIC_SEQ_CST);
-			c->in_mm = true;
-			if (need_pc)
-				__atomic_fetch_or(pc, bit, __ATOMIC_SEQ_CST);
-			if (__atomic_load_n(&s->pte[page], __ATOMIC_SEQ_CST) != pte) {
-				irq_enable(s, c);
-				goto retry;
-			}
-		}
-		e = tlb_fill(c, page, pte);
-	}
+	do {
+		irq_disable(c);
+		e = tlb_lookup(c, page);
+	} while (!e && !(e = tlb_walk(s, c, page)));
 	/* a hit is used as is: the PTE is not read again (hardware) */
 	fr = sb_frame(s, e->frame);
 	slot = &fr[1 + c->id];
