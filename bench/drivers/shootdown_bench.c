@@ -182,6 +182,7 @@ static void shootdown_body(sb_state *st, void *arg)
 		/* own: every thread has its CPU and spins as a CPU does; shared:
 		 * the two on CPU 0 must hand it over */
 		.yield_after = shared ? 64 : 0,
+		.cpu0_shared = shared,
 	};
 	struct shootdown_run run = { 0 };
 	unsigned long b = strtoul(pt->variant + strlen("batch:"), NULL, 10);

@@ -82,7 +82,8 @@ void sb_sim_handle_mailbox(struct sb_sim *s, struct sb_sim_cpu *c)
 			tlb_flush_page(c, mb->pages[i]);
 	}
 	c->seen = seq;
-	c->requests++;
+	/* relaxed: read back by this same thread outside the handler */
+	__atomic_store_n(&c->requests, c->requests + 1, __ATOMIC_RELAXED);
 	/* release: our accesses through the flushed entries (frame writes)
 	 * happen before the initiator's copy, which follows its acquire of ack */
 	__atomic_store_n(&mb->ack, seq, __ATOMIC_RELEASE);
@@ -260,7 +261,8 @@ static void access_page(struct sb_sim *s, struct sb_sim_cpu *c)
 uint64_t sb_sim_respond(struct sb_sim *s, unsigned id, const struct sb_round *r)
 {
 	struct sb_sim_cpu *c = &s->cpu[id];
-	uint64_t seq, t0, t, n = 0, base = 0, progress = c->progress;
+	uint64_t seq, t0, t, n = 0, base = 0, progress = c->progress, handled = 0;
+	bool give_back = s->p.cpu0_shared && id == 0;
 	bool mig = false, poll = s->p.ipi == SB_IPI_POLL;
 	unsigned spins = 0;
 
@@ -297,6 +299,11 @@ uint64_t sb_sim_respond(struct sb_sim *s, unsigned id, const struct sb_round *r)
 		access_page(s, c);
 		if (poll)
 			sb_sim_handle_mailbox(s, c);
+		if (give_back && __atomic_load_n(&c->requests, __ATOMIC_RELAXED) != handled) {
+			/* the initiator waits on this CPU: hand it back */
+			handled = __atomic_load_n(&c->requests, __ATOMIC_RELAXED);
+			sched_yield();
+		}
 		n++;
 		/* relaxed: a progress count for sb_sim_wait_accesses only */
 		__atomic_store_n(&c->progress, ++progress, __ATOMIC_RELAXED);

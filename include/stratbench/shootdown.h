@@ -119,6 +119,9 @@ struct sb_sim_params {
 	bool check;			/* per-access checks and write counts */
 	unsigned yield_after;		/* waits yield the CPU after this many spins
 					 * (threads share CPUs); 0: they only spin */
+	bool cpu0_shared;		/* responder 0 shares the initiator's CPU: it
+					 * yields after handling a request, as a
+					 * return from the interrupt would */
 	uint64_t seed;
 };
 
