@@ -9,6 +9,8 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+# col FILE NAME: the number of a results.csv column, by its header
+col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 
 # expect_usage "what" NEEDLE args...: exit 2, one line on stderr naming the problem
 expect_usage() {
@@ -237,7 +239,6 @@ for st in immediate batched targeted; do
 		check "csv has $n" grep -q "^$n," "$sd/results.csv"
 	done
 done
-col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 cv=$(col "$sd/results.csv" violations) cf=$(col "$sd/results.csv" flushes_per_page)
 cn=$(col "$sd/results.csv" ns_per_page)
 check "shootdown: 6 rows, measured, no violation" awk -F, -v cv="$cv" -v cn="$cn" \
