@@ -259,13 +259,13 @@ check "batch list: 2 variants per strategy, options in the name" [ "$(grep -c \
 	"$tmp/sdl")" -eq 6 ]
 expect_usage "batch above pages" "is above --pages=64" run --family=shootdown --pages=64 --batch=8,128
 expect_usage "batch 0" "bad value" run --family=shootdown --batch=0
-expect_usage "empty batch" "bad value" run --family=shootdown --batch=1,,2
+expect_usage "empty batch" "want a comma list" run --family=shootdown --batch=1,,2
 expect_usage "trailing comma" "bad value" run --family=shootdown --batch=1,
 expect_usage "bad ipi" "bad value" run --family=shootdown --ipi=nmi
 expect_usage "bad initiator" "bad value" run --family=shootdown --initiator=none
 expect_usage "bad write ratio" "bad value" run --family=shootdown --write-ratio=1.5
 expect_usage "zero pages" "bad value" run --family=shootdown --pages=0
-expect_usage "check takes no value" "bad value" run --family=shootdown --check=1
+expect_usage "check takes no value" "is a flag and takes no value" run --family=shootdown --check=1
 
 # the wrapper's self-benchmark runs and names its loops
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1

@@ -319,6 +319,10 @@ static void bad_value(const struct sb_option *op, const char *a, char *err, size
 	case SB_OPT_ULONG:
 		snprintf(want, sizeof(want), "a whole number from %.0f to %.0f", op->min, op->max);
 		break;
+	case SB_OPT_ULIST:
+		snprintf(want, sizeof(want), "a comma list of at most %d whole numbers from %.0f "
+			 "to %.0f", SB_ULIST_MAX, op->min, op->max);
+		break;
 	case SB_OPT_STRING:
 		if (!op->choices) {
 			snprintf(want, sizeof(want), "a non-empty %s", op->arg ? op->arg : "value");
