@@ -6,9 +6,11 @@
 # measured its limits), latency-matrix-<op>.png/.svg (the core-to-core
 # latency heatmap, when the run has calibrate/c2c results), and
 # window-fidelity.png/.svg (stretch and admit_ratio per policy vs threads,
-# mean with the max as an error bar) when the run has fidelity rows;
-# shootdown-kernel.png/.svg when the kernel shootdown drivers ran (µs and
-# TLB IRQs per page vs batch size).
+# mean with the max as an error bar) when the run has fidelity rows.
+# With shootdown rows also shootdown-{cost,flushes,acks,slowdown}.png/.svg
+# (ns_per_page, flushes_per_page, acks_per_page and the kernel drivers' real
+# TLB IPIs per page, responder_slowdown vs batch), and shootdown-kernel.png/
+# .svg when the kernel shootdown drivers ran (µs and TLB IRQs per page).
 # The templates: plots/ beside this script when installed
 # (<prefix>/share/stratbench/{plot.sh,plots/}, run by `stratbench plot DIR`),
 # else ../plots in a source checkout.
@@ -195,6 +197,50 @@ plottitle='shootdown, real kernel: cost and TLB IPIs per page vs batch ($(basena
 		"$tpl/shootdown-kernel.gp" || sb_die "gnuplot failed for shootdown-kernel"
 	drawn=$((drawn + 1))
 	echo "plot: $dir/plots/shootdown-kernel.png"
+fi
+
+# shootdown: one figure per counter vs batch size, a line per series (the
+# name less its batch:B part); drawn only when shootdown rows exist.
+shootdown_plot() {	# figure columns(a,b: b's series get " (b)") ylabel logy
+	local fig=$1 cols=$2 ylab=$3 logy=$4 dat="$dir/plots/shootdown-$1.dat" nseries name c
+	for name in ${cols//,/ }; do
+		c=$(col "$name" || true)	# a column this run lacks
+		[ -n "$c" ] || continue
+		awk -F, -v cv="$c" -v cagg="$c_agg" -v cerr="$c_err" \
+			-v sfx="$([ "$name" = "${cols%%,*}" ] || echo " ($name)")" '
+		NR == 1 { next }
+		$2 != "shootdown" || $cv == "" || (cerr && $cerr != "") { next }
+		{
+			n = split($1, part, "/"); b = ""; s = ""
+			for (i = 2; i <= n; i++)
+				if (part[i] ~ /^batch:/) b = substr(part[i], 7)
+				else s = s (s == "" ? "" : "/") part[i]
+			if (b == "") next
+			k = s sfx "\t" b
+			if ($cagg == "median") med[k] = $cv
+			else if ($cagg == "") { sum[k] += $cv; cnt[k]++ }
+		}
+		END {
+			for (k in med) printf "%s\t%.6g\n", k, med[k]
+			for (k in cnt) if (!(k in med)) printf "%s\t%.6g\n", k, sum[k] / cnt[k]
+		}' "$csv"
+	done | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n |
+	awk -F'\t' '$1 != last { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; last = $1 }
+	{ print $2, $3 }' >"$dat"
+	nseries=$(grep -c '^"' "$dat" || true)
+	[ "$nseries" -gt 0 ] || { rm -f "$dat"; return 0; }
+	gnuplot -e "datafile='$dat'; outbase='$dir/plots/shootdown-$fig'; nseries=$nseries; \
+logy=$logy; ylabel='$ylab'; plottitle='shootdown: $ylab vs batch size ($(basename "$dir"))'" \
+		"$tpl/shootdown.gp" || sb_die "gnuplot failed for shootdown-$fig"
+	echo "plot: $dir/plots/shootdown-$fig.png"
+	drawn=$((drawn + 1))
+}
+if awk -F, 'NR > 1 && $2 == "shootdown" { f = 1; exit } END { exit !f }' "$csv"; then
+	shootdown_plot cost ns_per_page "ns per migrated page" 1
+	shootdown_plot flushes flushes_per_page "flushes per page" 1
+	# simulated requests (acks) and the kernel drivers' real TLB IPIs
+	shootdown_plot acks acks_per_page,tlb_irqs_per_page "flush requests and IPIs per page" 1
+	shootdown_plot slowdown responder_slowdown "responder slowdown (x)" 1
 fi
 [ "$drawn" -gt 0 ] || sb_die "nothing plotted"
 

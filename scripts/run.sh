@@ -4,7 +4,8 @@
 #   first a brief calibration (--limits: the calibrate family, 0.05 s a
 #   point, once) so every result carries limit_ops and of_limit; then every
 #   registered window policy (with the default lock), every lock alone
-#   (--crit=0 --par=0), the pthread_spin baseline; threads 1, 2, 4, ... and
+#   (--crit=0 --par=0), every shootdown strategy at batches 1, 32, 512 on the
+#   simulated machine, the pthread_spin baseline; threads 1, 2, 4, ... and
 #   #PUs; the placements that differ on this machine; 3 repetitions.  The
 #   window family runs under the workload model, in throughput and fidelity
 #   mode (SB_WINDOW_MODEL below; README "The default suite" says why).

@@ -177,6 +177,28 @@ static uint64_t broken_serving_member(int tid, const struct sb_round *r, void *a
 	return ops;
 }
 
+/* Members 1.. only watch stop (the shootdown family's responders): they do
+ * not count toward the quota; member 0 alone ends the round. */
+static int saw_stop[N];
+
+static uint64_t watcher_member(int tid, const struct sb_round *r, void *arg)
+{
+	uint64_t ops = 0;
+
+	(void)arg;
+	if (tid == 0) {
+		do {
+			ops++;
+			usleep(50);	/* slower than the watchers */
+		} while (!sb_round_over(r, ops));
+		return ops;
+	}
+	while (!__atomic_load_n(r->stop, __ATOMIC_RELAXED))
+		sb_cpu_relax();
+	saw_stop[tid]++;	/* published by the team's done count */
+	return 0;
+}
+
 int main(void)
 {
 	struct sb_team_result res;
@@ -232,6 +254,17 @@ int main(void)
 		sb_team_run(t, 3, &res);
 		CHECK(res.ops[0] < 3, "broken servers end the round early: member 0 did %llu",
 		      (unsigned long long)res.ops[0]);
+	}
+	sb_team_destroy(t);
+
+	t = sb_team_create(3, NULL, watcher_member, NULL, err, sizeof(err));
+	CHECK(t != NULL, "create: %s", err);
+	for (k = 0; t && k < 2; k++) {
+		sb_team_run(t, 200, &res);
+		CHECK(res.ops[0] == 200 && res.total_ops == 200,
+		      "round %d: the counting member ran its quota (%llu of %llu ops)", k,
+		      (unsigned long long)res.ops[0], (unsigned long long)res.total_ops);
+		CHECK(saw_stop[1] == k + 1 && saw_stop[2] == k + 1, "watchers ran until stop");
 	}
 	sb_team_destroy(t);
 

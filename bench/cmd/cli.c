@@ -215,25 +215,22 @@ unknown:
 	return -1;
 }
 
-/* "1,32,512": every value in [min, max], repeats dropped; -1 if malformed. */
-static int parse_ulist(const char *s, struct sb_ulist *out, unsigned long min, double max)
+/* 1,32,512: each in [min, max], repeats dropped, at most SB_ULIST_MAX. */
+static int parse_ulist(const char *s, struct sb_ulist *out, double min, double max)
 {
 	struct sb_ulist l = { 0 };
-	const char *p = s;
+	char buf[32];
 
-	if (!*s)
-		return -1;
-	for (;;) {
-		char buf[32];
-		size_t n = strcspn(p, ",");
+	while (*s) {
+		size_t n = strcspn(s, ",");
 		unsigned long v;
 		int i;
 
-		if (!n || n >= sizeof(buf))
+		if (n == 0 || n >= sizeof(buf))
 			return -1;
-		memcpy(buf, p, n);
+		memcpy(buf, s, n);
 		buf[n] = '\0';
-		if (parse_ulong(buf, &v, min) || (double)v > max)
+		if (parse_ulong(buf, &v, (unsigned long)min) || (double)v > max)
 			return -1;
 		for (i = 0; i < l.n && l.v[i] != v; i++)
 			;
@@ -242,10 +239,12 @@ static int parse_ulist(const char *s, struct sb_ulist *out, unsigned long min, d
 				return -1;
 			l.v[l.n++] = v;
 		}
-		if (!p[n])
-			break;
-		p += n + 1;
+		s += n;
+		if (*s && !*++s)	/* a trailing comma */
+			return -1;
 	}
+	if (!l.n)
+		return -1;
 	*out = l;
 	return 0;
 }
@@ -273,13 +272,13 @@ static int parse_one(const struct sb_option *op, const char *a)
 			return -1;
 		*(unsigned long *)op->value = ul;
 		return 1;
-	case SB_OPT_ULIST:
-		return v && !parse_ulist(v, op->value, (unsigned long)op->min, op->max) ? 1 : -1;
 	case SB_OPT_STRING:
 		if (!v || !*v || (op->choices && !one_of(v, op->choices)))
 			return -1;
 		*(const char **)op->value = v;
 		return 1;
+	case SB_OPT_ULIST:
+		return v && !parse_ulist(v, op->value, op->min, op->max) ? 1 : -1;
 	}
 	return 0;
 }
@@ -321,8 +320,8 @@ static void bad_value(const struct sb_option *op, const char *a, char *err, size
 		snprintf(want, sizeof(want), "a whole number from %.0f to %.0f", op->min, op->max);
 		break;
 	case SB_OPT_ULIST:
-		snprintf(want, sizeof(want), "a comma list of whole numbers from %.0f to %.0f "
-			 "(at most %d)", op->min, op->max, SB_ULIST_MAX);
+		snprintf(want, sizeof(want), "a comma list of at most %d whole numbers from %.0f "
+			 "to %.0f", SB_ULIST_MAX, op->min, op->max);
 		break;
 	case SB_OPT_STRING:
 		if (!op->choices) {
@@ -371,8 +370,14 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 			return -1;
 		}
 		r = parse_table(c->options, a, &bad);
-		for (int f = 0; !r && c->family_options && sb_drivers[f]; f++)
-			r = parse_table(sb_drivers[f]->options, a, &bad);
+		/* every driver that has the option parses it: drivers of one
+		 * family may share a name (shootdown's --batch), each with its
+		 * own copy and bounds */
+		for (int f = 0; r >= 0 && c->family_options && sb_drivers[f]; f++) {
+			int rf = parse_table(sb_drivers[f]->options, a, &bad);
+
+			r = rf < 0 ? rf : r | rf;
+		}
 		if (r < 0) {
 			bad_value(bad, a, err, errlen);
 			return -1;

@@ -31,7 +31,8 @@ struct sb_opts {
 };
 
 /* Every family, in listing and run order (plan.c). */
-extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_baseline_driver;
+extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_shootdown_driver,
+	sb_baseline_driver;
 extern const struct sb_family_driver sb_calibrate_driver;
 /* calibrate_bench.c: whether --pairs (auto, all, sample) means every pair here */
 bool sb_calibrate_all_pairs(const struct sb_topo *t);

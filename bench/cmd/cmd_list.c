@@ -2,6 +2,7 @@
 #include "cmd/cmd.h"
 
 #include <stratbench/lock.h>
+#include <stratbench/shootdown.h>
 #include <stratbench/window.h>
 
 static int list_main(int argc, char **argv)
@@ -34,6 +35,13 @@ static int list_main(int argc, char **argv)
 
 		printf("  %-16s %s [%s, %s]\n", e->name, e->summary, l->fair ? "fair" : "unfair",
 		       l->sleeps ? "sleeps" : "spins");
+	}
+	printf("shootdown — TLB shootdown on a simulated machine: "
+	       "shootdown/<strategy>/batch:B/threads:N/place:P\n");
+	for (i = 0; i < sb_registry_count(SB_FAMILY_shootdown, false); i++) {
+		const struct sb_registry_entry *e = sb_registry_at(SB_FAMILY_shootdown, i, false);
+
+		printf("  %-14s %s\n", e->name, e->summary);
 	}
 	printf("baseline — references measured in the same run\n");
 	printf("  %-16s %s\n", "pthread_spin", "glibc pthread_spin_lock/unlock pair, nothing inside");

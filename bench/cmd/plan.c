@@ -11,8 +11,8 @@
 /* Calibration families first: their results are the limits the others
  * report against (run/limits.h); Google Benchmark runs in this order. */
 const struct sb_family_driver *const sb_drivers[] = {
-	&sb_calibrate_driver, &sb_window_driver, &sb_lock_driver, &sb_baseline_driver,
-	&sb_shootdown_kernel_driver, NULL,
+	&sb_calibrate_driver, &sb_window_driver, &sb_lock_driver, &sb_shootdown_driver,
+	&sb_shootdown_kernel_driver, &sb_baseline_driver, NULL,
 };
 
 #define SB_MAX_VARIANTS 64

@@ -18,7 +18,9 @@ static const char *const counter_cols[] = {
 	"double_resets", "lost_pages",		/* 26..32: window fidelity mode */
 	"limit_ops", "of_limit", "one_way_ns", "one_way_min_ns", "one_way_max_ns",
 	"us_per_call",				/* 33..38: limits and calibration */
-	/* the kernel shootdown drivers, columns 39..49 */
+	"ns_per_page", "flushes_per_page", "acks_per_page", "full_flushes",
+	"responder_slowdown", "violations",	/* 39..44: simulated shootdown */
+	/* the kernel shootdown drivers, columns 45..55 */
 	"us_per_page", "pages_per_s", "calls_per_page", "tlb_irqs_per_page",
 	"tlb_irqs_per_page_all", "cal_irqs_per_page", "user_s", "sys_s", "elapsed_s",
 	"not_moved_per_page", "responder_csw_per_batch", NULL,

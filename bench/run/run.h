@@ -49,9 +49,8 @@ enum sb_opt_type {
 	SB_OPT_ULIST,		/* struct sb_ulist: comma list, each in [min, max] */
 };
 
-/* A comma list of unsigned values ("1,32,512"), in the order given,
- * repeats dropped (each value is one benchmark). */
-#define SB_ULIST_MAX 32
+/* SB_OPT_ULIST's value: distinct numbers in the order given. */
+#define SB_ULIST_MAX 16
 struct sb_ulist {
 	int n;
 	unsigned long v[SB_ULIST_MAX];
@@ -139,6 +138,16 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
  * them.  The team's hooks are the counters' in between. */
 void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt);
 void sb_drive_counters_close(struct sb_drive *d);
+/* sb_drive_run with n members on cpus (several may share a CPU) and, if
+ * round_ns is given, the time each round reports to Google Benchmark (and
+ * adds to d->elapsed_ns) instead of the team's elapsed time. */
+int sb_drive_run_team(sb_state *st, const struct sb_point *pt, int n, const int *cpus,
+		      sb_team_fn fn, void *arg,
+		      uint64_t (*round_ns)(const struct sb_team_result *r, void *arg),
+		      struct sb_drive *d);
+/* For a driver that reports its own op counters: only the --counters
+ * (cnt:NAME and cnt:NAME/op, per op of all members); frees d. */
+void sb_drive_report_counters(sb_state *st, struct sb_drive *d);
 /* ops_per_s, ns_per_op, ops_min, ops_max, jain, the counters (cnt:NAME
  * total and cnt:NAME/op, per op of all members); frees d. */
 void sb_drive_report(sb_state *st, struct sb_drive *d);

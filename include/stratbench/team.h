@@ -11,12 +11,14 @@
  * have returned.  A round has a per-member quota: the first member to reach it
  * raises `stop` and the others stop at their next check, so op counts differ
  * per member (fairness) while the round stays bounded.  A member may instead
- * serve the others until stop (a responder that keeps a mapping hot): it
- * polls sb_round_stopped() and never sb_round_over(), so it has no quota and
- * never raises stop; its returned count is its own unit, reported apart by
- * its driver.  A round needs at least one quota member.  Elapsed time is from
- * the common start to the last member's finish.  Workers spin between rounds:
- * never create more members than CPUs.  No hwloc here (cross-arch tests use it).
+ * serve the others until stop (the shootdown families' responders): it
+ * watches *stop (sb_round_stopped()) and never calls sb_round_over(), so it
+ * has no quota and never raises stop; it returns 0 ops, or a count in its own
+ * unit that its driver reports apart.  A round needs at least one quota
+ * member.  Elapsed time is from the common start to the last member's
+ * finish.  Workers spin between rounds: more members than CPUs (or two on one
+ * CPU) hand a CPU over only when the scheduler preempts them.  No hwloc here
+ * (cross-arch tests use it).
  * Optional hooks run on each member's own thread around its part of a round
  * (the counters read per-thread perf events there, never per op), and
  * sb_team_each() runs a function once on every member's thread, untimed
