@@ -11,6 +11,12 @@
 #                 latency-matrix-<op>               core-to-core latency (calibrate)
 #                 window-fidelity                   stretch, admit_ratio vs threads
 #                                                   (window family's fidelity mode)
+#                 shootdown-{cost,flushes,acks,slowdown}  ns, flushes, flush requests
+#                                                   (and the kernel drivers' real TLB
+#                                                   IPIs), responder slowdown per page
+#                                                   vs batch size (shootdown family)
+#                 shootdown-kernel                  µs and TLB IRQs per page vs batch
+#                                                   (shootdown/kernel-* drivers)
 #   machines.csv  machines-<group>                  one benchmark, a line per machine
 #                 (from `stratbench merge DIR... --out=DIR`)
 # Each figure's title names the machine and the parameters.  gnuplot
@@ -160,6 +166,87 @@ plot_results() {	# DIR
 	plot_fidelity "$dir"
 	plot_of_limit "$dir"
 	plot_latency_matrix "$dir"
+	plot_shootdown "$dir"
+	plot_shootdown_kernel "$dir"
+}
+
+# shootdown: one figure per counter vs batch size, a line per series (the
+# name less its batch:B part); COLS a,b: b's series get " (b)" in the key
+shootdown_fig() {	# DIR FIGURE COLS YLABEL LOGY
+	local dir=$1 fig=$2 cols=$3 ylab=$4 logy=$5 csv=$1/results.csv name c n
+	local dat=$dir/plots/shootdown-$fig.dat
+	for name in ${cols//,/ }; do
+		c=$(col "$csv" "$name")	# a column this run lacks
+		[ -n "$c" ] || continue
+		awk -F, -v cv="$c" -v cagg="$(col "$csv" aggregate)" -v cerr="$(col "$csv" error)" \
+			-v sfx="$([ "$name" = "${cols%%,*}" ] || echo " ($name)")" '
+		NR == 1 || $2 != "shootdown" || $cv == "" || (cerr && $cerr != "") { next }
+		{
+			n = split($1, part, "/"); b = ""; s = ""
+			for (i = 2; i <= n; i++)
+				if (part[i] ~ /^batch:/) b = substr(part[i], 7)
+				else s = s (s == "" ? "" : "/") part[i]
+			if (b == "") next
+			k = s sfx "\t" b
+			if ($cagg == "median") med[k] = $cv
+			else if ($cagg == "") { sum[k] += $cv; cnt[k]++ }
+		}
+		END {
+			for (k in med) printf "%s\t%.6g\n", k, med[k]
+			for (k in cnt) if (!(k in med)) printf "%s\t%.6g\n", k, sum[k] / cnt[k]
+		}' "$csv"
+	done | blocks >"$dat"
+	n=$(grep -c '^"' "$dat" || true)
+	[ "$n" -gt 0 ] || { rm -f "$dat"; return 0; }
+	gp shootdown.gp "$dir/plots/shootdown-$fig" datafile="$dat" nseries="$n" logy="$logy" \
+		ylabel="$ylab" plottitle="shootdown: $ylab vs batch size — $(machine "$dir")"
+}
+
+plot_shootdown() {	# DIR
+	awk -F, 'NR > 1 && $2 == "shootdown" { f = 1; exit } END { exit !f }' "$1/results.csv" ||
+		return 0
+	shootdown_fig "$1" cost ns_per_page "ns per migrated page" 1
+	shootdown_fig "$1" flushes flushes_per_page "flushes per page" 1
+	# simulated flush requests (acks) and the kernel drivers' real TLB IPIs
+	shootdown_fig "$1" acks acks_per_page,tlb_irqs_per_page "flush requests and IPIs per page" 1
+	shootdown_fig "$1" slowdown responder_slowdown "responder slowdown (x)" 1
+}
+
+# the kernel shootdown drivers: µs and real TLB IRQs per page vs batch size,
+# a line per call, mode (immediate|batched), threads and placement
+plot_shootdown_kernel() {	# DIR
+	local dir=$1 csv=$1/results.csv c_us c_tlb dat n
+	c_us=$(col "$csv" us_per_page) c_tlb=$(col "$csv" tlb_irqs_per_page)
+	[ -n "$c_us" ] && [ -n "$c_tlb" ] || return 0
+	awk -F, -v c="$c_us" 'NR > 1 && $3 ~ /^kernel-/ && $c != "" { f = 1 } END { exit !f }' \
+		"$csv" || return 0
+	dat=$dir/plots/shootdown-kernel.dat
+	awk -F, -v cus="$c_us" -v ctlb="$c_tlb" -v cagg="$(col "$csv" aggregate)" \
+		-v cerr="$(col "$csv" error)" '
+	NR == 1 || $3 !~ /^kernel-/ || $cus == "" || (cerr && $cerr != "") { next }
+	{
+		mode = ""; batch = ""
+		n = split($7, kv, ";")
+		for (i = 1; i <= n; i++) {
+			split(kv[i], p, "=")
+			if (p[1] == "mode") mode = p[2]
+			else if (p[1] == "batch") batch = p[2]
+		}
+		if (batch == "") next
+		k = $3 " " mode " threads:" $5 " " $6 "\t" batch
+		tlb = $ctlb == "" ? "NaN" : $ctlb
+		if ($cagg == "median") { mus[k] = $cus; mtlb[k] = tlb }
+		else if ($cagg == "") { sus[k] += $cus; stlb[k] += tlb; cnt[k]++ }
+	}
+	END {
+		for (k in mus) printf "%s\t%.6g\t%s\n", k, mus[k], mtlb[k]
+		for (k in cnt) if (!(k in mus))
+			printf "%s\t%.6g\t%.6g\n", k, sus[k] / cnt[k], stlb[k] / cnt[k]
+	}' "$csv" | blocks >"$dat"
+	n=$(grep -c '^"' "$dat" || true)
+	[ "$n" -gt 0 ] || { rm -f "$dat"; return 0; }
+	gp shootdown-kernel.gp "$dir/plots/shootdown-kernel" datafile="$dat" nseries="$n" \
+		plottitle="shootdown, real kernel: cost and TLB IPIs per page vs batch — $(machine "$dir")"
 }
 
 # window fidelity (the window family's fidelity mode): stretch and

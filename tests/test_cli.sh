@@ -9,6 +9,8 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+# col FILE NAME: the number of a results.csv column, by its header
+col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 
 # expect_usage "what" NEEDLE args...: exit 2, one line on stderr naming the problem
 expect_usage() {
@@ -30,7 +32,8 @@ fast=(--benchmark_min_time=0.01)
 # list: families and strategies, no test-only fixtures
 "$sb" list >"$tmp/list" 2>&1
 check "list exits 0" [ $? -eq 0 ]
-for s in null spinlock trylock recheck locked cmpxchg cmpxchg_aligned percpu ttas queued mcs clh ticket tas ppc_simple pthread_mutex pthread_spin c2c uncontended flush; do
+for s in null spinlock trylock recheck locked cmpxchg cmpxchg_aligned percpu ttas queued mcs clh ticket tas ppc_simple pthread_mutex pthread_spin c2c uncontended flush \
+	immediate batched targeted; do
 	check "list names $s" grep -q "^  $s " "$tmp/list"
 done
 check "list hides test-only locks and policies" bash -c "! grep -qiE 'broken|probe' '$tmp/list'"
@@ -182,7 +185,7 @@ if [ ${#unpriv[@]} -gt 0 ]; then
 fi
 
 # --lock=all: every listed lock under a lock-based policy
-nlocks=$(sed -n '/^lock /,/^baseline /p' "$tmp/list" | grep -c '^  ')
+nlocks=$(awk '/^lock /{ f = 1; next } /^[^ ]/{ f = 0 } f && /^  /' "$tmp/list" | wc -l)
 "$sb" run --strategy=spinlock --lock=all --threads=1 --placement=compact \
 	--benchmark_list_tests=true >"$tmp/all" 2>&1
 check "--lock=all expands to all $nlocks locks" \
@@ -225,6 +228,86 @@ expect_usage "negative migrate" "bad value in '--migrate-ns=-5'" run --strategy=
 expect_usage "tiny tick" "bad value in '--tick-us=1'" run --strategy=trylock --clock=jiffies --tick-us=1
 expect_usage "tick without jiffies" "--tick-us applies to --clock=jiffies only" run --strategy=trylock --tick-us=100
 expect_usage "interval below a tick" "shorter than one jiffies tick" run --strategy=trylock --clock=jiffies --interval-ms=0.5
+# the kernel shootdown drivers: real madvise shootdowns, counters in the CSV
+for s in kernel-madvise kernel-mprotect kernel-move_pages; do
+	check "list names $s" grep -q "^  $s " "$tmp/list"
+done
+kthreads=1,2
+[ "$(nproc)" -ge 2 ] || kthreads=1
+"$sb" run --family=shootdown --strategy=kernel-madvise --threads=$kthreads --batch=1,32 \
+	--placement=compact --out="$tmp/k" "${fast[@]}" >"$tmp/k.out" 2>"$tmp/k.err"
+check "kernel-madvise runs ($(tail -1 "$tmp/k.err"))" [ $? -eq 0 ]
+nk=$(( $(tr ',' '\n' <<<"$kthreads" | wc -l) * 4 ))
+kcol() { head -1 "$tmp/k/results.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+for c in us_per_page pages_per_s calls_per_page tlb_irqs_per_page tlb_irqs_per_page_all \
+	cal_irqs_per_page user_s sys_s elapsed_s; do
+	check "kernel-madvise: $c in every row" awk -F, -v c="$(kcol $c)" -v n=$nk \
+		'NR > 1 { k++; if ($c == "" || $NF != "") exit 1 } END { exit k == n ? 0 : 1 }' \
+		"$tmp/k/results.csv"
+done
+check "kernel-madvise names" grep -q '^shootdown/kernel-madvise/immediate/batch:32/threads:1/place:compact,shootdown,kernel-madvise,,1,compact,mode=immediate;batch=32,' "$tmp/k/results.csv"
+check "kernel-madvise batched calls 1/32 per page" awk -F, -v c="$(kcol calls_per_page)" \
+	'$1 ~ /batched\/batch:32\// { f = 1; if ($c != 0.03125) exit 1 } END { exit !f }' "$tmp/k/results.csv"
+check "kernel-madvise immediate: one call per page" awk -F, -v c="$(kcol calls_per_page)" \
+	'$1 ~ /immediate/ { f = 1; if ($c != 1) exit 1 } END { exit !f }' "$tmp/k/results.csv"
+bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/k" >/dev/null 2>&1
+check "kernel shootdown plot" [ -s "$tmp/k/plots/shootdown-kernel.png" ]
+check "kernel shootdown plot data: immediate and batched series" \
+	[ "$(grep -c '^"kernel-madvise \(immediate\|batched\) threads:1 compact"$' "$tmp/k/plots/shootdown-kernel.dat")" -eq 2 ]
+"$sb" run --family=shootdown --threads=1 --benchmark_list_tests=true >"$tmp/kl" 2>"$tmp/kl.err"
+check "--family=shootdown lists kernel-mprotect" grep -q '^shootdown/kernel-mprotect/batched/batch:512/threads:1/' "$tmp/kl"
+if [ "$(ls -d /sys/devices/system/node/node* | wc -l)" -lt 2 ]; then
+	check "move_pages skipped on one node" grep -q "^stratbench: kernel-move_pages: skipped: this machine has 1 NUMA node, needs 2$" "$tmp/kl.err"
+	check "move_pages not registered" bash -c "! grep -q kernel-move_pages '$tmp/kl'"
+	"$sb" run --strategy=kernel-move_pages --threads=1 --out="$tmp/mp" >"$tmp/mp.out" 2>"$tmp/mp.err"
+	check "move_pages alone: exit 0" [ $? -eq 0 ]
+	check "move_pages alone: one line" [ "$(wc -l <"$tmp/mp.err")" -eq 1 ]
+	check "move_pages alone: no results written" [ ! -e "$tmp/mp/results.csv" ]
+fi
+for b in 0 513 x "" 1,,2 1, -1 99999999999999999999999; do
+	expect_usage "bad --batch='$b'" "bad value in '--batch=$b'" run --family=shootdown --batch="$b"
+done
+expect_usage "--batch without value" "bad value in '--batch'" run --family=shootdown --batch
+
+# shootdown: the simulated machine with the checker; --batch makes variants
+sd=$tmp/sd
+"$sb" run --family=shootdown --strategy=immediate,batched,targeted --threads=2 \
+	--placement=compact --batch=1,8 --pages=64 --check \
+	--out="$sd" "${fast[@]}" >/dev/null 2>"$tmp/sd.err"
+check "shootdown run exits 0 ($(tail -1 "$tmp/sd.err"))" [ $? -eq 0 ]
+for st in immediate batched targeted; do
+	for b in 1 8; do
+		n=shootdown/$st/batch:$b/threads:2/place:compact/pages:64/check:on
+		check "csv has $n" grep -q "^$n," "$sd/results.csv"
+	done
+done
+cv=$(col "$sd/results.csv" violations) cf=$(col "$sd/results.csv" flushes_per_page)
+cn=$(col "$sd/results.csv" ns_per_page)
+check "shootdown: 6 rows, measured, no violation" awk -F, -v cv="$cv" -v cn="$cn" \
+	'NR > 1 { k++; if ($cv != "0" || !($cn > 0) || $NF != "") exit 1 } END { exit k == 6 ? 0 : 1 }' \
+	"$sd/results.csv"
+check "shootdown: immediate flushes at most once per page, batched once per batch" \
+	awk -F, -v cf="$cf" '$3 == "immediate" && $cf > 1 { exit 1 }
+	$3 == "batched" && $7 ~ /batch=8/ && $cf > 0.125 { exit 1 } NR > 1 { k++ } END { exit !k }' \
+	"$sd/results.csv"
+bash "$(dirname "$0")/../scripts/plot.sh" "$sd" >/dev/null 2>&1
+for f in cost flushes acks slowdown; do
+	check "shootdown-$f plot" [ -s "$sd/plots/shootdown-$f.png" ]
+done
+"$sb" run --family=shootdown --threads=2 --placement=compact --batch=4,1,4 --initiator=shared \
+	--ipi=signal --benchmark_list_tests=true >"$tmp/sdl" 2>&1
+check "batch list: 2 variants per strategy, options in the name" [ "$(grep -c \
+	'^shootdown/[a-z]*/batch:[14]/threads:2/place:compact/ipi:signal/initiator:shared/manual_time' \
+	"$tmp/sdl")" -eq 6 ]
+expect_usage "batch above pages" "is above --pages=64" run --family=shootdown --pages=64 --batch=8,128
+expect_usage "batch 0" "bad value" run --family=shootdown --batch=0
+expect_usage "empty batch" "want a comma list" run --family=shootdown --batch=1,,2
+expect_usage "trailing comma" "bad value" run --family=shootdown --batch=1,
+expect_usage "bad ipi" "bad value" run --family=shootdown --ipi=nmi
+expect_usage "bad initiator" "bad value" run --family=shootdown --initiator=none
+expect_usage "bad write ratio" "bad value" run --family=shootdown --write-ratio=1.5
+expect_usage "zero pages" "bad value" run --family=shootdown --pages=0
+expect_usage "check takes no value" "is a flag and takes no value" run --family=shootdown --check=1
 
 # the wrapper's self-benchmark runs and names its loops
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1
@@ -436,6 +519,7 @@ rc=$?
 check "plot.sh exits 0 (rc=$rc: $(tail -1 "$tmp/plot.out"))" [ "$rc" -eq 0 ]
 check "window PNG" [ -s "$out/plots/window-throughput-compact.png" ]
 check "window SVG" [ -s "$out/plots/window-throughput-compact.svg" ]
+check "no shootdown plot without shootdown rows" [ ! -e "$out/plots/shootdown-cost.png" ]
 mkdir "$tmp/m" && echo "garbage,here" >"$tmp/m/results.csv"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/m" >/dev/null 2>"$tmp/plot.err"
 check "plot.sh rejects a malformed CSV" [ $? -eq 2 ]

@@ -101,6 +101,29 @@ check "throughput leaves fidelity rows out" \
 	[ "$(grep -c '^"' "$tmp/fid/plots/window-throughput-compact.dat")" -eq 2 ]
 check "no fidelity figure without fidelity rows" [ ! -e "$tmp/run/plots/window-fidelity.png" ]
 
+# shootdown: simulated and kernel rows give the per-batch figures
+mkdir -p "$tmp/sd"
+{
+	echo "name,family,strategy,lock,threads,placement,params,aggregate,repetition,ops_per_s,ns_per_page,flushes_per_page,acks_per_page,responder_slowdown,us_per_page,tlb_irqs_per_page,error"
+	for b in 1 32; do
+		echo "shootdown/immediate/batch:$b/threads:2/place:compact,shootdown,immediate,,2,compact,batch=$b,,0,1000,900,1,1,2,,,"
+		echo "shootdown/batched/batch:$b/threads:2/place:compact,shootdown,batched,,2,compact,batch=$b,,0,2000,500,$(awk "BEGIN{print 1/$b}"),$(awk "BEGIN{print 1/$b}"),1.5,,,"
+		echo "shootdown/kernel-madvise/immediate/batch:$b/threads:2/place:compact,shootdown,kernel-madvise,,2,compact,mode=immediate;batch=$b,,0,100,,,,,10,1,"
+		echo "shootdown/kernel-madvise/batched/batch:$b/threads:2/place:compact,shootdown,kernel-madvise,,2,compact,mode=batched;batch=$b,,0,300,,,,,3,$(awk "BEGIN{print 1/$b}"),"
+	done
+} >"$tmp/sd/results.csv"
+bash "$plot" "$tmp/sd" >"$tmp/out9" 2>&1
+rc=$?
+check "shootdown figures (rc=$rc: $(tail -1 "$tmp/out9"))" [ "$rc" -eq 0 ]
+for f in cost flushes acks slowdown kernel; do
+	check "shootdown-$f.png" [ -s "$tmp/sd/plots/shootdown-$f.png" ]
+done
+check "shootdown acks: simulated requests and kernel IPIs" \
+	[ "$(grep -c '^"' "$tmp/sd/plots/shootdown-acks.dat")" -eq 4 ]
+check "shootdown acks: batched 1/32 at batch 32" grep -qx "32 0.03125" "$tmp/sd/plots/shootdown-acks.dat"
+check "shootdown-kernel: µs and IRQs per page at batch 32" grep -qx "32 3 0.03125" "$tmp/sd/plots/shootdown-kernel.dat"
+check "no shootdown figure without shootdown rows" [ ! -e "$tmp/run/plots/shootdown-cost.png" ]
+
 # compare and multi-machine, from JSON written here
 json() {	# LABEL HOST SCALE
 	printf '{"context": {"sb_label": "%s", "sb_host": "%s", "sb_cpu_model": "CPU %s"}, "benchmarks": [' "$1" "$2" "$2"

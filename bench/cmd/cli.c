@@ -215,6 +215,40 @@ unknown:
 	return -1;
 }
 
+/* 1,32,512: each in [min, max], repeats dropped, at most SB_ULIST_MAX. */
+static int parse_ulist(const char *s, struct sb_ulist *out, double min, double max)
+{
+	struct sb_ulist l = { 0 };
+	char buf[32];
+
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		unsigned long v;
+		int i;
+
+		if (n == 0 || n >= sizeof(buf))
+			return -1;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		if (parse_ulong(buf, &v, (unsigned long)min) || (double)v > max)
+			return -1;
+		for (i = 0; i < l.n && l.v[i] != v; i++)
+			;
+		if (i == l.n) {
+			if (l.n == SB_ULIST_MAX)
+				return -1;
+			l.v[l.n++] = v;
+		}
+		s += n;
+		if (*s && !*++s)	/* a trailing comma */
+			return -1;
+	}
+	if (!l.n)
+		return -1;
+	*out = l;
+	return 0;
+}
+
 /* One table entry: 1 consumed, 0 not this option, -1 bad value. */
 static int parse_one(const struct sb_option *op, const char *a)
 {
@@ -243,6 +277,8 @@ static int parse_one(const struct sb_option *op, const char *a)
 			return -1;
 		*(const char **)op->value = v;
 		return 1;
+	case SB_OPT_ULIST:
+		return v && !parse_ulist(v, op->value, op->min, op->max) ? 1 : -1;
 	}
 	return 0;
 }
@@ -282,6 +318,10 @@ static void bad_value(const struct sb_option *op, const char *a, char *err, size
 		break;
 	case SB_OPT_ULONG:
 		snprintf(want, sizeof(want), "a whole number from %.0f to %.0f", op->min, op->max);
+		break;
+	case SB_OPT_ULIST:
+		snprintf(want, sizeof(want), "a comma list of at most %d whole numbers from %.0f "
+			 "to %.0f", SB_ULIST_MAX, op->min, op->max);
 		break;
 	case SB_OPT_STRING:
 		if (!op->choices) {
@@ -330,8 +370,14 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 			return -1;
 		}
 		r = parse_table(c->options, a, &bad);
-		for (int f = 0; !r && c->family_options && sb_drivers[f]; f++)
-			r = parse_table(sb_drivers[f]->options, a, &bad);
+		/* every driver that has the option parses it: drivers of one
+		 * family may share a name (shootdown's --batch), each with its
+		 * own copy and bounds */
+		for (int f = 0; r >= 0 && c->family_options && sb_drivers[f]; f++) {
+			int rf = parse_table(sb_drivers[f]->options, a, &bad);
+
+			r = rf < 0 ? rf : r | rf;
+		}
 		if (r < 0) {
 			bad_value(bad, a, err, errlen);
 			return -1;

@@ -38,10 +38,12 @@ struct sb_opts {
 };
 
 /* Every family, in listing and run order (plan.c). */
-extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_baseline_driver;
+extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_shootdown_driver,
+	sb_baseline_driver;
 extern const struct sb_family_driver sb_calibrate_driver;
 /* calibrate_bench.c: whether --pairs (auto, all, sample) means every pair here */
 bool sb_calibrate_all_pairs(const struct sb_topo *t);
+extern const struct sb_family_driver sb_shootdown_kernel_driver;
 extern const struct sb_family_driver *const sb_drivers[];
 
 /* One command.  Its entry is everything the help, the man page and the
@@ -94,7 +96,9 @@ void sb_help_overview(FILE *f);
 void sb_help_man(FILE *f);
 void sb_version_print(FILE *f);
 
-/* plan.c */
+/* plan.c: 0 registered; 1 nothing to run because every selected strategy
+ * was skipped on this machine (each said why on stderr; err says so too);
+ * -1 and err */
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen);
 void sb_plan_free(void);
 

@@ -397,8 +397,15 @@ static int run_main(int argc, char **argv)
 		o.skip = done_has;
 		o.skip_arg = &done;
 	}
-	if (sb_plan_register(&o, t, err, sizeof(err)))
+	switch (sb_plan_register(&o, t, err, sizeof(err))) {
+	case 0:
+		break;
+	case 1:		/* everything asked for cannot run here, and said so */
+		rc = 0;
+		goto out;
+	default:
 		goto usage;
+	}
 	total = sb_gbench_count(o.gb_argc, o.gb_argv);
 	if (o.out && !resume) {
 		if (prepare_out(o.out, err, sizeof(err)) ||

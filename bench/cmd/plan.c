@@ -11,7 +11,8 @@
 /* Calibration families first: their results are the limits the others
  * report against (run/limits.h); Google Benchmark runs in this order. */
 const struct sb_family_driver *const sb_drivers[] = {
-	&sb_calibrate_driver, &sb_window_driver, &sb_lock_driver, &sb_baseline_driver, NULL,
+	&sb_calibrate_driver, &sb_window_driver, &sb_lock_driver, &sb_shootdown_driver,
+	&sb_shootdown_kernel_driver, &sb_baseline_driver, NULL,
 };
 
 #define SB_MAX_VARIANTS 64
@@ -299,7 +300,9 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 			 char ***locks_p, char ***places_p, int **threads_p, bool *locks_owned, char *err,
 			 size_t errlen)
 {
-	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, f, i, s, l, ti, v, nv;
+	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, skipped = 0;
+	int f, i, s, l, ti, v, nv;
+	char why[256];
 	const char *variants[SB_MAX_VARIANTS];
 	char **strat = NULL, **locks = NULL, **places;
 	bool autop = strcmp(o->placement, "auto") == 0;
@@ -386,6 +389,11 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 
 			if (strat && !limits && !in_list(strat, nstrat, name))
 				continue;
+			if (drv->unavailable && drv->unavailable(name, t, why, sizeof(why))) {
+				fprintf(stderr, "stratbench: %s: skipped: %s\n", name, why);
+				skipped++;
+				continue;
+			}
 			if (!drv->takes_lock || !drv->takes_lock(name)) {
 				nl = 1;
 				lk = NULL;
@@ -423,6 +431,10 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 						registered++;
 					}
 		}
+	}
+	if (!registered && skipped) {	/* each skip has said why: not a usage error */
+		snprintf(err, errlen, "nothing to run: every selected strategy was skipped here");
+		return 1;
 	}
 	if (!registered) {
 		snprintf(err, errlen, "nothing to run: no strategy of the chosen family matches");

@@ -22,7 +22,13 @@ static const char *const counter_cols[] = {
 	"admit_ratio", "admit_ratio_p99", "admit_ratio_max", "stretch", "stretch_max",
 	"double_resets", "lost_pages",		/* 26..32: window fidelity mode */
 	"limit_ops", "of_limit", "one_way_ns", "one_way_min_ns", "one_way_max_ns",
-	"us_per_call", NULL,			/* 33..38: limits and calibration */
+	"us_per_call",				/* 33..38: limits and calibration */
+	"ns_per_page", "flushes_per_page", "acks_per_page", "full_flushes",
+	"responder_slowdown", "violations",	/* 39..44: simulated shootdown */
+	/* the kernel shootdown drivers, columns 45..55 */
+	"us_per_page", "pages_per_s", "calls_per_page", "tlb_irqs_per_page",
+	"tlb_irqs_per_page_all", "cal_irqs_per_page", "user_s", "sys_s", "elapsed_s",
+	"not_moved_per_page", "responder_csw_per_batch", NULL,
 };
 
 static void put_field(const char *s)
@@ -57,7 +63,10 @@ void sb_name_split(const char *name, struct sb_name_parts *p)
 			p->family = tok;
 		} else if (seg == 1) {
 			p->strategy = tok;
-		} else if (colon) {
+		} else if (!colon) {	/* a bare part: the kernel drivers' immediate|batched */
+			snprintf(p->params + strlen(p->params), sizeof(p->params) - strlen(p->params),
+				 "%smode=%s", p->params[0] ? ";" : "", tok);
+		} else {
 			*colon = '\0';
 			if (strcmp(tok, "lock") == 0)
 				p->lock = colon + 1;

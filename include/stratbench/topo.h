@@ -30,6 +30,8 @@ int sb_topo_npackages(const struct sb_topo *t);
 int sb_topo_nnodes(const struct sb_topo *t);
 bool sb_topo_is_native(const struct sb_topo *t);
 bool sb_topo_has_node(const struct sb_topo *t, int node);	/* OS index */
+/* OS index of the i-th NUMA node (0 <= i < sb_topo_nnodes), -1 if none. */
+int sb_topo_node_os(const struct sb_topo *t, int i);
 /* NUMA node (OS index) holding OS CPU cpu, -1 if unknown. */
 int sb_topo_node_of_cpu(const struct sb_topo *t, int cpu);
 /* Package, core (logical indexes) and NUMA node (OS index) of an OS CPU. */
