@@ -11,6 +11,10 @@ set logscale x 2
 set xtics 1,2
 set offsets graph 0.05, graph 0.05, 0, 0
 
+# one thread count: gnuplot would warn of an empty x range
+stats datafile using 1 nooutput prefix "X"
+if (X_min == X_max) { set xrange [X_min / 1.5 : X_max * 1.5] }
+
 set terminal pngcairo size 1400,600 noenhanced
 set output outbase.".png"
 do for [pass = 1:2] {
@@ -22,10 +26,10 @@ do for [pass = 1:2] {
 	set ylabel "stretch: window length / interval (1 = keeps phase)"
 	set key off
 	plot for [i=0:nseries-1] datafile index i using 1:2:2:3 with yerrorlines \
-		lt (i % 8 + 1) dashtype int(i / 8) + 1 pt (i % 13 + 1) ps 1.2 title columnheader(1)
+		lt (i % 8 + 1) dashtype i % 5 + 1 pt (i % 13 + 1) ps 1.2 title columnheader(1)
 	set ylabel "admit_ratio: pages admitted per window / limit"
 	set key on
 	plot for [i=0:nseries-1] datafile index i using 1:4:4:5 with yerrorlines \
-		lt (i % 8 + 1) dashtype int(i / 8) + 1 pt (i % 13 + 1) ps 1.2 title columnheader(1)
+		lt (i % 8 + 1) dashtype i % 5 + 1 pt (i % 13 + 1) ps 1.2 title columnheader(1)
 	unset multiplot
 }

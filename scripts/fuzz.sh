@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fuzz.sh TARGET|all SECONDS — build the libFuzzer targets with clang (in
-# build-fuzz/) and run TARGET (placement, synthetic, options, procfs, or all
+# build-fuzz/) and run TARGET (placement, synthetic, options, procfs, results, or all
 # of them one after another) for SECONDS each, starting from the seed corpus
 # in tests/fuzz/corpus/TARGET/.  New inputs go to build-fuzz/corpus-TARGET/
 # (the seeds in the repository are never written); a crash, leak, timeout or
@@ -9,7 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-targets="placement synthetic options procfs"
+targets="placement synthetic options procfs results"
 [ $# -eq 2 ] || SB_DIE_RC=2 sb_die "usage: fuzz.sh TARGET|all SECONDS (targets: $targets)"
 target=$1 secs=$2
 case $secs in ''|*[!0-9]*) SB_DIE_RC=2 sb_die "SECONDS must be a whole number, got '$secs'" ;; esac

@@ -2,7 +2,7 @@
 # Sourced, not run.
 
 SB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SB_BUILD_PKGS="cmake make gcc g++ pkg-config git libbenchmark-dev libhwloc-dev libpfm4-dev"
+SB_BUILD_PKGS="cmake make gcc g++ pkg-config git libbenchmark-dev libhwloc-dev libpfm4-dev libjansson-dev"
 
 sb_die() { echo "$(basename "$0"): $*" >&2; exit "${SB_DIE_RC:-1}"; }
 

@@ -4,12 +4,20 @@
 #   first a brief calibration (--limits: the calibrate family, 0.05 s a
 #   point, once) so every result carries limit_ops and of_limit; then every
 #   registered window policy (with the default lock), every lock alone
-#   (--crit=0 --par=0), the pthread_spin baseline; threads 1, 2, 4, ... and
-#   #PUs; the placements that differ on this machine; 3 repetitions.  The
-#   window family runs under the workload model, in throughput and fidelity
-#   mode (SB_WINDOW_MODEL below; README "The default suite" says why).
-# Results: results/<host>-<YYYYmmdd-HHMMSS>/{gbench.json,results.csv,plots/}.
-# Extra options go to `stratbench run` (e.g. --strategy=spinlock --threads=1,2).
+#   (--crit=0 --par=0), every shootdown strategy at batches 1, 32, 512 on the
+#   simulated machine, the pthread_spin baseline; threads 1, 2, 4, ... and
+#   the topology's boundaries (--threads=auto); the placements that differ on
+#   this machine; 3 repetitions, randomly interleaved (Google Benchmark), so
+#   that drift spreads over all points; CV above 5 % flagged.  The window
+#   family runs under the workload model, in throughput and fidelity mode
+#   (SB_WINDOW_MODEL below; README "The default suite" says why).  Then a
+#   short real-kernel shootdown run (kernel-madvise, 1 and 2 threads, batch
+#   1, 32, 512) in kernel/.
+# Results: results/<host>-<YYYYmmdd-HHMMSS>/{gbench.json,results.csv,runs.jsonl,
+# run.json,plots/} and .../kernel/{...}; every figure that applies is drawn
+# (scripts/plot.sh).  Extra options go to `stratbench run` (e.g. --label=prev,
+# --strategy=spinlock --threads=1,2).  Interrupted (Ctrl-C): the finished
+# results are kept and plotted; `build/stratbench run --resume=DIR` runs the rest.
 # Environment: SB_OUT=DIR to choose the results directory; SB_WINDOW_MODEL
 # to replace the window workload options (empty: the bare update loop).
 set -euo pipefail
@@ -27,10 +35,25 @@ rc=0
 # thread count the budget is spent, most calls take the limited path, and
 # each ~0.1 s run sees ~100 windows and their resets.
 model=${SB_WINDOW_MODEL-"--clock=jiffies --tick-us=100 --interval-ms=1 --limit=256 --fault-ns=200 --migrate-ns=1000 --mode=both"}
+# The kernel shootdown drivers run apart, short (below): their time per
+# page is a small part of their wall time (handshakes, re-faults).
+main=()
+[ $# -eq 0 ] && main=(--benchmark_filter=-^shootdown/kernel-)
 # shellcheck disable=SC2086
 "$SB_ROOT/build/stratbench" run --out="$out" --benchmark_min_time=0.1 \
-	--benchmark_repetitions=3 --limits $model "$@" || rc=$?
+	--benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --limits $model "${main[@]}" "$@" || rc=$?
 [ "$rc" -eq 2 ] && exit 2	# usage error: nothing was run
 [ -s "$out/results.csv" ] && "$SB_ROOT/scripts/plot.sh" "$out"
+if [ $# -eq 0 ]; then
+	# real TLB shootdowns: madvise alone and with one responder, batch 1, 32, 512
+	kthreads=1,2
+	[ "$(nproc)" -ge 2 ] || kthreads=1
+	krc=0
+	"$SB_ROOT/build/stratbench" run --out="$out/kernel" --family=shootdown \
+		--strategy=kernel-madvise --threads=$kthreads --placement=compact --batch=1,32,512 \
+		--benchmark_min_time=0.005 --benchmark_repetitions=3 || krc=$?
+	[ -s "$out/kernel/results.csv" ] && "$SB_ROOT/scripts/plot.sh" "$out/kernel"
+	[ "$rc" -ne 0 ] || rc=$krc
+fi
 echo "run.sh: $(($(date +%s) - start)) s; results in $out" >&2
 exit "$rc"

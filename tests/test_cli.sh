@@ -9,6 +9,8 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+# col FILE NAME: the number of a results.csv column, by its header
+col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 
 # expect_usage "what" NEEDLE args...: exit 2, one line on stderr naming the problem
 expect_usage() {
@@ -30,7 +32,8 @@ fast=(--benchmark_min_time=0.01)
 # list: families and strategies, no test-only fixtures
 "$sb" list >"$tmp/list" 2>&1
 check "list exits 0" [ $? -eq 0 ]
-for s in null spinlock trylock recheck locked cmpxchg cmpxchg_aligned percpu ttas queued mcs clh ticket tas ppc_simple pthread_mutex pthread_spin c2c uncontended flush; do
+for s in null spinlock trylock recheck locked cmpxchg cmpxchg_aligned percpu ttas queued mcs clh ticket tas ppc_simple pthread_mutex pthread_spin c2c uncontended flush \
+	immediate batched targeted; do
 	check "list names $s" grep -q "^  $s " "$tmp/list"
 done
 check "list hides test-only locks and policies" bash -c "! grep -qiE 'broken|probe' '$tmp/list'"
@@ -47,7 +50,8 @@ check "topo counts the sampled matrix" grep -q "latency matrix (sample): 106 pai
 out=$tmp/r
 "$sb" run --strategy=null,spinlock,pthread_spin --threads=1,2 --placement=compact \
 	--out="$out" "${fast[@]}" >"$tmp/run.out" 2>"$tmp/run.err"
-check "run exits 0 ($(tail -2 "$tmp/run.err"))" [ $? -eq 0 ]
+rc=$?
+check "run exits 0 (rc=$rc: $(tail -2 "$tmp/run.err"))" [ "$rc" -eq 0 ]
 check "gbench.json written" [ -s "$out/gbench.json" ]
 for k in sb_cpu_model sb_packages sb_numa_nodes sb_cores sb_pus sb_cacheline_os sb_kernel \
 	sb_compiler sb_git_revision sb_command_line; do
@@ -181,7 +185,7 @@ if [ ${#unpriv[@]} -gt 0 ]; then
 fi
 
 # --lock=all: every listed lock under a lock-based policy
-nlocks=$(sed -n '/^lock /,/^baseline /p' "$tmp/list" | grep -c '^  ')
+nlocks=$(awk '/^lock /{ f = 1; next } /^[^ ]/{ f = 0 } f && /^  /' "$tmp/list" | wc -l)
 "$sb" run --strategy=spinlock --lock=all --threads=1 --placement=compact \
 	--benchmark_list_tests=true >"$tmp/all" 2>&1
 check "--lock=all expands to all $nlocks locks" \
@@ -224,6 +228,86 @@ expect_usage "negative migrate" "bad value in '--migrate-ns=-5'" run --strategy=
 expect_usage "tiny tick" "bad value in '--tick-us=1'" run --strategy=trylock --clock=jiffies --tick-us=1
 expect_usage "tick without jiffies" "--tick-us applies to --clock=jiffies only" run --strategy=trylock --tick-us=100
 expect_usage "interval below a tick" "shorter than one jiffies tick" run --strategy=trylock --clock=jiffies --interval-ms=0.5
+# the kernel shootdown drivers: real madvise shootdowns, counters in the CSV
+for s in kernel-madvise kernel-mprotect kernel-move_pages; do
+	check "list names $s" grep -q "^  $s " "$tmp/list"
+done
+kthreads=1,2
+[ "$(nproc)" -ge 2 ] || kthreads=1
+"$sb" run --family=shootdown --strategy=kernel-madvise --threads=$kthreads --batch=1,32 \
+	--placement=compact --out="$tmp/k" "${fast[@]}" >"$tmp/k.out" 2>"$tmp/k.err"
+check "kernel-madvise runs ($(tail -1 "$tmp/k.err"))" [ $? -eq 0 ]
+nk=$(( $(tr ',' '\n' <<<"$kthreads" | wc -l) * 4 ))
+kcol() { head -1 "$tmp/k/results.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+for c in us_per_page pages_per_s calls_per_page tlb_irqs_per_page tlb_irqs_per_page_all \
+	cal_irqs_per_page user_s sys_s elapsed_s; do
+	check "kernel-madvise: $c in every row" awk -F, -v c="$(kcol $c)" -v n=$nk \
+		'NR > 1 { k++; if ($c == "" || $NF != "") exit 1 } END { exit k == n ? 0 : 1 }' \
+		"$tmp/k/results.csv"
+done
+check "kernel-madvise names" grep -q '^shootdown/kernel-madvise/immediate/batch:32/threads:1/place:compact,shootdown,kernel-madvise,,1,compact,mode=immediate;batch=32,' "$tmp/k/results.csv"
+check "kernel-madvise batched calls 1/32 per page" awk -F, -v c="$(kcol calls_per_page)" \
+	'$1 ~ /batched\/batch:32\// { f = 1; if ($c != 0.03125) exit 1 } END { exit !f }' "$tmp/k/results.csv"
+check "kernel-madvise immediate: one call per page" awk -F, -v c="$(kcol calls_per_page)" \
+	'$1 ~ /immediate/ { f = 1; if ($c != 1) exit 1 } END { exit !f }' "$tmp/k/results.csv"
+bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/k" >/dev/null 2>&1
+check "kernel shootdown plot" [ -s "$tmp/k/plots/shootdown-kernel.png" ]
+check "kernel shootdown plot data: immediate and batched series" \
+	[ "$(grep -c '^"kernel-madvise \(immediate\|batched\) threads:1 compact"$' "$tmp/k/plots/shootdown-kernel.dat")" -eq 2 ]
+"$sb" run --family=shootdown --threads=1 --benchmark_list_tests=true >"$tmp/kl" 2>"$tmp/kl.err"
+check "--family=shootdown lists kernel-mprotect" grep -q '^shootdown/kernel-mprotect/batched/batch:512/threads:1/' "$tmp/kl"
+if [ "$(ls -d /sys/devices/system/node/node* | wc -l)" -lt 2 ]; then
+	check "move_pages skipped on one node" grep -q "^stratbench: kernel-move_pages: skipped: this machine has 1 NUMA node, needs 2$" "$tmp/kl.err"
+	check "move_pages not registered" bash -c "! grep -q kernel-move_pages '$tmp/kl'"
+	"$sb" run --strategy=kernel-move_pages --threads=1 --out="$tmp/mp" >"$tmp/mp.out" 2>"$tmp/mp.err"
+	check "move_pages alone: exit 0" [ $? -eq 0 ]
+	check "move_pages alone: one line" [ "$(wc -l <"$tmp/mp.err")" -eq 1 ]
+	check "move_pages alone: no results written" [ ! -e "$tmp/mp/results.csv" ]
+fi
+for b in 0 513 x "" 1,,2 1, -1 99999999999999999999999; do
+	expect_usage "bad --batch='$b'" "bad value in '--batch=$b'" run --family=shootdown --batch="$b"
+done
+expect_usage "--batch without value" "bad value in '--batch'" run --family=shootdown --batch
+
+# shootdown: the simulated machine with the checker; --batch makes variants
+sd=$tmp/sd
+"$sb" run --family=shootdown --strategy=immediate,batched,targeted --threads=2 \
+	--placement=compact --batch=1,8 --pages=64 --check \
+	--out="$sd" "${fast[@]}" >/dev/null 2>"$tmp/sd.err"
+check "shootdown run exits 0 ($(tail -1 "$tmp/sd.err"))" [ $? -eq 0 ]
+for st in immediate batched targeted; do
+	for b in 1 8; do
+		n=shootdown/$st/batch:$b/threads:2/place:compact/pages:64/check:on
+		check "csv has $n" grep -q "^$n," "$sd/results.csv"
+	done
+done
+cv=$(col "$sd/results.csv" violations) cf=$(col "$sd/results.csv" flushes_per_page)
+cn=$(col "$sd/results.csv" ns_per_page)
+check "shootdown: 6 rows, measured, no violation" awk -F, -v cv="$cv" -v cn="$cn" \
+	'NR > 1 { k++; if ($cv != "0" || !($cn > 0) || $NF != "") exit 1 } END { exit k == 6 ? 0 : 1 }' \
+	"$sd/results.csv"
+check "shootdown: immediate flushes at most once per page, batched once per batch" \
+	awk -F, -v cf="$cf" '$3 == "immediate" && $cf > 1 { exit 1 }
+	$3 == "batched" && $7 ~ /batch=8/ && $cf > 0.125 { exit 1 } NR > 1 { k++ } END { exit !k }' \
+	"$sd/results.csv"
+bash "$(dirname "$0")/../scripts/plot.sh" "$sd" >/dev/null 2>&1
+for f in cost flushes acks slowdown; do
+	check "shootdown-$f plot" [ -s "$sd/plots/shootdown-$f.png" ]
+done
+"$sb" run --family=shootdown --threads=2 --placement=compact --batch=4,1,4 --initiator=shared \
+	--ipi=signal --benchmark_list_tests=true >"$tmp/sdl" 2>&1
+check "batch list: 2 variants per strategy, options in the name" [ "$(grep -c \
+	'^shootdown/[a-z]*/batch:[14]/threads:2/place:compact/ipi:signal/initiator:shared/manual_time' \
+	"$tmp/sdl")" -eq 6 ]
+expect_usage "batch above pages" "is above --pages=64" run --family=shootdown --pages=64 --batch=8,128
+expect_usage "batch 0" "bad value" run --family=shootdown --batch=0
+expect_usage "empty batch" "want a comma list" run --family=shootdown --batch=1,,2
+expect_usage "trailing comma" "bad value" run --family=shootdown --batch=1,
+expect_usage "bad ipi" "bad value" run --family=shootdown --ipi=nmi
+expect_usage "bad initiator" "bad value" run --family=shootdown --initiator=none
+expect_usage "bad write ratio" "bad value" run --family=shootdown --write-ratio=1.5
+expect_usage "zero pages" "bad value" run --family=shootdown --pages=0
+expect_usage "check takes no value" "is a flag and takes no value" run --family=shootdown --check=1
 
 # the wrapper's self-benchmark runs and names its loops
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1
@@ -244,7 +328,7 @@ for c in $cmds; do
 	check "$c help has an example" grep -q "^Example:" "$tmp/h1"
 done
 "$sb" run --threads=4 --placement=compact --exact --help >"$tmp/hl" 2>&1
-check "help shows the threads default, not the parsed value" grep -q 'that number (default: auto)' "$tmp/hl"
+check "help shows the threads default, not the parsed value" grep -q 'to #PUs (default: auto)' "$tmp/hl"
 check "help shows the --exact default, not the parsed value" grep -q 'racy += (default: off)' "$tmp/hl"
 "$sb" --help >"$tmp/hg" 2>&1
 check "--help exits 0" [ $? -eq 0 ]
@@ -282,7 +366,8 @@ expect_usage "list takes no argument" "unexpected argument 'x'" list x
 expect_usage "topo threads without placement" "needs --placement" topo --threads=2
 expect_usage "topo refuses run options" "unknown option '--strategy=x'" topo --strategy=x
 expect_usage "plot needs a DIR" "needs a results directory" plot
-expect_usage "plot takes one DIR" "unexpected argument" plot a b
+expect_usage "plot --compare takes two" "needs two results" plot --compare a
+expect_usage "plot --compare takes only two" "needs two results" plot --compare a b c
 expect_usage "bad value" "bad value" run --limit=-3
 expect_usage "synthetic run" "not this machine" run --topology="synthetic:pack:1 core:2 pu:1" --strategy=null
 expect_usage "missing home node" "NUMA node 7 does not exist" run --home-node=7 --strategy=null
@@ -335,7 +420,7 @@ check "no .partial after a run" [ ! -e "$tmp/agg/results.csv.partial" ]
 "$sb" run --strategy=null --threads=1 --placement=compact --out="$tmp/ao" "${fast[@]}" \
 	--benchmark_repetitions=2 --benchmark_report_aggregates_only=true >/dev/null 2>&1
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/ao" >/dev/null 2>&1
-check "plot from aggregate rows only" [ -s "$tmp/ao/plots/window-throughput.png" ]
+check "plot from aggregate rows only" [ -s "$tmp/ao/plots/window-throughput-compact.png" ]
 # GB reads any bool value: false ones run and write results
 "$sb" run --strategy=null --threads=1 --placement=compact --out="$tmp/lt0" "${fast[@]}" \
 	--benchmark_list_tests=0 --benchmark_counters_tabular=on >/dev/null 2>&1
@@ -385,12 +470,56 @@ check "window/null: 2 threads against twice its 1-thread rate; 1 thread says why
 	$1 ~ /^window.null.threads:1/ && $ol == "" && /limit: none at 1 thread/ { b = 1 } END { exit !(a && b) }' "$tmp/wlim/results.csv"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/lim" >/dev/null 2>&1
 check "of_limit plot" [ -s "$tmp/lim/plots/lock-of-limit.png" ]
+# progress: on a terminal's stderr only (script(1) gives the run a pty)
+if command -v script >/dev/null; then
+	script -qfec "$sb run --strategy=null --threads=1,2 --placement=compact --benchmark_min_time=0.01" \
+		/dev/null >"$tmp/tty" 2>&1
+	check "progress on a terminal" grep -q "\[1/2\] window/null/threads:1/place:compact …" "$tmp/tty"
+	check "progress counts on" grep -q "\[2/2\] window/null/threads:2/place:compact … ETA" "$tmp/tty"
+	script -qfec "$sb run --strategy=null --threads=1 --placement=compact --benchmark_min_time=0.01 --quiet" \
+		/dev/null >"$tmp/ttyq" 2>&1
+	check "--quiet: no progress" bash -c "! grep -q '\[1/1\]' '$tmp/ttyq'"
+	check "--quiet still runs" grep -q "window/null/threads:1/place:compact/manual_time" "$tmp/ttyq"
+else
+	bad "script(1) (bsdutils) missing: progress on a terminal not tested"
+fi
+"$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" >/dev/null 2>"$tmp/notty"
+check "no progress when stderr is not a terminal" bash -c "! grep -q '\[1/1\]' '$tmp/notty'"
+expect_usage "label with a slash" "bad value" run --strategy=null --label=a/b
+expect_usage "empty label" "bad value" run --strategy=null --label=
+expect_usage "bad cv threshold" "bad value" run --strategy=null --cv-threshold=-1
+expect_usage "bad thread word" "bad thread count" run --strategy=null --threads=most
+"$sb" run --strategy=null --threads=all --placement=compact --benchmark_list_tests=true >"$tmp/all_t" 2>&1
+if [ "$(nproc)" -eq 2 ]; then
+	"$sb" run --strategy=null --placement=compact --benchmark_list_tests=true >"$tmp/auto_t" 2>&1
+	check "--threads=auto here: 1,2" [ "$(grep -c '^window/null/threads:[12]/' "$tmp/auto_t")" -eq 2 ]
+fi
+check "--threads=all: every count" [ "$(grep -c '^window/null/threads:' "$tmp/all_t")" -eq "$(nproc)" ]
+"$sb" run --strategy=null --placement=compact "${fast[@]}" --out="$tmp/lab" --label=prev >/dev/null 2>&1
+check "label in the JSON context" grep -q '"sb_label": "prev"' "$tmp/lab/gbench.json"
+for k in sb_host sb_loadavg sb_busy_cpus sb_cv_threshold sb_label; do
+	check "context has $k" grep -q "\"$k\"" "$tmp/lab/gbench.json"
+done
+check "run.json records the command line" grep -q '"--label=prev"' "$tmp/lab/run.json"
+check "CSV has cv_pct and noisy" grep -q ',cv_pct,noisy,extra,label,error$' "$tmp/lab/results.csv"
+"$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" --benchmark_repetitions=3 \
+	--cv-threshold=0 --out="$tmp/cv" >"$tmp/cv.out" 2>/dev/null
+check "CV above the threshold flagged on the console" \
+	grep -q "^^ noisy: window/null/threads:1/place:compact: CV .* > 0 %" "$tmp/cv.out"
+check "... and in the CSV, every row of it" \
+	[ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "noisy") x = i; next } x && $x == 1' "$tmp/cv/results.csv" | wc -l)" -eq 7 ]
+"$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" --benchmark_repetitions=3 \
+	--cv-threshold=1000 --out="$tmp/cv2" >"$tmp/cv2.out" 2>/dev/null
+check "CV below the threshold: not flagged" bash -c "! grep -q noisy '$tmp/cv2.out'"
+check "... noisy=0 in the CSV" [ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "noisy") x = i; next } x && $x == "0"' "$tmp/cv2/results.csv" | wc -l)" -eq 7 ]
 
 # plot.sh draws the run; rejects a malformed results file
 bash "$(dirname "$0")/../scripts/plot.sh" "$out" >"$tmp/plot.out" 2>&1
-check "plot.sh exits 0 ($(tail -1 "$tmp/plot.out"))" [ $? -eq 0 ]
-check "window PNG" [ -s "$out/plots/window-throughput.png" ]
-check "window SVG" [ -s "$out/plots/window-throughput.svg" ]
+rc=$?
+check "plot.sh exits 0 (rc=$rc: $(tail -1 "$tmp/plot.out"))" [ "$rc" -eq 0 ]
+check "window PNG" [ -s "$out/plots/window-throughput-compact.png" ]
+check "window SVG" [ -s "$out/plots/window-throughput-compact.svg" ]
+check "no shootdown plot without shootdown rows" [ ! -e "$out/plots/shootdown-cost.png" ]
 mkdir "$tmp/m" && echo "garbage,here" >"$tmp/m/results.csv"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/m" >/dev/null 2>"$tmp/plot.err"
 check "plot.sh rejects a malformed CSV" [ $? -eq 2 ]

@@ -32,8 +32,9 @@ check "installed --version" grep -Eq '^stratbench [0-9]+\.[0-9]+\.[0-9]+ \(git .
 	--benchmark_min_time=0.01 >run.out 2>&1
 check "installed run ($(tail -1 run.out))" [ -s r/results.csv ]
 "$sb" plot r >plot.out 2>&1
-check "installed plot exits 0 ($(tail -1 plot.out))" [ $? -eq 0 ]
-check "installed plot drew the PNG" [ -s r/plots/window-throughput.png ]
+rc=$?
+check "installed plot exits 0 (rc=$rc: $(tail -1 plot.out))" [ "$rc" -eq 0 ]
+check "installed plot drew the PNG" [ -s r/plots/window-throughput-compact.png ]
 check "installed plot used the installed template" \
 	grep -qF "(template $p/share/stratbench/plots/throughput.gp)" plot.out
 if ! command -v man >/dev/null; then

@@ -132,6 +132,73 @@ static void test_hooks(void)
 	sb_team_destroy(t);
 }
 
+/* Member 0 has the quota; the others serve until stop and return their own
+ * count (polls), which the team reports but which never ends the round.
+ * Member 0 finishes an op only after the servers have polled many times
+ * (bounded wait), so their counts pass the quota whatever the scheduling. */
+static unsigned long served;		/* polls of all servers, ever */
+
+static uint64_t serving_member(int tid, const struct sb_round *r, void *arg)
+{
+	uint64_t ops = 0, spins, start;
+
+	(void)arg;
+	if (tid == 0) {
+		start = __atomic_load_n(&served, __ATOMIC_RELAXED);
+		do {
+			ops++;
+			/* a server that raised stop would end this wait early */
+			for (spins = 0; __atomic_load_n(&served, __ATOMIC_RELAXED) <
+					start + ops * 100 && !sb_round_stopped(r) &&
+					spins < 4000000000ull; spins++)
+				sb_cpu_relax();
+		} while (!sb_round_over(r, ops));
+		return ops;
+	}
+	while (!sb_round_stopped(r)) {
+		ops++;
+		__atomic_fetch_add(&served, 1, __ATOMIC_RELAXED);
+	}
+	return ops;
+}
+
+/* Broken fixture: servers that count against the quota end the round
+ * before member 0's third op — what the serving checks must catch. */
+static uint64_t broken_serving_member(int tid, const struct sb_round *r, void *arg)
+{
+	uint64_t ops = 0;
+
+	if (tid == 0)
+		return serving_member(tid, r, arg);
+	while (!sb_round_over(r, ops)) {
+		ops++;
+		__atomic_fetch_add(&served, 1, __ATOMIC_RELAXED);
+	}
+	return ops;
+}
+
+/* Members 1.. only watch stop (the shootdown family's responders): they do
+ * not count toward the quota; member 0 alone ends the round. */
+static int saw_stop[N];
+
+static uint64_t watcher_member(int tid, const struct sb_round *r, void *arg)
+{
+	uint64_t ops = 0;
+
+	(void)arg;
+	if (tid == 0) {
+		do {
+			ops++;
+			usleep(50);	/* slower than the watchers */
+		} while (!sb_round_over(r, ops));
+		return ops;
+	}
+	while (!__atomic_load_n(r->stop, __ATOMIC_RELAXED))
+		sb_cpu_relax();
+	saw_stop[tid]++;	/* published by the team's done count */
+	return 0;
+}
+
 int main(void)
 {
 	struct sb_team_result res;
@@ -166,6 +233,39 @@ int main(void)
 	      "stop ends the slow members early: %llu %llu", (unsigned long long)res.ops[1],
 	      (unsigned long long)res.ops[2]);
 	CHECK(res.total_ops == res.ops[0] + res.ops[1] + res.ops[2], "sum");
+	sb_team_destroy(t);
+
+	/* servers: a quota of 3 ends the round after member 0's third op even
+	 * though the servers' counts pass it many times over */
+	t = sb_team_create(3, NULL, serving_member, NULL, err, sizeof(err));
+	CHECK(t != NULL, "create: %s", err);
+	for (k = 0; t && k < 2; k++) {
+		sb_team_run(t, 3, &res);
+		CHECK(res.ops[0] == 3, "quota member stops at 3: %llu",
+		      (unsigned long long)res.ops[0]);
+		CHECK(res.ops[1] + res.ops[2] >= 300,
+		      "servers ran past the quota without ending the round: %llu %llu",
+		      (unsigned long long)res.ops[1], (unsigned long long)res.ops[2]);
+	}
+	sb_team_destroy(t);
+	t = sb_team_create(3, NULL, broken_serving_member, NULL, err, sizeof(err));
+	CHECK(t != NULL, "create: %s", err);
+	if (t) {
+		sb_team_run(t, 3, &res);
+		CHECK(res.ops[0] < 3, "broken servers end the round early: member 0 did %llu",
+		      (unsigned long long)res.ops[0]);
+	}
+	sb_team_destroy(t);
+
+	t = sb_team_create(3, NULL, watcher_member, NULL, err, sizeof(err));
+	CHECK(t != NULL, "create: %s", err);
+	for (k = 0; t && k < 2; k++) {
+		sb_team_run(t, 200, &res);
+		CHECK(res.ops[0] == 200 && res.total_ops == 200,
+		      "round %d: the counting member ran its quota (%llu of %llu ops)", k,
+		      (unsigned long long)res.ops[0], (unsigned long long)res.total_ops);
+		CHECK(saw_stop[1] == k + 1 && saw_stop[2] == k + 1, "watchers ran until stop");
+	}
 	sb_team_destroy(t);
 
 	CHECK(sb_team_create(0, NULL, member, NULL, err, sizeof(err)) == NULL &&

@@ -202,8 +202,73 @@ static void this_machine(void)
 	sb_topo_destroy(t);
 }
 
+/* --threads=auto on the lab machines: powers of two plus the package, core
+ * and PU boundaries; all: every count; this 2-PU VM stays at 1,2. */
+static void expect_counts(const char *spec, const char *mode, const char *want)
+{
+	struct sb_topo *t = load(spec);
+	int *c = calloc(1024, sizeof(int)), n, i;
+	char got[4096] = "", err[256] = "";
+	size_t len = 0;
+
+	n = sb_topo_thread_counts(t, mode, c, 1024, err, sizeof(err));
+	CHECK(n > 0, "%s %s: %s", spec ? spec : "native", mode, err);
+	for (i = 0; i < n && len < sizeof(got) - 16; i++)
+		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%d", i ? "," : "", c[i]);
+	CHECK(strcmp(got, want) == 0, "%s --threads=%s: got %s, want %s", spec ? spec : "native",
+	      mode, got, want);
+	free(c);
+	sb_topo_destroy(t);
+}
+
+static void thread_counts(void)
+{
+	struct sb_topo *t;
+	int c[64], n;
+	char err[256] = "";
+
+	expect_counts("synthetic:pack:2 core:12 pu:2", "auto", "1,2,4,8,12,13,16,24,32,48");
+	expect_counts("synthetic:pack:2 numa:2 core:5 pu:8", "auto",	/* POWER8 SMT8 */
+		      "1,2,4,8,10,11,16,20,32,64,128,160");
+	expect_counts("synthetic:pack:2 core:20 pu:4", "auto",		/* POWER9 SMT4 */
+		      "1,2,4,8,16,20,21,32,40,64,128,160");
+	expect_counts("synthetic:pack:2 core:12 pu:8", "auto",		/* POWER9 SMT8 */
+		      "1,2,4,8,12,13,16,24,32,64,128,192");
+	expect_counts("synthetic:pack:1 core:4 pu:2", "auto", "1,2,4,5,8");
+	expect_counts("synthetic:pack:1 core:2 pu:1", "auto", "1,2");
+	expect_counts("synthetic:pack:1 core:1 pu:1", "auto", "1");
+	expect_counts("synthetic:pack:1 core:3 pu:1", "all", "1,2,3");
+	expect_counts("synthetic:pack:1 core:8 pu:1", "4,1,4,2", "4,1,2");
+	t = load("synthetic:pack:2 core:48 pu:2");
+	n = sb_topo_thread_counts(t, "auto", (int[64]){ 0 }, 64, err, sizeof(err));
+	CHECK(n > 0 && n <= 16, "192 PUs: auto stays O(log N), got %d counts", n);
+	CHECK(sb_topo_thread_counts(t, "all", c, 8, err, sizeof(err)) < 0 &&
+	      strstr(err, "at most"), "all beyond the buffer refused: %s", err);
+	CHECK(sb_topo_thread_counts(t, "1,,2", c, 8, err, sizeof(err)) < 0 &&
+	      strstr(err, "bad thread count"), "bad list refused: %s", err);
+	CHECK(sb_topo_thread_counts(t, "2,", c, 8, err, sizeof(err)) < 0, "trailing comma refused");
+	CHECK(sb_topo_thread_counts(t, "193", c, 8, err, sizeof(err)) < 0 &&
+	      strstr(err, "has 192 CPUs"), "too many threads refused: %s", err);
+	sb_topo_destroy(t);
+	/* the buffer the plan gives (#PUs + 4) holds every auto sweep */
+	t = load("synthetic:pack:1 core:2 pu:1");
+	n = sb_topo_thread_counts(t, "auto", c, 2 + 4, err, sizeof(err));
+	CHECK(n == 2 && c[0] == 1 && c[1] == 2, "2 PUs, buffer of 6: auto is 1,2 (got %d counts)", n);
+	sb_topo_destroy(t);
+	t = load("synthetic:pack:2 core:1 pu:1");
+	n = sb_topo_thread_counts(t, "auto", c, 2 + 4, err, sizeof(err));
+	CHECK(n == 2 && c[0] == 1 && c[1] == 2, "2 packages of 1 core: auto is 1,2 (got %d)", n);
+	sb_topo_destroy(t);
+	/* this machine: never above its PUs, ends at all PUs */
+	t = load(NULL);
+	n = sb_topo_thread_counts(t, "auto", c, 64, err, sizeof(err));
+	CHECK(n > 0 && c[0] == 1 && c[n - 1] == sb_topo_npus(t), "native auto: 1 .. #PUs");
+	sb_topo_destroy(t);
+}
+
 int main(void)
 {
+	thread_counts();
 	haswell_cod();
 	power9();
 	power8();

@@ -215,6 +215,40 @@ unknown:
 	return -1;
 }
 
+/* 1,32,512: each in [min, max], repeats dropped, at most SB_ULIST_MAX. */
+static int parse_ulist(const char *s, struct sb_ulist *out, double min, double max)
+{
+	struct sb_ulist l = { 0 };
+	char buf[32];
+
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		unsigned long v;
+		int i;
+
+		if (n == 0 || n >= sizeof(buf))
+			return -1;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		if (parse_ulong(buf, &v, (unsigned long)min) || (double)v > max)
+			return -1;
+		for (i = 0; i < l.n && l.v[i] != v; i++)
+			;
+		if (i == l.n) {
+			if (l.n == SB_ULIST_MAX)
+				return -1;
+			l.v[l.n++] = v;
+		}
+		s += n;
+		if (*s && !*++s)	/* a trailing comma */
+			return -1;
+	}
+	if (!l.n)
+		return -1;
+	*out = l;
+	return 0;
+}
+
 /* One table entry: 1 consumed, 0 not this option, -1 bad value. */
 static int parse_one(const struct sb_option *op, const char *a)
 {
@@ -243,6 +277,8 @@ static int parse_one(const struct sb_option *op, const char *a)
 			return -1;
 		*(const char **)op->value = v;
 		return 1;
+	case SB_OPT_ULIST:
+		return v && !parse_ulist(v, op->value, op->min, op->max) ? 1 : -1;
 	}
 	return 0;
 }
@@ -282,6 +318,10 @@ static void bad_value(const struct sb_option *op, const char *a, char *err, size
 		break;
 	case SB_OPT_ULONG:
 		snprintf(want, sizeof(want), "a whole number from %.0f to %.0f", op->min, op->max);
+		break;
+	case SB_OPT_ULIST:
+		snprintf(want, sizeof(want), "a comma list of at most %d whole numbers from %.0f "
+			 "to %.0f", SB_ULIST_MAX, op->min, op->max);
 		break;
 	case SB_OPT_STRING:
 		if (!op->choices) {
@@ -330,8 +370,14 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 			return -1;
 		}
 		r = parse_table(c->options, a, &bad);
-		for (int f = 0; !r && c->family_options && sb_drivers[f]; f++)
-			r = parse_table(sb_drivers[f]->options, a, &bad);
+		/* every driver that has the option parses it: drivers of one
+		 * family may share a name (shootdown's --batch), each with its
+		 * own copy and bounds */
+		for (int f = 0; r >= 0 && c->family_options && sb_drivers[f]; f++) {
+			int rf = parse_table(sb_drivers[f]->options, a, &bad);
+
+			r = rf < 0 ? rf : r | rf;
+		}
 		if (r < 0) {
 			bad_value(bad, a, err, errlen);
 			return -1;
@@ -377,9 +423,10 @@ void sb_args_free(struct sb_args *args)
 /* The options every family shares: parsed into cur, copied out by
  * sb_opts_parse.  The help prints the defaults from here. */
 static const char *family, *strategy, *lock, *threads = "auto", *placement = "auto", *out,
-	*topology, *counters = "default";
+	*topology, *counters = "default", *label, *resume;
 static unsigned long home_node = ULONG_MAX;	/* unset: node of thread 0's CPU */
-static bool counters_ab, limits;
+static bool counters_ab, limits, quiet;
+static double cv_threshold = 5;
 
 const struct sb_option sb_run_options[] = {
 	{ "family", SB_OPT_STRING, &family, 0, 0, NULL, "F",
@@ -388,12 +435,24 @@ const struct sb_option sb_run_options[] = {
 	  "strategies by name, see `stratbench list` (default: all registered)" },
 	{ "lock", SB_OPT_STRING, &lock, 0, 0, NULL, "L,...|all",
 	  "lock(s) for lock-based policies (default: queued where registered, else ttas)" },
-	{ "threads", SB_OPT_STRING, &threads, 0, 0, NULL, "1,2,...|auto",
-	  "thread counts; auto = powers of two up to the number of PUs, and that number" },
+	{ "threads", SB_OPT_STRING, &threads, 0, 0, NULL, "1,2,...|auto|all",
+	  "thread counts; auto = powers of two below #PUs plus cores per package, +1, all "
+	  "cores and all PUs; all = 1 to #PUs" },
 	{ "placement", SB_OPT_STRING, &placement, 0, 0, NULL, "P,...|auto",
 	  "compact, cores, scatter or list:CPUS (hwloc list); auto = those that differ here" },
 	{ "out", SB_OPT_STRING, &out, 0, 0, NULL, "DIR",
-	  "write DIR/gbench.json and DIR/results.csv; refuses a DIR holding results (default: none)" },
+	  "write DIR/gbench.json, results.csv, runs.jsonl, run.json; refuses a DIR holding "
+	  "results (default: none)" },
+	{ "label", SB_OPT_STRING, &label, 0, 0, NULL, "NAME",
+	  "names the run (prev, current, haswell-2s) in the JSON context, compare, plots "
+	  "and merge; no / , \" \\ (default: none)" },
+	{ "quiet", SB_OPT_FLAG, &quiet, 0, 0, NULL, NULL,
+	  "no progress line on the terminal" },
+	{ "cv-threshold", SB_OPT_DOUBLE, &cv_threshold, 0, 1000, NULL, "%",
+	  "flag benchmarks whose repetitions' CV of ops_per_s exceeds it (default: 5)" },
+	{ "resume", SB_OPT_STRING, &resume, 0, 0, NULL, "DIR",
+	  "finish an interrupted run: what DIR lacks, with DIR's recorded command line "
+	  "(only --quiet may be added)" },
 	{ "home-node", SB_OPT_ULONG, &home_node, 0, INT_MAX, NULL, "N",
 	  "NUMA node for the shared state (default: node of thread 0's CPU)" },
 	{ "topology", SB_OPT_STRING, &topology, 0, 0, NULL, "T",
@@ -419,15 +478,25 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 	threads = placement = "auto";
 	counters = "default";
 	home_node = ULONG_MAX;
-	counters_ab = limits = false;
+	counters_ab = limits = quiet = false;
+	label = resume = NULL;
+	cv_threshold = 5;
 	rc = sb_cmd_parse(sb_command_find("run"), argc, argv, &args, err, errlen);
 	*o = (struct sb_opts){
 		.family = family, .strategy = strategy, .lock = lock, .threads = threads,
 		.placement = placement, .out = out, .topology = topology,
 		.home_node = home_node == ULONG_MAX ? -1 : (int)home_node,
 		.counters = counters, .counters_ab = counters_ab, .limits = limits,
+		.label = label, .resume = resume, .quiet = quiet, .cv_threshold = cv_threshold,
 		.gb_argc = args.gb_argc, .gb_argv = args.gb_argv,
 	};
+	/* a label names files and plot series: no path or CSV separators */
+	if (!rc && label && strpbrk(label, "/\n\",\\")) {
+		snprintf(err, errlen, "bad value in '--label=%s': want a name without / , \" \\",
+			 label);
+		sb_err_oneline(err);
+		rc = -1;
+	}
 	return rc;
 }
 

@@ -25,16 +25,25 @@ struct sb_opts {
 	const char *counters;		/* --counters list; "default" unless given */
 	bool counters_ab;		/* --counters-ab: each point without and with them */
 	bool limits;			/* --limits: run the calibration families too */
+	const char *label;		/* --label: names the run in the JSON context */
+	const char *resume;		/* --resume=DIR */
+	bool quiet;			/* no progress line */
+	double cv_threshold;		/* flag benchmarks whose CV exceeds it (%) */
+	/* plan: leave out the benchmarks this says are done (--resume) */
+	bool (*skip)(const char *name, void *arg);
+	void *skip_arg;
 	/* what is left for Google Benchmark */
 	int gb_argc;
 	char **gb_argv;
 };
 
 /* Every family, in listing and run order (plan.c). */
-extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_baseline_driver;
+extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_shootdown_driver,
+	sb_baseline_driver;
 extern const struct sb_family_driver sb_calibrate_driver;
 /* calibrate_bench.c: whether --pairs (auto, all, sample) means every pair here */
 bool sb_calibrate_all_pairs(const struct sb_topo *t);
+extern const struct sb_family_driver sb_shootdown_kernel_driver;
 extern const struct sb_family_driver *const sb_drivers[];
 
 /* One command.  Its entry is everything the help, the man page and the
@@ -56,6 +65,7 @@ struct sb_command {
 /* commands.c: every command, in help order; NULL-terminated. */
 extern const struct sb_command *const sb_commands[];
 extern const struct sb_command sb_cmd_list, sb_cmd_topo, sb_cmd_run, sb_cmd_counters,
+	sb_cmd_compare, sb_cmd_merge,
 	sb_cmd_selftest, sb_cmd_plot, sb_cmd_help, sb_cmd_calibrate;
 const struct sb_command *sb_command_find(const char *name);
 
@@ -65,7 +75,7 @@ struct sb_args {
 	int gb_argc;			/* argv[0] and the --benchmark_* flags */
 	char **gb_argv;
 	int npos;
-	const char *pos[4];
+	const char *pos[16];		/* at most 16 */
 };
 int sb_cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
 		 char *err, size_t errlen);
@@ -86,7 +96,9 @@ void sb_help_overview(FILE *f);
 void sb_help_man(FILE *f);
 void sb_version_print(FILE *f);
 
-/* plan.c */
+/* plan.c: 0 registered; 1 nothing to run because every selected strategy
+ * was skipped on this machine (each said why on stderr; err says so too);
+ * -1 and err */
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen);
 void sb_plan_free(void);
 
@@ -102,5 +114,12 @@ bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
 
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);
+
+/* resume.c: DIR/run.json and what --resume needs */
+int sb_resume_record(const char *dir, int argc, char **argv, const char *label, bool complete,
+		     char *err, size_t errlen);
+int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,
+		   size_t errlen);
+void sb_resume_free_argv(int argc, char **argv);
 
 #endif

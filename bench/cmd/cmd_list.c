@@ -2,6 +2,7 @@
 #include "cmd/cmd.h"
 
 #include <stratbench/lock.h>
+#include <stratbench/shootdown.h>
 #include <stratbench/window.h>
 
 static int list_main(int argc, char **argv)
@@ -35,8 +36,23 @@ static int list_main(int argc, char **argv)
 		printf("  %-16s %s [%s, %s]\n", e->name, e->summary, l->fair ? "fair" : "unfair",
 		       l->sleeps ? "sleeps" : "spins");
 	}
+	printf("shootdown — TLB shootdown on a simulated machine: "
+	       "shootdown/<strategy>/batch:B/threads:N/place:P\n");
+	for (i = 0; i < sb_registry_count(SB_FAMILY_shootdown, false); i++) {
+		const struct sb_registry_entry *e = sb_registry_at(SB_FAMILY_shootdown, i, false);
+
+		printf("  %-14s %s\n", e->name, e->summary);
+	}
 	printf("baseline — references measured in the same run\n");
 	printf("  %-16s %s\n", "pthread_spin", "glibc pthread_spin_lock/unlock pair, nothing inside");
+	printf("shootdown — the real kernel's TLB shootdowns: "
+	       "shootdown/kernel-<call>/<immediate|batched>/batch:B/threads:N/place:P\n");
+	printf("  %-17s %s\n", "kernel-madvise",
+	       "MADV_DONTNEED of pages the responders hold in their TLBs [--batch]");
+	printf("  %-17s %s\n", "kernel-mprotect",
+	       "write-protect and restore those pages (two calls) [--batch]");
+	printf("  %-17s %s\n", "kernel-move_pages",
+	       "move_pages() them to another NUMA node and back [--batch; needs 2 nodes]");
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,16 +42,29 @@ static int find_plot_script(char *path, size_t len)
 	return -1;
 }
 
+static bool compare;
+
+static const struct sb_option plot_options[] = {
+	{ "compare", SB_OPT_FLAG, &compare, 0, 0, NULL, NULL,
+	  "plot --compare OLD NEW: %Change bars of `stratbench compare OLD NEW` into NEW/plots/" },
+	{ NULL },
+};
+
 static int plot_main(int argc, char **argv)
 {
-	struct sb_args args = { .npos = 1 };
+	struct sb_args args = { .npos = 16 };
 	char script[PATH_MAX + 64];
+	const char *av[20];
+	int n = 0;
 
+	compare = false;
 	if (sb_cmd_args(&sb_cmd_plot, argc, argv, &args))
 		return SB_EXIT_USAGE;
 	sb_args_free(&args);
-	if (!args.npos) {
-		fprintf(stderr, "stratbench: plot needs a results directory (stratbench plot DIR)\n");
+	if (!args.npos || (compare && args.npos != 2)) {
+		fprintf(stderr, "stratbench: plot needs %s\n", compare ?
+			"two results, OLD and NEW (stratbench plot --compare OLD NEW)" :
+			"a results directory (stratbench plot DIR...)");
 		return SB_EXIT_USAGE;
 	}
 	if (find_plot_script(script, sizeof(script))) {
@@ -59,21 +73,42 @@ static int plot_main(int argc, char **argv)
 		return 1;
 	}
 	fflush(stdout);
-	execlp("bash", "bash", script, args.pos[0], (char *)NULL);
+	{	/* --compare runs this binary's compare */
+		char exe[PATH_MAX];
+		ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		if (len > 0) {
+			exe[len] = '\0';
+			setenv("SB_STRATBENCH", exe, 1);
+		}
+	}
+	av[n++] = "bash";
+	av[n++] = script;
+	if (compare)
+		av[n++] = "--compare";
+	for (int i = 0; i < args.npos; i++)
+		av[n++] = args.pos[i];
+	av[n] = NULL;
+	execvp("bash", (char *const *)av);
 	fprintf(stderr, "stratbench: cannot run bash %s: %s\n", script, strerror(errno));
 	return 1;
 }
 
 const struct sb_command sb_cmd_plot = {
 	.name = "plot",
-	.summary = "draw a results directory's results.csv with gnuplot",
-	.usage = "DIR",
-	.description = "Writes DIR/plots/<family>-throughput.png and .svg: ops/s against threads,\n"
-		       "one line per strategy[/lock] and placement, medians when the run had\n"
-		       "repetitions.  Needs gnuplot (Debian: gnuplot-nox).  The templates are\n"
+	.summary = "draw every figure a results directory has data for, with gnuplot",
+	.usage = "DIR... | --compare OLD NEW",
+	.description = "Writes DIR/plots/*.png and .svg: throughput against threads per family\n"
+		       "and placement (medians, min-max bars, CV flags), the lock family's wait\n"
+		       "percentiles, and one figure per benchmark group and machine for a\n"
+		       "`stratbench merge` directory; the figures of a family without results\n"
+		       "are not drawn.  --compare OLD NEW draws %Change bars into NEW/plots/.\n"
+		       "Needs gnuplot (Debian: gnuplot-nox).  The templates are\n"
 		       "<prefix>/share/stratbench/plots/*.gp; in a source checkout,\n"
-		       "scripts/plot.sh DIR does the same with plots/*.gp.\n",
+		       "scripts/plot.sh does the same with plots/*.gp.\n",
+	.options = plot_options,
 	.example = "stratbench run --threads=1,2 --out=results/mine\n"
-		   "stratbench plot results/mine\n",
+		   "stratbench plot results/mine\n"
+		   "stratbench plot --compare results/prev results/mine\n",
 	.run = plot_main,
 };

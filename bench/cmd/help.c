@@ -148,6 +148,17 @@ static void doc_table_option(struct sb_doc *d, const struct sb_option *op)
 			snprintf(help + n, sizeof(help) - n, " (default: %s)",
 				 *(const char **)op->value ? *(const char **)op->value : "none");
 			break;
+		case SB_OPT_ULIST: {
+			const struct sb_ulist *l = op->value;
+
+			n += (size_t)snprintf(help + n, sizeof(help) - n, " (default: ");
+			for (int i = 0; i < l->n && n < sizeof(help); i++)
+				n += (size_t)snprintf(help + n, sizeof(help) - n, "%s%lu",
+						      i ? "," : "", l->v[i]);
+			if (n < sizeof(help))
+				snprintf(help + n, sizeof(help) - n, ")");
+			break;
+		}
 		}
 	}
 	sb_doc_option(d, lhs, help);

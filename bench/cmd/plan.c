@@ -11,7 +11,8 @@
 /* Calibration families first: their results are the limits the others
  * report against (run/limits.h); Google Benchmark runs in this order. */
 const struct sb_family_driver *const sb_drivers[] = {
-	&sb_calibrate_driver, &sb_window_driver, &sb_lock_driver, &sb_baseline_driver, NULL,
+	&sb_calibrate_driver, &sb_window_driver, &sb_lock_driver, &sb_shootdown_driver,
+	&sb_shootdown_kernel_driver, &sb_baseline_driver, NULL,
 };
 
 #define SB_MAX_VARIANTS 64
@@ -126,43 +127,6 @@ static bool in_list(char **v, int n, const char *s)
 	return false;
 }
 
-static int parse_threads(const char *s, int npus, int *out, int *n, char *err, size_t errlen)
-{
-	int k = 0, t;
-
-	if (strcmp(s, "auto") == 0) {
-		for (t = 1; t < npus; t *= 2)
-			out[k++] = t;
-		out[k++] = npus;
-		*n = k;
-		return 0;
-	}
-	for (const char *p = s; *p;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p || (*end && *end != ',') || v < 1) {
-			snprintf(err, errlen, "bad thread count list '%s' (want e.g. 1,2,4 or auto)", s);
-			return -1;
-		}
-		if (v > npus) {
-			snprintf(err, errlen, "%ld threads but this machine has %d CPUs", v, npus);
-			return -1;
-		}
-		if (k == 64) {
-			snprintf(err, errlen, "too many thread counts in '%s'", s);
-			return -1;
-		}
-		for (t = 0; t < k && out[t] != v; t++)
-			;
-		if (t == k)	/* a repeat would register the benchmark twice */
-			out[k++] = (int)v;
-		p = *end ? end + 1 : end;
-	}
-	*n = k;
-	return 0;
-}
-
 /* What one benchmark runs, less its threads and placement. */
 struct sb_what {
 	const struct sb_family_driver *drv;
@@ -210,6 +174,8 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 		 w->strategy, lock ? "/lock:" : "", lock ? lock : "", w->variant ? "/" : "",
 		 w->variant ? w->variant : "", threads, place, extra, ab ? ab : "");
 	pt->counters_off = ab && !strcmp(ab, "/counters:none");
+	if (o->skip && o->skip(pt->name, o->skip_arg))
+		return 0;	/* done before (--resume): planned, not registered */
 	b = sb_bench_register(pt->name, drv->body, pt);
 	sb_bench_use_manual_time(b);
 	if (w->brief) {		/* seconds in all, whatever the strategies' flags */
@@ -308,16 +274,19 @@ static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
 }
 
 static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
-			 char ***locks_p, char ***places_p, bool *locks_owned, char *err, size_t errlen);
+			 char ***locks_p, char ***places_p, int **threads_p, bool *locks_owned, char *err,
+			 size_t errlen);
 
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen)
 {
 	char **strat = NULL, **locks = NULL, **places = NULL;
 	bool locks_owned = true;
-	int rc = plan_register(o, t, &strat, &locks, &places, &locks_owned, err, errlen);
+	int *threads = NULL;
+	int rc = plan_register(o, t, &strat, &locks, &places, &threads, &locks_owned, err, errlen);
 
 	if (rc)
 		sb_err_oneline(err);	/* errors echo user input: one line (err.h) */
+	free(threads);
 	free_list(strat);
 	free_list(places);
 	if (locks_owned)
@@ -328,13 +297,16 @@ int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err
 }
 
 static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
-			 char ***locks_p, char ***places_p, bool *locks_owned, char *err, size_t errlen)
+			 char ***locks_p, char ***places_p, int **threads_p, bool *locks_owned, char *err,
+			 size_t errlen)
 {
-	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, f, i, s, l, ti, v, nv;
+	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, skipped = 0;
+	int f, i, s, l, ti, v, nv;
+	char why[256];
 	const char *variants[SB_MAX_VARIANTS];
 	char **strat = NULL, **locks = NULL, **places;
 	bool autop = strcmp(o->placement, "auto") == 0;
-	int threads[64];
+	int *threads = NULL;
 
 	if (o->family) {
 		for (f = 0; sb_drivers[f] && strcmp(sb_drivers[f]->family, o->family); f++)
@@ -345,7 +317,10 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 			return -1;
 		}
 	}
-	if (parse_threads(o->threads, sb_topo_npus(t), threads, &nthreads, err, errlen))
+	threads = calloc(sb_topo_npus(t) + 4, sizeof(int));
+	*threads_p = threads;
+	nthreads = sb_topo_thread_counts(t, o->threads, threads, sb_topo_npus(t) + 4, err, errlen);
+	if (nthreads < 0)
 		return -1;
 	places = autop ? split("compact,cores,scatter", &nplaces) :
 			 split_list(o->placement, &nplaces, true);
@@ -414,6 +389,11 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 
 			if (strat && !limits && !in_list(strat, nstrat, name))
 				continue;
+			if (drv->unavailable && drv->unavailable(name, t, why, sizeof(why))) {
+				fprintf(stderr, "stratbench: %s: skipped: %s\n", name, why);
+				skipped++;
+				continue;
+			}
 			if (!drv->takes_lock || !drv->takes_lock(name)) {
 				nl = 1;
 				lk = NULL;
@@ -451,6 +431,10 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 						registered++;
 					}
 		}
+	}
+	if (!registered && skipped) {	/* each skip has said why: not a usage error */
+		snprintf(err, errlen, "nothing to run: every selected strategy was skipped here");
+		return 1;
 	}
 	if (!registered) {
 		snprintf(err, errlen, "nothing to run: no strategy of the chosen family matches");

@@ -13,6 +13,7 @@ static int count[SB_FAMILY_MAX];
 static const char *const family_names[SB_FAMILY_MAX] = {
 	[SB_FAMILY_lock] = "lock",
 	[SB_FAMILY_window] = "window",
+	[SB_FAMILY_shootdown] = "shootdown",
 };
 
 const char *sb_family_name(enum sb_family fam)

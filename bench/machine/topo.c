@@ -197,6 +197,13 @@ bool sb_topo_has_node(const struct sb_topo *t, int node)
 	return node >= 0 && hwloc_get_numanode_obj_by_os_index(t->h, (unsigned)node) != NULL;
 }
 
+int sb_topo_node_os(const struct sb_topo *t, int i)
+{
+	hwloc_obj_t n = i >= 0 ? hwloc_get_obj_by_type(t->h, HWLOC_OBJ_NUMANODE, (unsigned)i) : NULL;
+
+	return n ? (int)n->os_index : -1;
+}
+
 int sb_topo_node_of_cpu(const struct sb_topo *t, int cpu)
 {
 	const struct sb_pu *p = pu_by_os(t, cpu);

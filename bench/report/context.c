@@ -13,7 +13,7 @@
 
 #include "sb_gitrev.h"	/* generated at build time: the revision built */
 
-static void cpu_model(char *buf, size_t n)
+void sb_context_cpu_model(char *buf, size_t n)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[512];
@@ -38,6 +38,13 @@ static void cpu_model(char *buf, size_t n)
 	fclose(f);
 }
 
+void sb_context_host(char *buf, size_t n)
+{
+	if (gethostname(buf, n) || !*buf)
+		snprintf(buf, n, "unknown");
+	buf[n - 1] = '\0';
+}
+
 void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv)
 {
 	char buf[1024];
@@ -46,8 +53,10 @@ void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv)
 	size_t len = 0;
 	int i;
 
-	cpu_model(buf, sizeof(buf));
+	sb_context_cpu_model(buf, sizeof(buf));
 	sb_context_add("sb_cpu_model", buf);
+	sb_context_host(buf, sizeof(buf));
+	sb_context_add("sb_host", buf);
 	snprintf(buf, sizeof(buf), "%d", sb_topo_npackages(t));
 	sb_context_add("sb_packages", buf);
 	snprintf(buf, sizeof(buf), "%d", sb_topo_nnodes(t));

@@ -1,6 +1,7 @@
 /* csv.c — results.csv: one row per reported run (repetitions and aggregates
- * included), written and flushed as each finishes so a partial sweep keeps
- * every finished result.  Columns are documented in README.md. */
+ * included).  A benchmark's rows are written and flushed together when it
+ * finishes, so a partial sweep keeps every finished result; each row says
+ * how noisy its benchmark was (cv_pct, noisy).  Columns: README.md. */
 #include "report/report.h"
 
 #include <errno.h>
@@ -8,6 +9,10 @@
 #include <string.h>
 
 static FILE *csv;
+static FILE *rows;		/* the benchmark in progress (open_memstream) */
+static char *rows_buf;
+static size_t rows_len;
+static double cv_threshold = 5;	/* percent */
 
 /* Counters with their own column; any other goes to `extra` as k=v;k=v. */
 static const char *const counter_cols[] = {
@@ -17,57 +22,75 @@ static const char *const counter_cols[] = {
 	"admit_ratio", "admit_ratio_p99", "admit_ratio_max", "stretch", "stretch_max",
 	"double_resets", "lost_pages",		/* 26..32: window fidelity mode */
 	"limit_ops", "of_limit", "one_way_ns", "one_way_min_ns", "one_way_max_ns",
-	"us_per_call", NULL,			/* 33..38: limits and calibration */
+	"us_per_call",				/* 33..38: limits and calibration */
+	"ns_per_page", "flushes_per_page", "acks_per_page", "full_flushes",
+	"responder_slowdown", "violations",	/* 39..44: simulated shootdown */
+	/* the kernel shootdown drivers, columns 45..55 */
+	"us_per_page", "pages_per_s", "calls_per_page", "tlb_irqs_per_page",
+	"tlb_irqs_per_page_all", "cal_irqs_per_page", "user_s", "sys_s", "elapsed_s",
+	"not_moved_per_page", "responder_csw_per_batch", NULL,
 };
 
 static void put_field(const char *s)
 {
 	/* names never hold quotes or commas, errors may: quote those */
 	if (strpbrk(s, ",\"\n")) {
-		fputc('"', csv);
+		fputc('"', rows);
 		for (; *s; s++) {
 			if (*s == '"')
-				fputc('"', csv);
-			fputc(*s == '\n' ? ' ' : *s, csv);
+				fputc('"', rows);
+			fputc(*s == '\n' ? ' ' : *s, rows);
 		}
-		fputc('"', csv);
+		fputc('"', rows);
 	} else {
-		fputs(s, csv);
+		fputs(s, rows);
 	}
 }
 
 /* family/strategy[/key:value]... → family, strategy, lock, threads, place, params */
-static void put_name_fields(const char *name)
+void sb_name_split(const char *name, struct sb_name_parts *p)
 {
-	char buf[512], *save = NULL, *tok, params[512] = "";
-	const char *family = "", *strategy = "", *lock = "", *threads = "", *place = "";
+	char *save = NULL, *tok;
 	int seg = 0;
 
-	snprintf(buf, sizeof(buf), "%s", name);
-	for (tok = strtok_r(buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save), seg++) {
+	memset(p, 0, sizeof(*p));
+	p->family = p->strategy = p->lock = p->threads = p->place = "";
+	snprintf(p->buf, sizeof(p->buf), "%s", name);
+	for (tok = strtok_r(p->buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save), seg++) {
 		char *colon = strchr(tok, ':');
 
 		if (seg == 0) {
-			family = tok;
+			p->family = tok;
 		} else if (seg == 1) {
-			strategy = tok;
-		} else if (colon) {
+			p->strategy = tok;
+		} else if (!colon) {	/* a bare part: the kernel drivers' immediate|batched */
+			snprintf(p->params + strlen(p->params), sizeof(p->params) - strlen(p->params),
+				 "%smode=%s", p->params[0] ? ";" : "", tok);
+		} else {
 			*colon = '\0';
 			if (strcmp(tok, "lock") == 0)
-				lock = colon + 1;
+				p->lock = colon + 1;
 			else if (strcmp(tok, "threads") == 0)
-				threads = colon + 1;
+				p->threads = colon + 1;
 			else if (strcmp(tok, "place") == 0)
-				place = colon + 1;
+				p->place = colon + 1;
 			else
-				snprintf(params + strlen(params), sizeof(params) - strlen(params),
-					 "%s%s=%s", params[0] ? ";" : "", tok, colon + 1);
+				snprintf(p->params + strlen(p->params),
+					 sizeof(p->params) - strlen(p->params), "%s%s=%s",
+					 p->params[0] ? ";" : "", tok, colon + 1);
 		}
 	}
-	fprintf(csv, "%s,%s,%s,%s,", family, strategy, lock, threads);
-	put_field(place);
-	fputc(',', csv);
-	put_field(params);
+}
+
+static void put_name_fields(const char *name)
+{
+	struct sb_name_parts p;
+
+	sb_name_split(name, &p);
+	fprintf(rows, "%s,%s,%s,%s,", p.family, p.strategy, p.lock, p.threads);
+	put_field(p.place);
+	fputc(',', rows);
+	put_field(p.params);
 }
 
 static void csv_row(const struct sb_run_report *r, void *arg)
@@ -79,17 +102,17 @@ static void csv_row(const struct sb_run_report *r, void *arg)
 
 	(void)arg;
 	put_field(r->name);
-	fputc(',', csv);
+	fputc(',', rows);
 	put_name_fields(r->name);
-	fprintf(csv, ",%s,%lld,%lld,%.6g,%.6g,", r->aggregate,
+	fprintf(rows, ",%s,%lld,%lld,%.6g,%.6g,", r->aggregate,
 		(long long)r->repetition_index, (long long)r->iterations, r->real_ns, r->cpu_ns);
 	for (c = 0; counter_cols[c]; c++) {
 		for (k = 0; k < r->ncounters; k++)
 			if (strcmp(r->counter_names[k], counter_cols[c]) == 0)
 				break;
 		if (k < r->ncounters && !r->error)
-			fprintf(csv, "%.9g", r->counter_values[k]);
-		fputc(',', csv);
+			fprintf(rows, "%.9g", r->counter_values[k]);
+		fputc(',', rows);
 	}
 	for (k = 0; k < r->ncounters && !r->error; k++) {
 		for (c = 0; counter_cols[c]; c++)
@@ -100,14 +123,21 @@ static void csv_row(const struct sb_run_report *r, void *arg)
 				r->counter_values[k]);
 	}
 	fclose(ex);
+	fputs("\001,", rows);		/* cv_pct, noisy: filled in when the group ends */
 	put_field(extra ? extra : "");
 	free(extra);
-	fputc(',', csv);
+	fputc(',', rows);
 	put_field(r->label);
-	fputc(',', csv);
+	fputc(',', rows);
 	put_field(r->error ? r->error : "");
-	fputc('\n', csv);
-	fflush(csv);
+	fputc('\n', rows);
+}
+
+static int csv_start(void)
+{
+	rows = open_memstream(&rows_buf, &rows_len);
+	sb_gbench_on_run(csv_row, NULL);
+	return rows ? 0 : -1;
 }
 
 int sb_csv_open(const char *path, char *err, size_t errlen)
@@ -123,14 +153,61 @@ int sb_csv_open(const char *path, char *err, size_t errlen)
 	      "iterations,real_ns,cpu_ns", csv);
 	for (c = 0; counter_cols[c]; c++)
 		fprintf(csv, ",%s", counter_cols[c]);
-	fputs(",extra,label,error\n", csv);
+	fputs(",cv_pct,noisy,extra,label,error\n", csv);
 	fflush(csv);
-	sb_gbench_on_run(csv_row, NULL);
-	return 0;
+	return csv_start();
+}
+
+int sb_csv_append(const char *path, char *err, size_t errlen)
+{
+	csv = fopen(path, "a");
+	if (!csv) {
+		snprintf(err, errlen, "cannot append to %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return csv_start();
+}
+
+void sb_csv_cv_threshold(double pct)
+{
+	cv_threshold = pct;
+}
+
+void sb_csv_group(double cv_pct)
+{
+	char cv[32] = "", noisy[4] = "";
+
+	if (!csv || !rows)
+		return;
+	fflush(rows);
+	if (cv_pct >= 0) {
+		snprintf(cv, sizeof(cv), "%.3g", cv_pct);
+		snprintf(noisy, sizeof(noisy), "%d", cv_pct > cv_threshold);
+	}
+	for (char *p = rows_buf, *m; p && *p; p = m + 1) {
+		m = strchr(p, '\001');
+		if (!m) {
+			fputs(p, csv);
+			break;
+		}
+		fwrite(p, 1, (size_t)(m - p), csv);
+		fprintf(csv, "%s,%s", cv, noisy);
+	}
+	fflush(csv);	/* the benchmark's rows, together */
+	fclose(rows);
+	free(rows_buf);
+	rows_buf = NULL;
+	rows = open_memstream(&rows_buf, &rows_len);
 }
 
 void sb_csv_close(void)
 {
+	if (rows) {
+		fclose(rows);
+		free(rows_buf);
+		rows_buf = NULL;
+		rows = NULL;
+	}
 	if (csv)
 		fclose(csv);
 	csv = NULL;

@@ -46,7 +46,7 @@ void sb_drive_free(const struct sb_point *pt, void *p, size_t size)
 	sb_topo_free(pt->topo, p, size);
 }
 
-void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt)
+static void counters_open(struct sb_drive *d, const struct sb_point *pt, const int *cpus)
 {
 	if (!noted) {	/* once per run, when the first benchmark runs */
 		noted = true;
@@ -55,7 +55,7 @@ void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt)
 	/* opened on every member's thread, untimed; then read by each member
 	 * around its part of each round, and the machine-wide files around the
 	 * whole timed region */
-	d->cnt = sb_counters_open(pt->counters_off ? NULL : drive_counters, d->n, pt->cpus);
+	d->cnt = sb_counters_open(pt->counters_off ? NULL : drive_counters, d->n, cpus);
 	if (d->cnt) {
 		struct sb_team_hooks h = {
 			sb_counters_member_enter, sb_counters_member_leave, d->cnt,
@@ -65,6 +65,11 @@ void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt)
 		sb_team_set_hooks(d->team, &h);
 		sb_counters_begin(d->cnt);
 	}
+}
+
+void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt)
+{
+	counters_open(d, pt, pt->cpus);
 }
 
 void sb_drive_counters_close(struct sb_drive *d)
@@ -77,27 +82,37 @@ void sb_drive_counters_close(struct sb_drive *d)
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
 		 struct sb_drive *d)
 {
+	return sb_drive_run_team(st, pt, pt->threads, pt->cpus, fn, arg, NULL, d);
+}
+
+int sb_drive_run_team(sb_state *st, const struct sb_point *pt, int n, const int *cpus,
+		      sb_team_fn fn, void *arg,
+		      uint64_t (*round_ns)(const struct sb_team_result *r, void *arg),
+		      struct sb_drive *d)
+{
 	char err[256];
 	int64_t k;
 	int i;
 
 	memset(d, 0, sizeof(*d));
-	d->n = pt->threads;
+	d->n = n;
 	d->ops = calloc(d->n, sizeof(*d->ops));
-	d->team = sb_team_create(pt->threads, pt->cpus, fn, arg, err, sizeof(err));
+	d->team = sb_team_create(n, cpus, fn, arg, err, sizeof(err));
 	if (!d->team) {
 		sb_state_skip_with_error(st, err);
 		free(d->ops);
 		d->ops = NULL;
 		return -1;
 	}
-	sb_drive_counters_open(d, pt);
+	counters_open(d, pt, cpus);
 	while ((k = sb_state_keep_running_batch(st, SB_ROUND_MAX)) > 0) {
 		struct sb_team_result r;
+		uint64_t ns;
 
 		sb_team_run(d->team, (uint64_t)k, &r);
-		sb_state_set_iteration_time(st, (double)r.elapsed_ns * 1e-9);
-		d->elapsed_ns += r.elapsed_ns;
+		ns = round_ns ? round_ns(&r, arg) : r.elapsed_ns;
+		sb_state_set_iteration_time(st, (double)ns * 1e-9);
+		d->elapsed_ns += ns;
 		d->total_ops += r.total_ops;
 		for (i = 0; i < d->n; i++)
 			d->ops[i] += r.ops[i];
@@ -127,6 +142,13 @@ static void report_counters(sb_state *st, struct sb_drive *d)
 		sb_state_append_label(st, sb_counters_label(d->cnt));
 	sb_counters_close(d->cnt);
 	d->cnt = NULL;
+}
+
+void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
+{
+	report_counters(st, d);
+	free(d->ops);
+	d->ops = NULL;
 }
 
 void sb_drive_report(sb_state *st, struct sb_drive *d)

@@ -6,9 +6,13 @@
 
 #include <pthread.h>
 
+#include <csignal>
+#include <regex.h>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -18,6 +22,7 @@ struct sb_bench {
 	sb_bench_fn fn, setup, teardown;
 	void *arg;
 	int nargs;		// length of every argument set registered
+	std::string name;
 };
 
 struct sb_state {
@@ -40,7 +45,19 @@ constexpr int max_hooks = 4;
 sb_run_hook run_hooks[max_hooks];
 void *run_hook_args[max_hooks];
 int nhooks;
+sb_group_hook group_hook;
+void *group_hook_arg;
+sb_start_hook start_hook;
+void *start_hook_arg;
+void (*context_hook)(const char *, void *);
+void *context_hook_arg;
+void (*display_hook)(void *);
+void *display_hook_arg;
 bool any_error;
+volatile std::sig_atomic_t stop_requested;
+
+// The error of the runs skipped after sb_gbench_stop(): never reported.
+const char interrupted_msg[] = "stratbench: interrupted";
 
 std::string strip_manual_time(const std::string &name)
 {
@@ -90,18 +107,99 @@ void forward(const Run &r)
 		run_hooks[i](&rep, run_hook_args[i]);
 }
 
+// GB 1.7.1 reports a benchmark in two calls: its repetitions, then (when at
+// least two succeeded) its aggregates.  A benchmark with a run skipped
+// after sb_gbench_stop() is dropped whole, aggregates included: it did not
+// finish, and a resumed run does it again.
+std::set<std::string> dropped;
+
+bool interrupted(const std::vector<Run> &runs)
+{
+	if (runs.empty())
+		return false;
+	for (const Run &r : runs)
+		if (r.error_occurred && r.error_message == interrupted_msg)
+			dropped.insert(r.run_name.str());
+	return dropped.count(runs[0].run_name.str()) != 0;
+}
+
+std::vector<Run> pending;	// the benchmark being reported
+
+// Hands each run to the run hook, and a benchmark's runs, once all are
+// reported, to the group hook with the JSON GB's JSON reporter writes.
+void forward_group(const std::vector<Run> &runs)
+{
+	bool has_agg = false;
+	int ok = 0;
+
+	for (const Run &r : runs) {
+		forward(r);
+		has_agg |= r.run_type == Run::RT_Aggregate;
+		ok += r.run_type != Run::RT_Aggregate && !r.error_occurred;
+	}
+	pending.insert(pending.end(), runs.begin(), runs.end());
+	if (runs.empty() || (!has_agg && ok >= 2 && runs[0].repetitions > 1))
+		return;		// its aggregates come next
+	if (group_hook && !pending.empty()) {
+		std::vector<std::string> names;
+		std::vector<sb_run_report> reps;
+		std::ostringstream json;
+		benchmark::JSONReporter jr;
+
+		jr.SetOutputStream(&json);
+		jr.SetErrorStream(&json);
+		json << "[\n";
+		jr.ReportRuns(pending);
+		json << "\n]\n";
+		names.reserve(pending.size());
+		reps.reserve(pending.size());
+		for (const Run &r : pending)
+			names.push_back(strip_manual_time(r.run_name.str()));
+		for (size_t i = 0; i < pending.size(); i++) {
+			const Run &r = pending[i];
+			sb_run_report rep = {};
+
+			rep.name = names[i].c_str();
+			rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
+			rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
+			rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
+			reps.push_back(rep);
+		}
+		std::string text = json.str();
+		group_hook(reps.data(), (int)reps.size(), text.c_str(), group_hook_arg);
+	}
+	pending.clear();
+}
+
 // The display reporter --benchmark_format asked for, optionally hooked.
 class DisplayReporter : public benchmark::BenchmarkReporter {
 public:
 	DisplayReporter(benchmark::BenchmarkReporter *inner, bool hooked)
 		: inner_(inner), hooked_(hooked) {}
-	bool ReportContext(const Context &ctx) override { return inner_->ReportContext(ctx); }
+	bool ReportContext(const Context &ctx) override
+	{
+		if (context_hook) {	// the context as GB's JSON reporter writes it
+			std::ostringstream json;
+			benchmark::JSONReporter jr;
+
+			jr.SetOutputStream(&json);
+			jr.SetErrorStream(&json);
+			jr.ReportContext(ctx);
+			json << "]}\n";
+			context_hook(json.str().c_str(), context_hook_arg);
+		}
+		return inner_->ReportContext(ctx);
+	}
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
+		if (interrupted(runs))
+			return;
+		if (display_hook)
+			display_hook(display_hook_arg);
 		inner_->ReportRuns(runs);
-		for (const Run &r : runs)
-			if (hooked_)
-				forward(r);
+		std::fflush(stdout);
+		if (hooked_)
+			forward_group(runs);
 	}
 	void Finalize() override { inner_->Finalize(); }
 
@@ -121,9 +219,10 @@ public:
 	explicit FileReporter(int) : Base(benchmark::ConsoleReporter::OO_None) {}
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
+		if (interrupted(runs))
+			return;
 		Base::ReportRuns(runs);
-		for (const Run &r : runs)
-			forward(r);
+		forward_group(runs);
 	}
 };
 
@@ -140,6 +239,19 @@ void run_body(benchmark::State &st, sb_bench *b)
 {
 	sb_state s = { &st, b, 0, std::string() };
 
+	// after SIGINT/SIGTERM: only the rest of the benchmark in flight (its
+	// other repetitions), so that it finishes; nothing else
+	static const sb_bench *in_flight;
+
+	if (!b)
+		return;
+	if (stop_requested && b != in_flight) {
+		st.SkipWithError(interrupted_msg);
+		return;
+	}
+	in_flight = b;
+	if (start_hook)
+		start_hook(b->name.c_str(), start_hook_arg);
 	if (b->setup)
 		b->setup(&s, b->arg);
 	if (!st.error_occurred())
@@ -186,6 +298,7 @@ sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg)
 	raw->arg = arg;
 	raw->setup = raw->teardown = nullptr;
 	raw->nargs = 0;
+	raw->name = name;
 	raw->b = benchmark::RegisterBenchmark(name, [raw](benchmark::State &st) { run_body(st, raw); });
 	benches().push_back(std::move(h));
 	return raw;
@@ -315,6 +428,69 @@ static void go_multithreaded()
 	else
 		std::fprintf(stderr, "stratbench: warning: cannot create a thread; "
 			     "single-thread results may use glibc's single-threaded paths\n");
+}
+
+void sb_gbench_on_group(sb_group_hook hook, void *arg)
+{
+	group_hook = hook;
+	group_hook_arg = arg;
+}
+
+void sb_gbench_on_start(sb_start_hook hook, void *arg)
+{
+	start_hook = hook;
+	start_hook_arg = arg;
+}
+
+void sb_gbench_on_display(void (*hook)(void *arg), void *arg)
+{
+	display_hook = hook;
+	display_hook_arg = arg;
+}
+
+void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg)
+{
+	context_hook = hook;
+	context_hook_arg = arg;
+}
+
+void sb_gbench_stop(void) { stop_requested = 1; }
+bool sb_gbench_stopped(void) { return stop_requested != 0; }
+
+int sb_gbench_count(int argc, char *const *argv)
+{
+	// What --benchmark_filter (the last one, as GB reads it) selects of
+	// the registered benchmarks, by GB 1.7.1's rules: a leading '-'
+	// negates, "all" and "" select everything, else an extended regex
+	// searched in the name (GB appends /manual_time to ours).  GB's
+	// std::regex(extended) is POSIX ERE: regcomp(REG_EXTENDED) here.
+	std::string filter;
+	long reps = 1;
+
+	for (int i = 1; i < argc; i++) {
+		if (!std::strncmp(argv[i], "--benchmark_filter=", 19))
+			filter = argv[i] + 19;
+		if (!std::strncmp(argv[i], "--benchmark_repetitions=", 24))
+			reps = std::strtol(argv[i] + 24, nullptr, 10);
+	}
+	bool negate = !filter.empty() && filter[0] == '-';
+	if (negate)
+		filter.erase(0, 1);
+	if (filter == "all")
+		filter.clear();
+	int n = 0;
+	regex_t re;
+
+	if (regcomp(&re, filter.c_str(), REG_EXTENDED | REG_NOSUB))
+		return 0;	// GB reports the bad filter itself
+	for (const auto &b : benches()) {
+		std::string name = b->name + "/manual_time";
+		bool hit = filter.empty() || regexec(&re, name.c_str(), 0, nullptr, 0) == 0;
+
+		n += hit != negate;
+	}
+	regfree(&re);
+	return n * (int)(reps > 0 ? reps : 1);
 }
 
 int sb_gbench_main(int argc, char **argv)

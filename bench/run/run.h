@@ -46,12 +46,20 @@ enum sb_opt_type {
 	SB_OPT_DOUBLE,		/* double in [min, max] */
 	SB_OPT_ULONG,		/* unsigned long in [min, max] */
 	SB_OPT_STRING,		/* const char *; one of choices if given */
+	SB_OPT_ULIST,		/* struct sb_ulist: comma list, each in [min, max] */
+};
+
+/* SB_OPT_ULIST's value: distinct numbers in the order given. */
+#define SB_ULIST_MAX 16
+struct sb_ulist {
+	int n;
+	unsigned long v[SB_ULIST_MAX];
 };
 
 struct sb_option {
 	const char *name;		/* without the dashes; NULL ends a table */
 	enum sb_opt_type type;
-	void *value;			/* bool, double, unsigned long or const char * */
+	void *value;			/* bool, double, unsigned long, const char * or sb_ulist */
 	double min, max;
 	const char *const *choices;	/* SB_OPT_STRING: allowed values, NULL: any */
 	const char *arg;		/* placeholder in the help: "MS", "PAGES" */
@@ -96,6 +104,11 @@ struct sb_family_driver {
 	/* optional: checks the options together after parsing: 0, or -1 with
 	 * one line in err (a usage error) */
 	int (*check)(char *err, size_t errlen);
+	/* optional: why a strategy cannot run on this machine ("this machine
+	 * has 1 NUMA node, needs 2"), or NULL; the plan leaves it out and says
+	 * "<strategy>: skipped: <why>" on stderr */
+	const char *(*unavailable)(const char *strategy, const struct sb_topo *t, char *buf,
+				   size_t len);
 	void (*body)(sb_state *st, void *point);
 };
 
@@ -125,6 +138,16 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
  * them.  The team's hooks are the counters' in between. */
 void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt);
 void sb_drive_counters_close(struct sb_drive *d);
+/* sb_drive_run with n members on cpus (several may share a CPU) and, if
+ * round_ns is given, the time each round reports to Google Benchmark (and
+ * adds to d->elapsed_ns) instead of the team's elapsed time. */
+int sb_drive_run_team(sb_state *st, const struct sb_point *pt, int n, const int *cpus,
+		      sb_team_fn fn, void *arg,
+		      uint64_t (*round_ns)(const struct sb_team_result *r, void *arg),
+		      struct sb_drive *d);
+/* For a driver that reports its own op counters: only the --counters
+ * (cnt:NAME and cnt:NAME/op, per op of all members); frees d. */
+void sb_drive_report_counters(sb_state *st, struct sb_drive *d);
 /* ops_per_s, ns_per_op, ops_min, ops_max, jain, the counters (cnt:NAME
  * total and cnt:NAME/op, per op of all members); frees d. */
 void sb_drive_report(sb_state *st, struct sb_drive *d);

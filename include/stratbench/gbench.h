@@ -84,6 +84,32 @@ struct sb_run_report {
 typedef void (*sb_run_hook)(const struct sb_run_report *r, void *arg);
 int sb_gbench_on_run(sb_run_hook hook, void *arg);
 
+/* One benchmark's reports (its repetitions and aggregates, as Google
+ * Benchmark reports them together), after the run hook saw each: only
+ * name, aggregate, repetition_index and error are set in runs[]; json is
+ * what GB's JSON reporter writes for them, as a JSON array. */
+typedef void (*sb_group_hook)(const struct sb_run_report *runs, int n, const char *json,
+			      void *arg);
+void sb_gbench_on_group(sb_group_hook hook, void *arg);
+/* Called as a benchmark body is entered (several times per repetition:
+ * calibration), with the benchmark's registered name. */
+typedef void (*sb_start_hook)(const char *name, void *arg);
+void sb_gbench_on_start(sb_start_hook hook, void *arg);
+/* Called once before anything runs with {"context": {...}, "benchmarks": []}
+ * as Google Benchmark's JSON reporter writes the context. */
+void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg);
+/* Called before the console shows a benchmark's results. */
+void sb_gbench_on_display(void (*hook)(void *arg), void *arg);
+/* Async-signal-safe: from now on, every body but the benchmark in flight's
+ * (its remaining repetitions) is skipped; the runs of a benchmark with a
+ * skipped repetition are reported to nobody (no console line, file entry
+ * or hook call), so it is run again by a resumed run. */
+void sb_gbench_stop(void);
+bool sb_gbench_stopped(void);
+/* How many runs (benchmarks × repetitions) argv's --benchmark_filter and
+ * --benchmark_repetitions select of the registered benchmarks. */
+int sb_gbench_count(int argc, char *const *argv);
+
 /* Initialise with argv (consumes --benchmark_* flags), run what is
  * registered, shut down.  Returns 0, or 1 if a benchmark failed. */
 int sb_gbench_main(int argc, char **argv);

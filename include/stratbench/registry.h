@@ -1,8 +1,8 @@
 /* registry.h — strategies register themselves; the harness iterates them.
  *
  * Contract: each strategy file defines one static const descriptor and names
- * it in its family's macro (SB_LOCK, SB_WINDOW_POLICY), which expands to a
- * constructor calling sb_registry_add().  Nothing else lists strategies: the
+ * it in its family's macro (SB_LOCK, SB_WINDOW_POLICY, SB_SHOOTDOWN), which
+ * expands to a constructor calling sb_registry_add().  Nothing else lists strategies: the
  * build globs strategies/<family>/ *.c and links them as objects (never from a
  * static archive, which would drop unreferenced files).  Iteration is sorted
  * by name; test_only entries are found by name but hidden from listings.
@@ -15,6 +15,7 @@
 enum sb_family {
 	SB_FAMILY_lock,
 	SB_FAMILY_window,
+	SB_FAMILY_shootdown,
 	SB_FAMILY_MAX,
 };
 

@@ -10,9 +10,15 @@
  * fn(tid, round, arg) which returns its op count, and the round ends when all
  * have returned.  A round has a per-member quota: the first member to reach it
  * raises `stop` and the others stop at their next check, so op counts differ
- * per member (fairness) while the round stays bounded.  Elapsed time is from
- * the common start to the last member's finish.  Workers spin between rounds:
- * never create more members than CPUs.  No hwloc here (cross-arch tests use it).
+ * per member (fairness) while the round stays bounded.  A member may instead
+ * serve the others until stop (the shootdown families' responders): it
+ * watches *stop (sb_round_stopped()) and never calls sb_round_over(), so it
+ * has no quota and never raises stop; it returns 0 ops, or a count in its own
+ * unit that its driver reports apart.  A round needs at least one quota
+ * member.  Elapsed time is from the common start to the last member's
+ * finish.  Workers spin between rounds: more members than CPUs (or two on one
+ * CPU) hand a CPU over only when the scheduler preempts them.  No hwloc here
+ * (cross-arch tests use it).
  * Optional hooks run on each member's own thread around its part of a round
  * (the counters read per-thread perf events there, never per op), and
  * sb_team_each() runs a function once on every member's thread, untimed
@@ -40,6 +46,13 @@ static inline bool sb_round_over(const struct sb_round *r, uint64_t ops)
 		__atomic_store_n(r->stop, 1, __ATOMIC_RELAXED);
 		return true;
 	}
+	return __atomic_load_n(r->stop, __ATOMIC_RELAXED);
+}
+
+/* Serving members (no quota): true once a quota member has raised stop. */
+static inline bool sb_round_stopped(const struct sb_round *r)
+{
+	/* relaxed: as above; what the server must see is handed over by its own protocol */
 	return __atomic_load_n(r->stop, __ATOMIC_RELAXED);
 }
 

@@ -30,6 +30,8 @@ int sb_topo_npackages(const struct sb_topo *t);
 int sb_topo_nnodes(const struct sb_topo *t);
 bool sb_topo_is_native(const struct sb_topo *t);
 bool sb_topo_has_node(const struct sb_topo *t, int node);	/* OS index */
+/* OS index of the i-th NUMA node (0 <= i < sb_topo_nnodes), -1 if none. */
+int sb_topo_node_os(const struct sb_topo *t, int i);
 /* NUMA node (OS index) holding OS CPU cpu, -1 if unknown. */
 int sb_topo_node_of_cpu(const struct sb_topo *t, int cpu);
 /* Package, core (logical indexes) and NUMA node (OS index) of an OS CPU. */
@@ -61,6 +63,13 @@ int sb_topo_plan(const struct sb_topo *t, const char *placement, int nthreads, i
 		 char *err, size_t errlen);
 /* Placement names sb_topo_plan() knows, besides list:CPUS. */
 extern const char *const sb_topo_placements[];
+
+/* The thread counts of a sweep (bench/machine/sweep.c): spec "auto"
+ * (powers of two plus cores per package, +1, all cores, all PUs), "all"
+ * (1..#PUs) or a comma list.  Fills out[0..n), returns n, or -1 with err;
+ * max >= #PUs + 4 holds every answer. */
+int sb_topo_thread_counts(const struct sb_topo *t, const char *spec, int *out, int max,
+			  char *err, size_t errlen);
 
 int sb_topo_check_bindable(const struct sb_topo *t, char *err, size_t errlen);
 

@@ -1,0 +1,113 @@
+/* resume.c — DIR/run.json: what `run --resume=DIR` needs to finish a sweep
+ * with the same command line on the same machine and revision.  Written
+ * (atomically: temporary file, rename) when the run starts and again when
+ * it ends, with "complete" set when every planned benchmark finished. */
+#include "cmd/cmd.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "sb_gitrev.h"
+
+int sb_resume_record(const char *dir, int argc, char **argv, const char *label, bool complete,
+		     char *err, size_t errlen)
+{
+	char path[4200], tmp[4300], buf[1024];
+	json_t *j = json_object(), *a = json_array();
+	int i, rc;
+
+	for (i = 0; i < argc; i++)
+		json_array_append_new(a, json_string(argv[i]));
+	json_object_set_new(j, "stratbench_run", json_integer(1));
+	json_object_set_new(j, "argv", a);
+	sb_context_host(buf, sizeof(buf));
+	json_object_set_new(j, "host", json_string(buf));
+	sb_context_cpu_model(buf, sizeof(buf));
+	json_object_set_new(j, "cpu_model", json_string(buf));
+	json_object_set_new(j, "pus", json_integer(sysconf(_SC_NPROCESSORS_CONF)));
+	json_object_set_new(j, "git_revision", json_string(STRATBENCH_GIT_REV));
+	json_object_set_new(j, "label", label ? json_string(label) : json_null());
+	json_object_set_new(j, "complete", json_boolean(complete));
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	rc = json_dump_file(j, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(j);
+	if (rc || rename(tmp, path)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *str_of(json_t *j, const char *key)
+{
+	json_t *v = json_object_get(j, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,
+		   size_t errlen)
+{
+	char path[4200], host[256], model[512];
+	json_error_t e;
+	json_t *j, *a;
+	const char *rhost, *rmodel, *rrev;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	if (access(path, F_OK)) {
+		snprintf(err, errlen, "cannot resume '%s': no run.json there (not a results "
+			 "directory of stratbench run --out)", dir);
+		return -1;
+	}
+	j = json_load_file(path, 0, &e);
+	a = j ? json_object_get(j, "argv") : NULL;
+	rhost = j ? str_of(j, "host") : NULL;
+	rmodel = j ? str_of(j, "cpu_model") : NULL;
+	rrev = j ? str_of(j, "git_revision") : NULL;
+	if (!j || !json_is_array(a) || json_array_size(a) < 1 || !rhost || !rmodel || !rrev ||
+	    !json_is_boolean(json_object_get(j, "complete"))) {
+		snprintf(err, errlen, "cannot resume '%s': %s is malformed%s%s", dir, path,
+			 j ? "" : ": ", j ? "" : e.text);
+		json_decref(j);
+		return -1;
+	}
+	sb_context_host(host, sizeof(host));
+	sb_context_cpu_model(model, sizeof(model));
+	if (strcmp(rhost, host) || strcmp(rmodel, model) ||
+	    json_integer_value(json_object_get(j, "pus")) != sysconf(_SC_NPROCESSORS_CONF)) {
+		snprintf(err, errlen, "cannot resume '%s': it was recorded on another machine "
+			 "(%s, %s), this is %s, %s", dir, rhost, rmodel, host, model);
+		json_decref(j);
+		return -1;
+	}
+	if (strcmp(rrev, STRATBENCH_GIT_REV)) {
+		snprintf(err, errlen, "cannot resume '%s': it was recorded by revision %s, this "
+			 "is %s (results would mix two builds)", dir, rrev, STRATBENCH_GIT_REV);
+		json_decref(j);
+		return -1;
+	}
+	*complete = json_is_true(json_object_get(j, "complete"));
+	*argc = (int)json_array_size(a);
+	*argv = calloc(*argc + 1, sizeof(char *));
+	for (i = 0; i < json_array_size(a); i++) {
+		const char *s = json_string_value(json_array_get(a, i));
+
+		(*argv)[i] = strdup(s ? s : "");
+	}
+	json_decref(j);
+	return 0;
+}
+
+void sb_resume_free_argv(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}

@@ -1,0 +1,201 @@
+/* shootdown_kernel.c — the real kernel's TLB shootdowns, next to the
+ * simulated machine of the same family:
+ *   shootdown/kernel-madvise/<immediate|batched>/batch:B/threads:N/place:P
+ *   shootdown/kernel-mprotect/…, shootdown/kernel-move_pages/…
+ * Member 0 invalidates (or migrates) a batch of B pages that members
+ * 1..N-1 hold in their TLBs, with one call per page (immediate) or one call
+ * per batch (batched); one op is one page.  The engine and its handshake
+ * are in kshoot.h.  Google Benchmark's time is the initiator's time inside
+ * the calls, per page; real IPIs come from the TLB and CAL rows of
+ * /proc/interrupts read around each round. */
+#include "run/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/kshoot.h"
+
+/* Bounds one round (the stretch between two /proc/interrupts reads). */
+#define SB_KSHOOT_ROUND_MAX (1 << 20)
+
+static struct sb_ulist batches = { 3, { 1, 32, 512 } };
+
+static const struct sb_option kshoot_options[] = {
+	{ "batch", SB_OPT_ULIST, &batches, 1, 512, NULL, "LIST",
+	  "pages per batch, comma list of 1..512 (default 1,32,512)" },
+	{ .name = NULL },
+};
+
+static const char *const kshoot_names[] = {
+	"kernel-madvise", "kernel-mprotect", "kernel-move_pages", NULL,
+};
+
+/* immediate/batch:B and batched/batch:B for every batch size */
+static int kshoot_variants(const char *strategy, const char **names, int max)
+{
+	static char buf[2 * SB_ULIST_MAX][32];
+	int n = 0;
+
+	(void)strategy;
+	for (int i = 0; i < batches.n && n + 2 <= max; i++) {
+		snprintf(buf[n], sizeof(buf[n]), "immediate/batch:%lu", batches.v[i]);
+		names[n] = buf[n];
+		n++;
+		snprintf(buf[n], sizeof(buf[n]), "batched/batch:%lu", batches.v[i]);
+		names[n] = buf[n];
+		n++;
+	}
+	return n;
+}
+
+static const char *kshoot_unavailable(const char *strategy, const struct sb_topo *t, char *buf,
+				      size_t len)
+{
+	if (strcmp(strategy, "kernel-move_pages"))
+		return NULL;
+	return sb_move_pages_unavailable(t, buf, len);
+}
+
+static enum sb_kshoot_op op_of(const char *strategy)
+{
+	if (!strcmp(strategy, "kernel-mprotect"))
+		return SB_KSHOOT_MPROTECT;
+	if (!strcmp(strategy, "kernel-move_pages"))
+		return SB_KSHOOT_MOVE_PAGES;
+	return SB_KSHOOT_MADVISE;
+}
+
+static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoot_op op,
+		   unsigned batch)
+{
+	const double pages = (double)r->pages;
+	char label[512];
+
+	if (!r->pages || !r->timed_ns)
+		return;
+	sb_state_counter(st, "us_per_page", (double)r->timed_ns * 1e-3 / pages, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "pages_per_s", pages / ((double)r->timed_ns * 1e-9),
+			 SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "calls_per_page", (double)r->calls / pages, SB_COUNTER_DEFAULT);
+	if (r->has_irq[SB_IRQ_TLB]) {
+		sb_state_counter(st, "tlb_irqs_per_page", (double)r->irq[SB_IRQ_TLB] / pages,
+				 SB_COUNTER_DEFAULT);
+		sb_state_counter(st, "tlb_irqs_per_page_all",
+				 (double)r->irq_all[SB_IRQ_TLB] / pages, SB_COUNTER_DEFAULT);
+	}
+	if (r->has_irq[SB_IRQ_CAL])
+		sb_state_counter(st, "cal_irqs_per_page", (double)r->irq[SB_IRQ_CAL] / pages,
+				 SB_COUNTER_DEFAULT);
+	/* the seed's User / System / Elapsed table: the whole process (the
+	 * initiator's calls and spins, the responders' faults and spins) */
+	sb_state_counter(st, "user_s", (double)r->user_ns * 1e-9, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "sys_s", (double)r->sys_ns * 1e-9, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "elapsed_s", (double)r->elapsed_ns * 1e-9, SB_COUNTER_DEFAULT);
+	/* a preempted responder has our mm unloaded: no IPI is owed to it */
+	if (r->touches)
+		sb_state_counter(st, "responder_csw_per_batch",
+				 (double)r->responder_csw * batch / pages, SB_COUNTER_DEFAULT);
+	if (op == SB_KSHOOT_MOVE_PAGES)
+		sb_state_counter(st, "not_moved_per_page", (double)r->not_moved / pages,
+				 SB_COUNTER_DEFAULT);
+	sb_kshoot_unavailable(r, label, sizeof(label));
+	if (*label)
+		sb_state_append_label(st, label);
+}
+
+static void kshoot_body(sb_state *st, void *arg)
+{
+	const struct sb_point *pt = arg;
+	const char *b = strstr(pt->variant, "batch:");
+	struct sb_kshoot_cfg cfg = {
+		.op = op_of(pt->strategy),
+		.batched = strncmp(pt->variant, "batched/", 8) == 0,
+		.batch = b ? (unsigned)strtoul(b + 6, NULL, 10) : 1,
+		.threads = pt->threads,
+		.cpus = pt->cpus,
+		.home = pt->home_node,
+	};
+	size_t size = (size_t)cfg.batch * sb_kshoot_page_size();
+	struct sb_kshoot_result res;
+	struct sb_drive d;
+	struct sb_kshoot *k;
+	char err[300], msg[400];
+	int64_t n;
+	void *region;
+
+	memset(&res, 0, sizeof(res));
+	if (cfg.op == SB_KSHOOT_MOVE_PAGES) {
+		cfg.target = sb_move_target(pt->topo, cfg.home);
+		if (cfg.target < 0) {
+			sb_state_skip_with_error(st, "move_pages needs a second NUMA node");
+			return;
+		}
+	}
+	region = sb_drive_alloc(st, pt, size);
+	if (!region)
+		return;
+	k = sb_kshoot_open(&cfg, region, err, sizeof(err));
+	if (!k) {
+		sb_state_skip_with_error(st, err);
+		sb_drive_free(pt, region, size);
+		return;
+	}
+	/* --counters: the team's hooks around every round, reported per page */
+	memset(&d, 0, sizeof(d));
+	d.team = sb_kshoot_team(k);
+	d.n = cfg.threads;
+	d.ops = calloc((size_t)d.n, sizeof(*d.ops));
+	sb_drive_counters_open(&d, pt);
+	while ((n = sb_state_keep_running_batch(st, SB_KSHOOT_ROUND_MAX)) > 0) {
+		uint64_t pages = res.pages, ns = res.timed_ns;
+
+		sb_kshoot_round(k, (uint64_t)n, &res);
+		if (res.err) {
+			snprintf(msg, sizeof(msg), "%s failed: %s",
+				 cfg.op == SB_KSHOOT_MADVISE ? "madvise" :
+				 cfg.op == SB_KSHOOT_MPROTECT ? "mprotect" : "move_pages",
+				 cfg.op == SB_KSHOOT_MOVE_PAGES ? sb_move_pages_strerror(res.err) :
+				 strerror(res.err));
+			sb_state_skip_with_error(st, msg);
+			break;
+		}
+		if (res.not_present) {
+			snprintf(msg, sizeof(msg), "%llu pages were not mapped when invalidated: "
+				 "the responders' handshake is broken",
+				 (unsigned long long)res.not_present);
+			sb_state_skip_with_error(st, msg);
+			break;
+		}
+		/* a round runs whole batches: time per page, n pages' worth */
+		sb_state_set_iteration_time(st, (double)(res.timed_ns - ns) * 1e-9 * (double)n /
+						(double)(res.pages - pages));
+	}
+	sb_drive_counters_close(&d);
+	if (!sb_state_error_occurred(st)) {
+		if (cfg.op == SB_KSHOOT_MOVE_PAGES && res.not_moved == res.pages)
+			sb_state_skip_with_error(st, res.bad_status ?
+						 sb_page_status_str(res.bad_status) :
+						 "move_pages moved no page");
+		else
+			report(st, &res, cfg.op, cfg.batch);
+	}
+	/* only the counters: elapsed 0 leaves out ops_per_s and the fairness
+	 * figures (responders have no quota); cnt:NAME/op is per page */
+	d.elapsed_ns = 0;
+	d.total_ops = res.pages;
+	sb_drive_report(st, &d);
+	sb_kshoot_close(k);
+	sb_drive_free(pt, region, size);
+}
+
+const struct sb_family_driver sb_shootdown_kernel_driver = {
+	.family = "shootdown",
+	.summary = "the real kernel's TLB shootdowns: shootdown/kernel-<call>/<immediate|batched>/"
+		   "batch:B/threads:N/place:P",
+	.reg = SB_FAMILY_MAX,
+	.names = kshoot_names,
+	.options = kshoot_options,
+	.variants = kshoot_variants,
+	.unavailable = kshoot_unavailable,
+	.body = kshoot_body,
+};

@@ -1,0 +1,80 @@
+/* sweep.c — the thread counts of a sweep (--threads=auto|all|1,2,...).
+ *
+ * auto: powers of two from 1 while below #PUs, plus the boundaries where
+ * the machine changes character, so that SMT and cross-socket cliffs show:
+ * cores per package (the last count that fits in one package under
+ * `cores`/`scatter`), cores per package + 1 (the first that crosses), all
+ * cores (the last without SMT siblings) and all PUs.  Counts above #PUs are
+ * dropped, the rest sorted and unique: O(log #PUs) counts (1,2 on a 2-PU VM;
+ * 1,2,4,8,12,13,16,24,32,48 on a 2-socket 12-core SMT2 Haswell).
+ * all: every count from 1 to #PUs.  A list: as given, repeats dropped.
+ * out must hold #PUs + 4 counts for auto (fewer are cut, smallest kept).
+ */
+#include <stratbench/topo.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends v unless present or out of 1..npus; never beyond max. */
+static int add(int *out, int k, int max, int v, int npus)
+{
+	for (int i = 0; i < k; i++)
+		if (out[i] == v)
+			return k;
+	if (v >= 1 && v <= npus && k < max)
+		out[k++] = v;
+	return k;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int sb_topo_thread_counts(const struct sb_topo *t, const char *spec, int *out, int max,
+			  char *err, size_t errlen)
+{
+	int npus = sb_topo_npus(t), k = 0, v;
+
+	if (strcmp(spec, "auto") == 0) {
+		int cpp = sb_topo_ncores(t) / sb_topo_npackages(t);
+		int bounds[] = { cpp, cpp + 1, sb_topo_ncores(t), npus };
+
+		for (v = 1; v < npus; v *= 2)
+			k = add(out, k, max, v, npus);
+		for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++)
+			k = add(out, k, max, bounds[i], npus);
+		qsort(out, k, sizeof(int), cmp_int);
+		return k;
+	}
+	if (strcmp(spec, "all") == 0) {
+		if (npus > max) {
+			snprintf(err, errlen, "--threads=all: %d counts, at most %d", npus, max);
+			return -1;
+		}
+		for (v = 1; v <= npus; v++)
+			out[k++] = v;
+		return k;
+	}
+	for (const char *p = spec; *p;) {
+		char *end;
+		long n = strtol(p, &end, 10);
+
+		if (end == p || (*end && *end != ',') || (*end == ',' && !end[1]) || n < 1) {
+			snprintf(err, errlen, "bad thread count list '%s' (want e.g. 1,2,4, auto or all)",
+				 spec);
+			return -1;
+		}
+		if (n > npus) {
+			snprintf(err, errlen, "%ld threads but this machine has %d CPUs", n, npus);
+			return -1;
+		}
+		if (k == max) {
+			snprintf(err, errlen, "too many thread counts in '%s'", spec);
+			return -1;
+		}
+		k = add(out, k, max, (int)n, npus);	/* a repeat would register twice */
+		p = *end ? end + 1 : end;
+	}
+	return k;
+}

@@ -1,0 +1,359 @@
+/* results_read.c — reads results back for compare and merge: a stratbench
+ * results directory (DIR/gbench.json) or any Google Benchmark JSON file,
+ * with jansson.  Google Benchmark writes NaN and Infinity for such counter
+ * values (a CV of all-zero counters), which is not JSON: those tokens,
+ * outside strings, are read as null (no value).  Every problem is one line
+ * naming the file: malformed, truncated, empty or not Google Benchmark's
+ * schema ("benchmarks" array of objects with a name and a time). */
+#include "report/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A copy of s with NaN, -NaN, Infinity, -Infinity outside strings as null. */
+static char *nan_to_null(const char *s)
+{
+	static const char *const tok[] = { "-Infinity", "Infinity", "-NaN", "NaN" };
+	char *out = malloc(2 * strlen(s) + 1), *o = out;	/* null is at most 2x NaN */
+	bool in_str = false;
+
+	while (*s) {
+		size_t i, n = 0;
+
+		if (in_str) {
+			if (*s == '\\' && s[1])
+				*o++ = *s++;
+			else if (*s == '"')
+				in_str = false;
+			*o++ = *s++;
+			continue;
+		}
+		if (*s == '"')
+			in_str = true;
+		for (i = 0; i < sizeof(tok) / sizeof(tok[0]) && !n; i++)
+			if (!strncmp(s, tok[i], strlen(tok[i])))
+				n = strlen(tok[i]);
+		if (n) {
+			memcpy(o, "null", 4);
+			o += 4;
+			s += n;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+json_t *sb_json_loads_gb(const char *text, json_error_t *e)
+{
+	char *dup = nan_to_null(text);
+	json_t *j = json_loads(dup, 0, e);
+
+	free(dup);
+	return j;
+}
+
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (n + 65536 + 1 > cap) {
+			char *more = realloc(buf, 2 * cap + 65536 + 1);
+
+			if (!more) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = more;
+			cap = 2 * cap + 65536 + 1;
+		}
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static double time_ns(json_t *e, const char *key)
+{
+	json_t *v = json_object_get(e, key);
+	const char *unit = json_string_value(json_object_get(e, "time_unit"));
+	double mult = 1;
+
+	const char *au = json_string_value(json_object_get(e, "aggregate_unit"));
+
+	if (!json_is_number(v))
+		return NAN;
+	if (au && !strcmp(au, "percentage"))	/* a cv: a fraction, no unit */
+		return json_number_value(v);
+	if (unit && !strcmp(unit, "us"))
+		mult = 1e3;
+	else if (unit && !strcmp(unit, "ms"))
+		mult = 1e6;
+	else if (unit && !strcmp(unit, "s"))
+		mult = 1e9;
+	return json_number_value(v) * mult;
+}
+
+double sb_entry_value(json_t *e, const char *metric)
+{
+	json_t *v;
+
+	if (!strcmp(metric, "real_time") || !strcmp(metric, "cpu_time"))
+		return time_ns(e, metric);
+	v = json_object_get(e, metric);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The plain benchmark name: run_name (or name) without /manual_time. */
+static char *plain_name(json_t *e)
+{
+	const char *rn = json_string_value(json_object_get(e, "run_name"));
+	const char *name = json_string_value(json_object_get(e, "name"));
+	const char *agg = json_string_value(json_object_get(e, "aggregate_name"));
+	char *s, *mt;
+
+	if (rn) {
+		s = strdup(rn);
+	} else {
+		s = strdup(name);
+		if (agg && *agg) {	/* older GB: name_AGG, no run_name */
+			size_t n = strlen(s), k = strlen(agg);
+
+			if (n > k + 1 && s[n - k - 1] == '_' && !strcmp(s + n - k, agg))
+				s[n - k - 1] = '\0';
+		}
+	}
+	mt = strstr(s, "/manual_time");
+	if (mt)
+		memmove(mt, mt + 12, strlen(mt + 12) + 1);
+	return s;
+}
+
+static struct sb_bm *find_or_add(struct sb_results *r, const char *name)
+{
+	for (int i = 0; i < r->n; i++)
+		if (!strcmp(r->bm[i].name, name))
+			return &r->bm[i];
+	r->bm = realloc(r->bm, sizeof(*r->bm) * (r->n + 1));
+	memset(&r->bm[r->n], 0, sizeof(*r->bm));
+	r->bm[r->n].name = strdup(name);
+	r->bm[r->n].median = NAN;
+	r->bm[r->n].cv = NAN;
+	return &r->bm[r->n++];
+}
+
+static const char *ctx_str(const struct sb_results *r, const char *key)
+{
+	return json_string_value(json_object_get(r->context, key));
+}
+
+static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
+		size_t errlen);
+
+int sb_results_load(const char *arg, const char *metric, struct sb_results *r, char *err,
+		    size_t errlen)
+{
+	int rc = load(arg, metric, r, err, errlen);
+
+	if (rc)
+		sb_results_free(r);
+	return rc;
+}
+
+static void log_line(const char *key, json_t *v, void *arg)
+{
+	json_t *root = arg;
+
+	if (!strcmp(key, "context"))
+		json_object_set(root, "context", v);
+	else if (!strcmp(key, "benchmarks") && json_is_array(v))
+		json_array_extend(json_object_get(root, "benchmarks"), v);
+}
+
+/* A results directory without gbench.json (a run killed by SIGKILL): its
+ * runs.jsonl[.partial] as Google Benchmark JSON text; NULL if none. */
+static char *from_log(const char *dir, char *path, size_t n)
+{
+	static const char *const names[] = { "runs.jsonl.partial", "runs.jsonl" };
+	json_t *root;
+	char *text = NULL;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, n, "%s/%s", dir, names[i]);
+		if (access(path, R_OK))
+			continue;
+		root = json_object();
+		json_object_set_new(root, "benchmarks", json_array());
+		if (sb_runlog_read(path, log_line, root) >= 0)
+			text = json_dumps(root, 0);
+		json_decref(root);
+		return text;
+	}
+	snprintf(path, n, "%s/gbench.json", dir);
+	return NULL;
+}
+
+static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
+		size_t errlen)
+{
+	char path[4200], *text;
+	struct stat st;
+	json_error_t e;
+	json_t *bms, *ent;
+	size_t len, i;
+
+	memset(r, 0, sizeof(*r));
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(path, sizeof(path), "%s/gbench.json", arg);
+		if (access(path, F_OK) && (text = from_log(arg, path, sizeof(path)))) {
+			len = strlen(text);	/* killed: the finished benchmarks of runs.jsonl */
+			goto parse;
+		}
+	} else {
+		snprintf(path, sizeof(path), "%s", arg);
+	}
+	text = slurp(path, &len, err, errlen);
+	if (!text) {
+		r->path = strdup(path);
+		return -1;
+	}
+parse:
+	r->path = strdup(path);
+	if (strspn(text, " \t\r\n") == len) {
+		snprintf(err, errlen, "%s: empty file", path);
+		free(text);
+		return -1;
+	}
+	{
+		char *clean = nan_to_null(text);
+
+		free(text);
+		text = clean;
+		len = strlen(text);
+	}
+	r->root = json_loads(text, 0, &e);
+	free(text);
+	if (!r->root) {
+		snprintf(err, errlen, "%s: not valid JSON (%s at line %d, column %d)%s", path,
+			 e.text, e.line, e.column,
+			 e.position >= (int)len - 1 ? ": truncated?" : "");
+		return -1;
+	}
+	bms = json_object_get(r->root, "benchmarks");
+	if (!json_is_object(r->root) || !json_is_array(bms)) {
+		snprintf(err, errlen, "%s: not Google Benchmark JSON (no \"benchmarks\" array)", path);
+		return -1;
+	}
+	r->context = json_object_get(r->root, "context");
+	if (!json_is_object(r->context))
+		r->context = NULL;
+	if (!json_array_size(bms)) {
+		snprintf(err, errlen, "%s: no benchmarks in it", path);
+		return -1;
+	}
+	json_array_foreach(bms, i, ent) {
+		const char *name = json_string_value(json_object_get(ent, "name"));
+		const char *type = json_string_value(json_object_get(ent, "run_type"));
+		const char *agg = json_string_value(json_object_get(ent, "aggregate_name"));
+		bool error = json_is_true(json_object_get(ent, "error_occurred"));
+		struct sb_bm *b;
+		char *pn;
+		double v;
+
+		if (!json_is_object(ent) || !name || (!error && !json_is_number(json_object_get(
+								ent, "real_time")))) {
+			snprintf(err, errlen, "%s: benchmark entry %zu is not Google Benchmark's "
+				 "(needs \"name\" and \"real_time\")", path, i + 1);
+			return -1;
+		}
+		pn = plain_name(ent);
+		b = find_or_add(r, pn);
+		free(pn);
+		if (error) {
+			b->failed = true;
+			continue;
+		}
+		if (!b->entry)
+			b->entry = ent;
+		v = sb_entry_value(ent, metric);
+		if (type && !strcmp(type, "aggregate")) {
+			if (agg && !strcmp(agg, "median")) {
+				b->median = v;
+				b->entry = ent;	/* counters of the median run */
+			} else if (agg && !strcmp(agg, "cv")) {
+				b->cv = 100 * v;
+			}
+			continue;
+		}
+		if (isnan(v))
+			continue;
+		b->reps = realloc(b->reps, sizeof(double) * (b->nreps + 1));
+		b->reps[b->nreps++] = v;
+	}
+	for (int k = 0; k < r->n; k++) {
+		struct sb_bm *b = &r->bm[k];
+		double *s;
+
+		if (!b->nreps)
+			continue;
+		s = malloc(sizeof(double) * b->nreps);
+		memcpy(s, b->reps, sizeof(double) * b->nreps);
+		qsort(s, b->nreps, sizeof(double), cmp_double);
+		b->min = s[0];
+		b->max = s[b->nreps - 1];
+		if (isnan(b->median))	/* as GB computes it */
+			b->median = b->nreps % 2 ? s[b->nreps / 2] :
+				    (s[b->nreps / 2 - 1] + s[b->nreps / 2]) / 2;
+		free(s);
+	}
+	r->label = ctx_str(r, "sb_label");
+	if (r->label && !*r->label)
+		r->label = NULL;
+	r->host = ctx_str(r, "sb_host") ? ctx_str(r, "sb_host") : ctx_str(r, "host_name");
+	r->cpu_model = ctx_str(r, "sb_cpu_model");
+	return 0;
+}
+
+bool sb_results_has_metric(const struct sb_results *r, const char *metric)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->bm[i].entry && !isnan(sb_entry_value(r->bm[i].entry, metric)))
+			return true;
+	return false;
+}
+
+void sb_results_free(struct sb_results *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		free(r->bm[i].name);
+		free(r->bm[i].reps);
+	}
+	free(r->bm);
+	free(r->path);
+	json_decref(r->root);
+	memset(r, 0, sizeof(*r));
+}
