@@ -1,6 +1,7 @@
 /* plan.c — expand run options into plan points and register each one as a
  * Google Benchmark: families × strategies [× locks] × threads × placements. */
 #include "cmd/cmd.h"
+#include "report/settings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,7 @@ static void warn_smt_shared(const struct sb_topo *t, const char *placement, cons
 			    int n)
 {
 	static bool warned;
+	char msg[256];
 	int pi, ci, pj, cj, node;
 
 	for (int i = 0; i < n && !warned; i++)
@@ -204,9 +206,10 @@ static void warn_smt_shared(const struct sb_topo *t, const char *placement, cons
 			    sb_topo_cpu_where(t, cpus[j], &pj, &cj, &node) || pi != pj || ci != cj)
 				continue;
 			warned = true;
-			fprintf(stderr, "stratbench: warning: placement %s at %d threads puts CPUs %d "
-				"and %d on SMT siblings of one core: they share its pipeline\n",
-				placement, n, cpus[i], cpus[j]);
+			snprintf(msg, sizeof(msg), "placement %s at %d threads puts CPUs %d and %d "
+				 "on SMT siblings of one core: they share its pipeline", placement,
+				 n, cpus[i], cpus[j]);
+			sb_settings_add_warning(msg);	/* printed when a benchmark runs */
 		}
 }
 

@@ -147,6 +147,11 @@ int sb_settings_read(const char *root, int nnodes, struct sb_setting *out, int m
 	return n;
 }
 
+/* Warnings wait for the first benchmark: a usage error found later (a
+ * --benchmark_filter that matches nothing) stays one line on stderr. */
+static char pending[SB_SETTINGS_MAX][sizeof(((struct sb_setting *)0)->warning)];
+static int npending;
+
 void sb_settings_record(int nnodes)
 {
 	struct sb_setting set[SB_SETTINGS_MAX];
@@ -157,7 +162,20 @@ void sb_settings_record(int nnodes)
 
 		snprintf(key, sizeof(key), "sb_setting_%s", set[i].key);
 		sb_context_add(key, set[i].value);
-		if (set[i].warning[0])
-			fprintf(stderr, "stratbench: warning: %s\n", set[i].warning);
+		if (set[i].warning[0] && npending < SB_SETTINGS_MAX)
+			memcpy(pending[npending++], set[i].warning, sizeof(pending[0]));
 	}
+}
+
+void sb_settings_add_warning(const char *msg)
+{
+	if (npending < SB_SETTINGS_MAX)
+		snprintf(pending[npending++], sizeof(pending[0]), "%s", msg);
+}
+
+void sb_settings_warn(FILE *f)
+{
+	for (int i = 0; i < npending; i++)
+		fprintf(f, "stratbench: warning: %s\n", pending[i]);
+	npending = 0;	/* once per run */
 }

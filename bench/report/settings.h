@@ -6,14 +6,16 @@
  * prints it, or "unavailable (why)" — never an invented 0 — and a warning
  * when the value will distort a run (frequency scaling, boost, NUMA
  * balancing on a multi-node machine, a flush ceiling other than the 33 the
- * shootdown model assumes).  sb_settings_record() does it for this machine,
- * adds sb_setting_<key> entries to the JSON context and prints each warning
- * once on stderr.  The suite never writes any of these files.
+ * shootdown model assumes).  sb_settings_record() does it for this machine
+ * and adds sb_setting_<key> entries to the JSON context; sb_settings_warn()
+ * prints the warnings once, when the first benchmark runs (so a usage error
+ * found before stays one line).  The suite never writes any of these files.
  */
 #ifndef STRATBENCH_SETTINGS_H
 #define STRATBENCH_SETTINGS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct sb_setting {
 	const char *key;		/* numa_balancing, governor, ... */
@@ -27,5 +29,8 @@ struct sb_setting {
 /* Returns how many settings were filled (each known one, available or not). */
 int sb_settings_read(const char *root, int nnodes, struct sb_setting *out, int max);
 void sb_settings_record(int nnodes);
+void sb_settings_warn(FILE *f);
+/* another warning about the machine or the plan, printed with the others */
+void sb_settings_add_warning(const char *msg);
 
 #endif

@@ -1,4 +1,5 @@
 /* driver.c — run a point's rounds on a pinned team, report common counters. */
+#include "report/settings.h"
 #include "run/run.h"
 
 #include <stdio.h>
@@ -23,20 +24,25 @@ void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size)
 {
 	char err[256], msg[300];
 	bool bound;
-	void *p = sb_topo_alloc_on_node(pt->topo, size, pt->home_node, &bound, err, sizeof(err));
+	void *p;
+
+	sb_settings_warn(stderr);	/* once, now that a benchmark runs */
+	p = sb_topo_alloc_on_node(pt->topo, size, pt->home_node, &bound, err, sizeof(err));
 
 	if (!p) {
 		snprintf(msg, sizeof(msg), "home node: %s", err);
 		sb_state_skip_with_error(st, msg);
 		return NULL;
 	}
-	if (!bound) {
+	if (!bound) {	/* no home_node counter: it would claim a placement */
 		static int warned;
 
 		if (!warned++)
 			fprintf(stderr, "stratbench: note: memory binding to node %d unavailable "
 				"here; shared state is allocated without a node policy\n",
 				pt->home_node);
+	} else {	/* the NUMA node (OS index) the shared state is bound to */
+		sb_state_counter(st, "home_node", pt->home_node, SB_COUNTER_DEFAULT);
 	}
 	return p;
 }
@@ -48,6 +54,7 @@ void sb_drive_free(const struct sb_point *pt, void *p, size_t size)
 
 static void counters_open(struct sb_drive *d, const struct sb_point *pt, const int *cpus)
 {
+	sb_settings_warn(stderr);
 	if (!noted) {	/* once per run, when the first benchmark runs */
 		noted = true;
 		sb_counters_note_unavailable(drive_counters, stderr);
