@@ -94,7 +94,7 @@ stratbench run --help | grep -q -- "--out=DIR"
 stratbench run --out=results --benchmark_min_time=0.01 >run.log 2>&1 || { tail -5 run.log; exit 1; }
 echo "check-deb: $(($(wc -l <results/results.csv) - 1)) result rows"
 stratbench plot results
-for f in window lock baseline; do [ -s results/plots/$f-throughput.png ]; done
+for f in window lock baseline shootdown; do ls results/plots/$f-throughput-*.png >/dev/null; done
 echo "check-deb: ok"
 '
 echo "check-deb.sh: ok after $(($(date +%s) - start)) s" >&2

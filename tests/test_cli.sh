@@ -127,16 +127,10 @@ check "counters: cycles line" grep -Eq '^cycles +(available|unavailable: .+\(E[A
 check "counters: tracepoint line" grep -Eq '^tlb:tlb_flush +(available|unavailable: .+)$' "$tmp/cnt"
 check "counters: irq line" grep -Eq '^irq:TLB +(available|unavailable: .+)$' "$tmp/cnt"
 check "counters: raw PMU line" grep -q '^raw PMU events' "$tmp/cnt"
-expect_usage "counters bad option" "unknown option '--bogus'" counters --bogus
 expect_usage "counters bad list" "unknown counter 'cyclez'" counters --counters=cyclez
 # bad counter names: one line, exit 2, before anything runs
-expect_usage "unknown counter" "unknown counter 'cyclez'" run --strategy=null --counters=cyclez
-expect_usage "malformed tracepoint" "malformed tracepoint 'tlb:'" run --strategy=null --counters=tlb:
 expect_usage "malformed tracepoint 2" "malformed tracepoint ':tlb_flush'" run --strategy=null --counters=:tlb_flush
 expect_usage "malformed vmstat" "malformed counter 'vmstat:'" run --strategy=null --counters=vmstat:
-expect_usage "none and others" "cannot be combined" run --strategy=null --counters=none,cycles
-expect_usage "empty counter" "empty counter name" run --strategy=null --counters=cycles,
-expect_usage "kernel-only :u" "kernel only" run --strategy=null --counters=cs:u
 if grep -q '^raw PMU events.*built without libpfm4' "$tmp/cnt"; then
 	expect_usage "raw event without libpfm4" "needs libpfm4 (apt-get install libpfm4-dev) and a rebuild" \
 		run --strategy=null --counters=DTLB_LOAD_MISSES:WALK_COMPLETED
@@ -222,12 +216,7 @@ check "workload name parts" grep -q '^window/spinlock/lock:queued/threads:1/plac
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/fid" >"$tmp/fidplot.out" 2>&1
 check "fidelity plot ($(tail -1 "$tmp/fidplot.out"))" [ -s "$tmp/fid/plots/window-fidelity.png" ]
 check "throughput plot leaves fidelity rows out" bash -c "! grep -q 'mode=fidelity' '$tmp/fid/plots/window-throughput.dat'"
-expect_usage "bad clock" "bad value in '--clock=sundial'" run --strategy=trylock --clock=sundial
-expect_usage "bad mode" "bad value in '--mode=fast'" run --strategy=trylock --mode=fast
-expect_usage "negative migrate" "bad value in '--migrate-ns=-5'" run --strategy=trylock --migrate-ns=-5
 expect_usage "tiny tick" "bad value in '--tick-us=1'" run --strategy=trylock --clock=jiffies --tick-us=1
-expect_usage "tick without jiffies" "--tick-us applies to --clock=jiffies only" run --strategy=trylock --tick-us=100
-expect_usage "interval below a tick" "shorter than one jiffies tick" run --strategy=trylock --clock=jiffies --interval-ms=0.5
 # the kernel shootdown drivers: real madvise shootdowns, counters in the CSV
 for s in kernel-madvise kernel-mprotect kernel-move_pages; do
 	check "list names $s" grep -q "^  $s " "$tmp/list"
@@ -299,21 +288,13 @@ done
 check "batch list: 2 variants per strategy, options in the name" [ "$(grep -c \
 	'^shootdown/[a-z]*/batch:[14]/threads:2/place:compact/ipi:signal/initiator:shared/manual_time' \
 	"$tmp/sdl")" -eq 6 ]
-expect_usage "batch above pages" "is above --pages=64" run --family=shootdown --pages=64 --batch=8,128
-expect_usage "batch 0" "bad value" run --family=shootdown --batch=0
-expect_usage "empty batch" "want a comma list" run --family=shootdown --batch=1,,2
 expect_usage "trailing comma" "bad value" run --family=shootdown --batch=1,
-expect_usage "bad ipi" "bad value" run --family=shootdown --ipi=nmi
-expect_usage "bad initiator" "bad value" run --family=shootdown --initiator=none
-expect_usage "bad write ratio" "bad value" run --family=shootdown --write-ratio=1.5
-expect_usage "zero pages" "bad value" run --family=shootdown --pages=0
 expect_usage "check takes no value" "is a flag and takes no value" run --family=shootdown --check=1
 
 # the wrapper's self-benchmark runs and names its loops
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1
 check "selftest exits 0" [ $? -eq 0 ]
 check "selftest native and batched" grep -q "harness/loop/c_batch:64" "$tmp/self"
-expect_usage "selftest bad flag" "unknown option '--strategy=x'" selftest --strategy=x
 
 # help: every command answers help, --help and -h alike, with its usage
 cmds=$("$sb" help | awk '/^Commands:/ { f = 1; next } f && /^  [a-z]/ { print $1 } f && /^$/ { exit }')
@@ -336,8 +317,6 @@ check "--help lists commands" grep -q "^  run " "$tmp/hg"
 check "--version" grep -Eq '^stratbench [0-9]+\.[0-9]+\.[0-9]+ \(git .+\)$' <("$sb" --version)
 "$sb" >/dev/null 2>"$tmp/nocmd.err"
 check "no command: exit 2" [ $? -eq 2 ]
-expect_usage "help of a missing command" "no command 'nosuch'" help nosuch
-expect_usage "help --man takes no command" "takes no command" help --man run
 # every option run --help documents is accepted by run's parser (a bad
 # placeholder value may be refused, never the name)
 "$sb" run --help | grep -oE '^ +--[A-Za-z0-9_-]+=?' | tr -d ' ' >"$tmp/opts"
@@ -351,30 +330,9 @@ while read -r o; do
 done <"$tmp/opts"
 
 # bad input: one line, exit 2
-expect_usage "unknown strategy" "unknown strategy 'nosuch'" run --strategy=nosuch
-expect_usage "unknown family" "unknown family 'nosuch'" run --family=nosuch
-expect_usage "unknown lock" "unknown lock 'nosuch'" run --strategy=spinlock --lock=nosuch
-expect_usage "bad CPU list" "bad CPU list" run --placement=list:0-x --strategy=null
-expect_usage "missing CPU" "does not exist" run --placement=list:4000 --strategy=null
-expect_usage "too many threads" "threads but this machine has" run --threads=100000 --strategy=null
-expect_usage "bad thread list" "bad thread count" run --threads=1,,x --strategy=null
-expect_usage "unknown option" "unknown option '--nosuch'" run --nosuch
-expect_usage "unknown GB flag" "unknown option '--benchmark_nosuch=1'" run --strategy=null --benchmark_nosuch=1
-expect_usage "unknown command" "unknown command" frobnicate
-expect_usage "list takes no options" "unknown option '--x'" list --x
-expect_usage "list takes no argument" "unexpected argument 'x'" list x
-expect_usage "topo threads without placement" "needs --placement" topo --threads=2
-expect_usage "topo refuses run options" "unknown option '--strategy=x'" topo --strategy=x
-expect_usage "plot needs a DIR" "needs a results directory" plot
 expect_usage "plot --compare takes two" "needs two results" plot --compare a
 expect_usage "plot --compare takes only two" "needs two results" plot --compare a b c
-expect_usage "bad value" "bad value" run --limit=-3
-expect_usage "synthetic run" "not this machine" run --topology="synthetic:pack:1 core:2 pu:1" --strategy=null
-expect_usage "missing home node" "NUMA node 7 does not exist" run --home-node=7 --strategy=null
 HWLOC_XMLFILE=/nonexistent expect_usage "leaked HWLOC_XMLFILE" "HWLOC_XMLFILE is set" run --strategy=null
-touch "$tmp/afile"
-expect_usage "output under a file" "cannot create output directory" run --strategy=null --out="$tmp/afile/x"
-expect_usage "no filter match" "Failed to match any benchmarks" run --strategy=null --benchmark_filter=zzz "${fast[@]}"
 # existing results are never overwritten
 sum=$(cat "$out/gbench.json" "$out/results.csv" | md5sum)
 expect_usage "existing results" "already holds results" run --strategy=null --out="$out" "${fast[@]}"
@@ -383,19 +341,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	mkdir "$tmp/ro" && chmod a-w "$tmp/ro"
 	expect_usage "unwritable out" "cannot write" run --strategy=null --out="$tmp/ro"
 fi
-expect_usage "out and benchmark_out" "drop --benchmark_out" run --strategy=null --out="$tmp/z" --benchmark_out=/tmp/x
 # Google Benchmark's own flags are checked before it sees them
-expect_usage "negative repetitions" "bad value" run --strategy=null --benchmark_repetitions=-1
-expect_usage "bad format" "bad value" run --strategy=null --benchmark_format=bogus
-expect_usage "bad min_time" "bad value" run --strategy=null --benchmark_min_time=abc
-expect_usage "unwritable benchmark_out" "cannot write" run --strategy=null --benchmark_out=/no/dir/x
-expect_usage "selftest bad GB flag" "bad value" selftest --benchmark_repetitions=0
 # numbers: finite and in range
-expect_usage "nan interval" "bad value" run --strategy=spinlock --interval-ms=nan
-expect_usage "inf crit" "bad value" run --family=lock --crit=inf
-expect_usage "huge crit" "bad value" run --family=lock --crit=1e12
-expect_usage "huge home node" "bad value" run --strategy=null --home-node=4294967296
-expect_usage "overflowing limit" "bad value" run --strategy=spinlock --limit=99999999999999999999999
 # list:CPUS keeps its commas; repeats register once
 "$sb" run --strategy=null --placement=list:0,compact,compact --threads=1,1 \
 	--benchmark_list_tests=true >"$tmp/lt" 2>&1
@@ -451,8 +398,6 @@ check "flush: us_per_call alone and with a remote toucher" awk -F, -v c="$upc" '
 check "calibrate runs nothing else" awk -F, 'NR > 1 && $2 != "calibrate" { exit 1 }' "$cal"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/cal" >/dev/null 2>&1
 check "latency matrix drawn" [ -s "$tmp/cal/plots/latency-matrix-store.png" ] && [ -s "$tmp/cal/plots/latency-matrix-cas.svg" ]
-expect_usage "calibrate --family" "unknown option '--family=lock'" calibrate --family=lock
-expect_usage "calibrate bad pairs" "bad value" calibrate --pairs=bogus
 "$sb" run --family=lock --strategy=ticket --threads=1,2 --placement=compact --limits \
 	--out="$tmp/lim" "${fast[@]}" >/dev/null 2>&1
 lim=$tmp/lim/results.csv lo=$(csvcol "$lim" limit_ops) ol=$(csvcol "$lim" of_limit)
@@ -485,10 +430,7 @@ else
 fi
 "$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" >/dev/null 2>"$tmp/notty"
 check "no progress when stderr is not a terminal" bash -c "! grep -q '\[1/1\]' '$tmp/notty'"
-expect_usage "label with a slash" "bad value" run --strategy=null --label=a/b
 expect_usage "empty label" "bad value" run --strategy=null --label=
-expect_usage "bad cv threshold" "bad value" run --strategy=null --cv-threshold=-1
-expect_usage "bad thread word" "bad thread count" run --strategy=null --threads=most
 "$sb" run --strategy=null --threads=all --placement=compact --benchmark_list_tests=true >"$tmp/all_t" 2>&1
 if [ "$(nproc)" -eq 2 ]; then
 	"$sb" run --strategy=null --placement=compact --benchmark_list_tests=true >"$tmp/auto_t" 2>&1
