@@ -5,6 +5,9 @@
 #   - thread creation fails (a 4 GiB default stack under a 2 GiB address
 #     space: every new thread's stack mmap fails, the main thread's does not)
 #   - a plan CPU outside the process's affinity (taskset on the process)
+#   - memory allocation fails (the simulated shootdown machine's frames of
+#     --pages=65536 under a 150 MB address space): the failed row is
+#     recorded and the files are complete
 # SANITIZE (2nd argument, the build's -fsanitize list): sanitizers reserve
 # terabytes of address space, so the address-space fault is skipped there
 # (said, not silent); the native build runs it.
@@ -39,6 +42,19 @@ else
 		bash -c 'ulimit -s 4194304 && ulimit -v 2097152 && exec "$@"' _ \
 		"$sb" run --strategy=null --threads=1,2 --placement=compact \
 		--benchmark_min_time=0.01
+fi
+if [ -z "$sanitize" ]; then
+	out=$tmp/alloc
+	timeout 120 bash -c 'ulimit -v 150000 && exec "$@"' _ "$sb" run --family=shootdown \
+		--strategy=immediate --threads=1 --batch=1 --counters=none \
+		--benchmark_min_time=0.01 --out="$out" --pages=65536 >"$tmp/alloc.out" 2>"$tmp/alloc.err"
+	rc=$?
+	[ "$rc" -eq 1 ] && ok || bad "alloc: exit $rc, want 1"
+	grep -q "out of memory for a simulated machine of 65536 pages" "$tmp/alloc.out" \
+		"$tmp/alloc.err" && ok || bad "alloc: no 'out of memory' line"
+	[ -s "$out/results.csv" ] && [ ! -e "$out/results.csv.partial" ] && ok ||
+		bad "alloc: results.csv not complete"
+	grep -q "out of memory" "$out/results.csv" && ok || bad "alloc: the failed row is not recorded"
 fi
 if [ "$(nproc)" -ge 2 ]; then
 	expect_fault affinity "outside this process's CPU affinity" \
