@@ -248,6 +248,47 @@ static void fed_from_reports(void)
 	sb_calib_reset();
 }
 
+/* Flush cost against the calibrated round trip: the simulated machine's
+ * transports and the real kernel's remote flush, each under its own key;
+ * absent (with why) when the run did not calibrate it. */
+static void flush_rtt(void)
+{
+	double rtt = -1;
+	char why[256] = "";
+
+	CHECK(near(sb_of_flush_rtt(300, 150), 2), "of_flush_rtt: 300 ns per request / 150 ns");
+	CHECK(isnan(sb_of_flush_rtt(300, 0)) && isnan(sb_of_flush_rtt(0, 150)) &&
+	      isnan(sb_of_flush_rtt(NAN, 150)) && isnan(sb_of_flush_rtt(300, INFINITY)),
+	      "of_flush_rtt refuses 0, NaN and inf");
+	sb_calib_reset();
+	CHECK(sb_flush_rtt_for("flush:poll", &rtt, why, sizeof(why)) != 0 && rtt == -1 &&
+	      strstr(why, "of_flush_rtt: unavailable") && strstr(why, "calibrate/flush/transport:poll"),
+	      "no calibration: absent, says which point (%s)", why);
+	CHECK(sb_flush_rtt_for("flush:remote", &rtt, why, sizeof(why)) != 0 &&
+	      strstr(why, "calibrate/flush/toucher:remote"), "kernel key names its point (%s)", why);
+	report("calibrate/flush/transport:poll/threads:2/place:list:0+1/iterations:5000/repeats:1",
+	       "", NULL, "us_per_call", 0.15, "ops_per_s", 1);
+	report("calibrate/flush/transport:signal/threads:2/place:list:0+1", "", NULL,
+	       "us_per_call", 12, NULL, 0);
+	report("calibrate/flush/toucher:remote/threads:2/place:list:0+1", "", NULL,
+	       "us_per_call", 9, NULL, 0);
+	/* broken fixtures: an aggregate and a failed run must not count */
+	report("calibrate/flush/transport:poll/threads:2/place:list:0+1", "median", NULL,
+	       "us_per_call", 1e3, NULL, 0);
+	report("calibrate/flush/transport:poll/threads:2/place:list:0+1", "", "boom",
+	       "us_per_call", 1e3, NULL, 0);
+	CHECK(sb_flush_rtt_for("flush:poll", &rtt, why, sizeof(why)) == 0 && near(rtt, 150),
+	      "poll round trip 0.15 us = 150 ns, got %g", rtt);
+	CHECK(sb_flush_rtt_for("flush:signal", &rtt, why, sizeof(why)) == 0 && near(rtt, 12e3),
+	      "signal kept apart: %g", rtt);
+	CHECK(sb_flush_rtt_for("flush:remote", &rtt, why, sizeof(why)) == 0 && near(rtt, 9e3),
+	      "kernel remote round trip: %g", rtt);
+	CHECK(near(sb_of_flush_rtt(600, rtt), 600 / 9e3), "a point's ratio uses its own key");
+	sb_calib_reset();
+	CHECK(sb_flush_rtt_for("flush:signal", &rtt, why, sizeof(why)) != 0,
+	      "nothing carries over a reset");
+}
+
 int main(void)
 {
 	small_exact();
@@ -259,5 +300,6 @@ int main(void)
 	arithmetic();
 	limits_for_points();
 	fed_from_reports();
+	flush_rtt();
 	return check_done("test_calibrate");
 }

@@ -393,8 +393,9 @@ check "c2c rows: every pair, both ops, off the diagonal, positive and finite" aw
 	END { exit k == n * (n - 1) ? 0 : 1 }' "$cal"
 check "uncontended: 7 ops with a cost" awk -F, -v c="$npo" '$3 == "uncontended" { k++; if (!($c > 0)) exit 1 }
 	END { exit k == 7 ? 0 : 1 }' "$cal"
-check "flush: us_per_call alone and with a remote toucher" awk -F, -v c="$upc" '$3 == "flush" { k++; if (!($c > 0)) exit 1 }
-	END { exit k == 2 ? 0 : 1 }' "$cal"
+check "flush: us_per_call alone, with a remote toucher, simulated poll and signal" awk -F, -v c="$upc" '
+	$3 == "flush" { k++; if (!($c > 0)) bad = 1; if ($1 ~ /transport:(poll|signal)\/threads:2\//) t++ }
+	END { exit !bad && k == 4 && t == 2 ? 0 : 1 }' "$cal"
 check "calibrate runs nothing else" awk -F, 'NR > 1 && $2 != "calibrate" { exit 1 }' "$cal"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/cal" >/dev/null 2>&1
 check "latency matrix drawn" [ -s "$tmp/cal/plots/latency-matrix-store.png" ] && [ -s "$tmp/cal/plots/latency-matrix-cas.svg" ]
@@ -413,6 +414,29 @@ check "no calibration: no limit_ops, a label saying so" awk -F, -v lo="$lo" '
 check "window/null: 2 threads against twice its 1-thread rate; 1 thread says why not" awk -F, -v ol="$ol" '
 	$1 ~ /^window.null.threads:2/ && $ol > 0 { a = 1 }
 	$1 ~ /^window.null.threads:1/ && $ol == "" && /limit: none at 1 thread/ { b = 1 } END { exit !(a && b) }' "$tmp/wlim/results.csv"
+# shootdown flush cost against the calibrated round trips: the simulated
+# point against transport:poll, the kernel's against toucher:remote
+"$sb" run --limits --family=shootdown --strategy=immediate,kernel-madvise --batch=32 --pages=64 \
+	--threads=2 --placement=compact --out="$tmp/sdlim" "${fast[@]}" >/dev/null 2>"$tmp/sdlim.err"
+check "shootdown --limits exits 0 ($(tail -1 "$tmp/sdlim.err"))" [ $? -eq 0 ]
+sl=$tmp/sdlim/results.csv
+check "shootdown --limits: of_flush_rtt = ns per request / the transport's round trip" awk -F, \
+	-v rt="$(csvcol "$sl" flush_rtt_ns)" -v of="$(csvcol "$sl" of_flush_rtt)" -v u="$(csvcol "$sl" us_per_call)" \
+	-v np="$(csvcol "$sl" ns_per_page)" -v ap="$(csvcol "$sl" acks_per_page)" \
+	-v up="$(csvcol "$sl" us_per_page)" -v cp="$(csvcol "$sl" calls_per_page)" '
+	function off(a, b) { return a - b > 1e-4 * b || b - a > 1e-4 * b }
+	$1 ~ /^calibrate.flush.transport:poll/ { poll = $u * 1000 }
+	$1 ~ /^calibrate.flush.toucher:remote/ { remote = $u * 1000 }
+	$1 ~ /^shootdown.immediate.batch:32.threads:2/ { a = 1
+		if (!(poll > 0) || off($rt, poll) || off($of, $np / $ap / poll)) bad = 1 }
+	$1 ~ /^shootdown.kernel-madvise.immediate.batch:32.threads:2/ { b = 1
+		if (!(remote > 0) || off($rt, remote) || off($of, $up * 1000 / $cp / remote)) bad = 1 }
+	END { exit bad || !(a && b) }' "$sl"
+for f in "$sd/results.csv" "$tmp/k/results.csv"; do
+	check "no --limits: no of_flush_rtt, the label says why ($f)" awk -F, -v of="$(csvcol "$f" of_flush_rtt)" '
+		$2 == "shootdown" { k++; if ((of && $of != "") || $0 !~ /of_flush_rtt: unavailable \(no calibrate.flush.(transport:poll|toucher:remote) in this run/) bad = 1 }
+		END { exit bad || !k }' "$f"
+done
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/lim" >/dev/null 2>&1
 check "of_limit plot" [ -s "$tmp/lim/plots/lock-of-limit.png" ]
 # progress: on a terminal's stderr only (script(1) gives the run a pty)

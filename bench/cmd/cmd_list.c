@@ -16,7 +16,8 @@ static int list_main(int argc, char **argv)
 	printf("calibrate — the machine's limits, measured first in the same run (stratbench calibrate)\n");
 	printf("  %-14s %s\n", "c2c", "core-to-core line bounce, one-way ns per CPU pair [op:store, op:cas]");
 	printf("  %-14s %s\n", "uncontended", "one op on one core: cas, fetch_add, xchg, spin, mutex, cycles, jiffies");
-	printf("  %-14s %s\n", "flush", "one-page madvise(MADV_DONTNEED), without and with a remote toucher");
+	printf("  %-14s %s\n", "flush", "one-page madvise(MADV_DONTNEED), without and with a remote toucher; "
+	       "the simulated machine's flush round trip, poll and signal");
 	printf("window — rate-limit window policies: window/<policy>[/lock:<lock>]/threads:N/place:P\n");
 	for (i = 0; i < sb_registry_count(SB_FAMILY_window, false); i++) {
 		const struct sb_registry_entry *e = sb_registry_at(SB_FAMILY_window, i, false);

@@ -19,6 +19,14 @@
  *     with a second thread of the process pinned on another core touching
  *     its own page, so the flush needs a shootdown IPI there.  us_per_call;
  *     the difference between the two is the remote round trip.
+ *   calibrate/flush/transport:poll|signal — the simulated machine's
+ *     (bench/sim/) flush round trip: the initiator on the first CPU calls
+ *     sb_flush_tlb_pages() for one page on one responder pinned on another
+ *     core, which runs the shootdown family's default access loop (1024
+ *     pages, hot, write ratio 0.5) and takes the request by polling or by
+ *     signal.  One op is one request + ack; batches of SB_RTT_BATCH are
+ *     timed: us_per_call is the median over batches of batch time / batch,
+ *     with min and max (us_per_call_min, us_per_call_max).
  */
 #include "run/run.h"
 
@@ -27,6 +35,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <stratbench/shootdown.h>
 
 #define SB_C2C_BATCH 64			/* round trips per timed sample */
 #define SB_C2C_SAMPLES (1 << 16)	/* samples kept per call */
@@ -48,7 +58,8 @@ static int calibrate_variants(const char *strategy, const char **names, int max)
 	static const char *const c2c[] = { "op:store", "op:cas", NULL };
 	static const char *const unc[] = { "op:cas", "op:fetch_add", "op:xchg", "op:spin",
 		"op:mutex", "op:cycles", "op:jiffies", NULL };
-	static const char *const flush[] = { "toucher:none", "toucher:remote", NULL };
+	static const char *const flush[] = { "toucher:none", "toucher:remote", "transport:poll",
+		"transport:signal", NULL };
 	const char *const *v = !strcmp(strategy, "c2c") ? c2c : !strcmp(strategy, "flush") ?
 			       flush : unc;
 	int n = 0;
@@ -96,7 +107,7 @@ static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy, con
 		free(pairs);
 		return n;
 	}
-	n = !strcmp(strategy, "flush") && !strcmp(variant, "toucher:remote") ? 2 : 1;
+	n = !strcmp(strategy, "flush") && strcmp(variant, "toucher:none") ? 2 : 1;
 	/* a remote toucher on another core when there is one */
 	if (n == 2 && sb_topo_plan(t, sb_topo_ncores(t) > 1 ? "cores" : "compact", 2, cpus,
 				   err, sizeof(err))) {
@@ -360,12 +371,109 @@ static void flush_body(sb_state *st, const struct sb_point *pt)
 	munmap(mem, (size_t)f.pagesz * 2);
 }
 
+/* ---- flush/transport: the simulated machine's round trip ----------------- */
+
+#define SB_RTT_BATCH 16			/* round trips per timed sample */
+#define SB_RTT_SAMPLES (1 << 16)	/* samples kept per call */
+
+struct rtt_run {
+	struct sb_sim *sim;
+	struct sb_shootdown *sd;	/* flush-only: no strategy */
+	double *samples;		/* ns per round trip, per batch */
+	int nsamples;
+	uint64_t trips;			/* requests sent, over the rounds */
+};
+
+/* Member 0 sends the requests; member 1 is the responder (CPU 0 of the
+ * machine), serving until stop.  sb_sim_migrate_begin() starts the
+ * responder's round (its untimed no-migration phase included). */
+static uint64_t rtt_member_fn(int tid, const struct sb_round *r, void *arg)
+{
+	static const unsigned long page;	/* page 0: in the hot set */
+	struct rtt_run *x = arg;
+	struct sb_cpumask one;
+	uint64_t n = 0, t0;
+
+	if (tid == 1)
+		return sb_sim_respond(x->sim, 0, r);
+	sb_cpumask_clear(&one);
+	sb_cpumask_set(&one, 0);
+	sb_sim_migrate_begin(x->sd);
+	do {
+		t0 = sb_now_ns();
+		for (int j = 0; j < SB_RTT_BATCH; j++)
+			sb_flush_tlb_pages(x->sd, &one, &page, 1);
+		if (x->nsamples < SB_RTT_SAMPLES)
+			x->samples[x->nsamples++] = (double)(sb_now_ns() - t0) / SB_RTT_BATCH;
+		n += SB_RTT_BATCH;
+	} while (!sb_round_over(r, n));
+	/* the round's time: the requests only, as Google Benchmark's */
+	sb_sim_migrate_end(x->sd, n, r->quota);
+	x->trips += n;
+	return n;
+}
+
+/* Google Benchmark's time for a round: from the first request to the last
+ * ack, scaled to the quota (a round sends whole batches). */
+static uint64_t rtt_round_ns(const struct sb_team_result *r, void *arg)
+{
+	const struct sb_shootdown *sd = ((const struct rtt_run *)arg)->sd;
+
+	(void)r;
+	return sd->round_pages ? (uint64_t)((double)sd->round_migrate_ns *
+					    (double)sd->round_quota / (double)sd->round_pages) : 0;
+}
+
+static void rtt_body(sb_state *st, const struct sb_point *pt)
+{
+	struct sb_sim_params params = {
+		.nresp = 1, .pages = 1024, .write_ratio = 0.5, .access = SB_ACCESS_HOT,
+		.ipi = strcmp(pt->variant, "transport:signal") ? SB_IPI_POLL : SB_IPI_SIGNAL,
+		.seed = 1,
+	};
+	struct rtt_run x = { .samples = malloc(sizeof(double) * SB_RTT_SAMPLES) };
+	struct sb_sim_report rep;
+	struct sb_drive d;
+	char err[256];
+
+	x.sim = x.samples ? sb_sim_create(&params, err, sizeof(err)) : NULL;
+	if (x.sim)
+		x.sd = sb_shootdown_create(x.sim, NULL, 1, 1, err, sizeof(err));
+	if (!x.sd) {
+		sb_state_skip_with_error(st, x.samples ? err : "out of memory");
+	} else if (sb_drive_run_team(st, pt, 2, pt->cpus, rtt_member_fn, &x, rtt_round_ns,
+				     &d) == 0) {
+		sb_sim_report(x.sim, &rep);
+		if (rep.acks != x.trips || rep.flushes != x.trips) {
+			/* the machine's own count: one request, one ack per call */
+			snprintf(err, sizeof(err), "flush round trip: %llu requests, %llu acks",
+				 (unsigned long long)x.trips, (unsigned long long)rep.acks);
+			sb_state_skip_with_error(st, err);
+		} else if (x.nsamples) {
+			qsort(x.samples, x.nsamples, sizeof(double), cmp_double);
+			sb_state_counter(st, "us_per_call", x.samples[x.nsamples / 2] / 1e3,
+					 SB_COUNTER_DEFAULT);
+			sb_state_counter(st, "us_per_call_min", x.samples[0] / 1e3,
+					 SB_COUNTER_DEFAULT);
+			sb_state_counter(st, "us_per_call_max", x.samples[x.nsamples - 1] / 1e3,
+					 SB_COUNTER_DEFAULT);
+			sb_state_counter(st, "samples", x.nsamples, SB_COUNTER_DEFAULT);
+		}
+		free(d.ops);
+	}
+	sb_shootdown_destroy(x.sd);
+	sb_sim_destroy(x.sim);
+	free(x.samples);
+}
+
 static void calibrate_body(sb_state *st, void *arg)
 {
 	const struct sb_point *pt = arg;
 
 	if (!strcmp(pt->strategy, "c2c"))
 		c2c_body(st, pt, !strcmp(pt->variant, "op:cas"));
+	else if (!strcmp(pt->strategy, "flush") && !strncmp(pt->variant, "transport:", 10))
+		rtt_body(st, pt);
 	else if (!strcmp(pt->strategy, "flush"))
 		flush_body(st, pt);
 	else
@@ -378,7 +486,7 @@ static int64_t calibrate_brief_iterations(const char *strategy)
 	if (!strcmp(strategy, "c2c"))
 		return 2000;		/* batches: 256k line transfers */
 	if (!strcmp(strategy, "flush"))
-		return 5000;		/* madvise calls */
+		return 5000;		/* madvise calls, or simulated round trips */
 	return 5000000;			/* uncontended ops */
 }
 

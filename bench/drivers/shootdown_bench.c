@@ -9,6 +9,7 @@
  * reaches its quota.  Every round starts with a no-migration phase (the
  * migrating member sleeps) that measures the responders' access rate for
  * responder_slowdown; Google Benchmark's time is the migrating time only. */
+#include "run/limits.h"
 #include "run/run.h"
 
 #include <stdlib.h>
@@ -166,6 +167,10 @@ static void report(sb_state *st, const struct sb_sim *sim, unsigned nresp)
 	}
 	if (*label)
 		sb_state_set_label(st, label);
+	/* flush cost: the migrating time per request sent (one per CPU per
+	 * flush), against the calibrated round trip of this transport */
+	sb_flush_rtt_report(st, strcmp(ipi, "signal") ? "flush:poll" : "flush:signal",
+			    rep.acks ? (double)rep.migrate_ns / (double)rep.acks : 0);
 }
 
 static void shootdown_body(sb_state *st, void *arg)

@@ -8,6 +8,7 @@
  * are in kshoot.h.  Google Benchmark's time is the initiator's time inside
  * the calls, per page; real IPIs come from the TLB and CAL rows of
  * /proc/interrupts read around each round. */
+#include "run/limits.h"
 #include "run/run.h"
 
 #include <stdlib.h>
@@ -77,6 +78,9 @@ static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoo
 	sb_state_counter(st, "pages_per_s", pages / ((double)r->timed_ns * 1e-9),
 			 SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "calls_per_page", (double)r->calls / pages, SB_COUNTER_DEFAULT);
+	/* a call's time against the real kernel's remote flush round trip */
+	sb_flush_rtt_report(st, "flush:remote", r->calls ? (double)r->timed_ns /
+			    (double)r->calls : 0);
 	if (r->has_irq[SB_IRQ_TLB]) {
 		sb_state_counter(st, "tlb_irqs_per_page", (double)r->irq[SB_IRQ_TLB] / pages,
 				 SB_COUNTER_DEFAULT);

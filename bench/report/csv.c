@@ -28,7 +28,9 @@ static const char *const counter_cols[] = {
 	/* the kernel shootdown drivers, columns 45..55 */
 	"us_per_page", "pages_per_s", "calls_per_page", "tlb_irqs_per_page",
 	"tlb_irqs_per_page_all", "cal_irqs_per_page", "user_s", "sys_s", "elapsed_s",
-	"not_moved_per_page", "responder_csw_per_batch", NULL,
+	"not_moved_per_page", "responder_csw_per_batch",
+	"flush_rtt_ns", "of_flush_rtt",		/* 56..57: flush cost (shootdown) */
+	NULL,
 };
 
 static void put_field(const char *s)

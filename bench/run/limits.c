@@ -198,7 +198,8 @@ void sb_limits_on_run(const struct sb_run_report *r, void *arg)
 			place = part[i] + 11;
 		else if (!strncmp(part[i], "threads:", 8))
 			threads = atoi(part[i] + 8);
-		else if (!strncmp(part[i], "op:", 3) || !strncmp(part[i], "toucher:", 8))
+		else if (!strncmp(part[i], "op:", 3) || !strncmp(part[i], "toucher:", 8) ||
+			 !strncmp(part[i], "transport:", 10))
 			variant = part[i];
 	}
 	if (strcmp(part[0], "calibrate")) {
@@ -219,7 +220,8 @@ void sb_limits_on_run(const struct sb_run_report *r, void *arg)
 	} else if (!strcmp(part[1], "uncontended") && counter(r, "ns_per_op", &v)) {
 		sb_calib_record(variant, -1, v, 1);
 	} else if (!strcmp(part[1], "flush") && counter(r, "us_per_call", &v)) {
-		snprintf(key, sizeof(key), "flush:%s", variant + 8);
+		/* toucher:none|remote, transport:poll|signal -> flush:<value> */
+		snprintf(key, sizeof(key), "flush:%s", strchr(variant, ':') + 1);
 		sb_calib_record(key, -1, v, 1);
 	}
 }
@@ -309,4 +311,41 @@ void sb_limits_report(sb_state *st, const struct sb_point *pt, enum sb_limit_kin
 		sb_state_append_label(st, why);
 	sb_state_counter(st, "limit_ops", limit, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "of_limit", sb_of_limit(ops_per_s, limit), SB_COUNTER_DEFAULT);
+}
+
+double sb_of_flush_rtt(double ns_per_req, double rtt_ns)
+{
+	return rtt_ns > 0 && isfinite(rtt_ns) && ns_per_req > 0 && isfinite(ns_per_req) ?
+	       ns_per_req / rtt_ns : NAN;
+}
+
+int sb_flush_rtt_for(const char *key, double *rtt_ns, char *why, size_t len)
+{
+	double us;
+
+	if (sb_calib_lookup(key, &us)) {
+		snprintf(why, len, "of_flush_rtt: unavailable (no calibrate/flush/%s%s in this "
+			 "run: run with --limits)", strcmp(key, "flush:remote") ? "transport:" :
+			 "toucher:", strchr(key, ':') + 1);
+		return -1;
+	}
+	*rtt_ns = us * 1e3;
+	return 0;
+}
+
+void sb_flush_rtt_report(sb_state *st, const char *key, double ns_per_req)
+{
+	char why[256];
+	double rtt;
+
+	if (!(ns_per_req > 0) || !isfinite(ns_per_req)) {
+		sb_state_append_label(st, "of_flush_rtt: unavailable (no flush request sent)");
+		return;
+	}
+	if (sb_flush_rtt_for(key, &rtt, why, sizeof(why))) {
+		sb_state_append_label(st, why);
+		return;
+	}
+	sb_state_counter(st, "flush_rtt_ns", rtt, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "of_flush_rtt", sb_of_flush_rtt(ns_per_req, rtt), SB_COUNTER_DEFAULT);
 }

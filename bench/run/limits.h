@@ -8,7 +8,9 @@
  * sb_limits_on_run() under keys: "c2c:store:A+B" (one_way_min_ns of CPU
  * pair A < B: its fastest batch, each a mean of 128 transfers — the bound
  * the hardware showed, robust to a descheduled member; with its relation), "c2c:cas:A+B", "op:cas" … (uncontended
- * ns_per_op), "flush:none|remote" (us_per_call), and for every other
+ * ns_per_op), "flush:none|remote" (us_per_call of the real kernel's
+ * flush), "flush:poll|signal" (us_per_call: the simulated machine's flush
+ * round trip per transport), and for every other
  * 1-thread run "solo:<name less threads and placement>" (ops_per_s).  A key
  * holds one record per repetition; its value is their median (the weights:
  * records lighter than a quarter of the heaviest are left out).  Main
@@ -63,5 +65,16 @@ int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *lim
  * that measured ops_per_s. */
 void sb_limits_report(sb_state *st, const struct sb_point *pt, enum sb_limit_kind kind,
 		      double ops_per_s);
+
+/* Flush cost against the calibrated round trip (README "Limits"): a
+ * shootdown point's ns per flush request ÷ the round trip under key
+ * ("flush:poll", "flush:signal": the simulated machine's transports;
+ * "flush:remote": the real kernel's madvise with a remote toucher).
+ * sb_flush_rtt_for: 0 and the round trip in ns, or -1 with why[] set.
+ * sb_flush_rtt_report: flush_rtt_ns and of_flush_rtt, or a label saying
+ * why not (no calibration, no request) — never 0. */
+double sb_of_flush_rtt(double ns_per_req, double rtt_ns);
+int sb_flush_rtt_for(const char *key, double *rtt_ns, char *why, size_t len);
+void sb_flush_rtt_report(sb_state *st, const char *key, double ns_per_req);
 
 #endif

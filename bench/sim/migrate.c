@@ -35,8 +35,8 @@ struct sb_shootdown *sb_shootdown_create(struct sb_sim *s, const struct sb_shoot
 	sd->batch.pages = calloc(batch_size, sizeof(*sd->batch.pages));
 	sd->cur_pages = calloc(batch_size, sizeof(*sd->cur_pages));
 	sd->old_pte = calloc(batch_size, sizeof(*sd->old_pte));
-	sd->priv = ops->state_size ? calloc(1, ops->state_size) : NULL;
-	if (!sd->batch.pages || !sd->cur_pages || !sd->old_pte || (ops->state_size && !sd->priv))
+	sd->priv = ops && ops->state_size ? calloc(1, ops->state_size) : NULL;
+	if (!sd->batch.pages || !sd->cur_pages || !sd->old_pte || (ops && ops->state_size && !sd->priv))
 		goto nomem;
 	return sd;
 nomem:

@@ -203,7 +203,11 @@ struct sb_shootdown_ops {
 	uint64_t (*loop)(struct sb_shootdown *sd, const struct sb_round *r);
 };
 
-/* NULL with one line in err (batch 0 or above pages, no memory). */
+/* NULL with one line in err (batch 0 or above pages, no memory).  ops NULL
+ * makes a flush-only initiator (the calibrate family's round trip): no
+ * strategy and no loop; between sb_sim_migrate_begin() and _end() it calls
+ * sb_flush_tlb_pages()/_all() directly, on pages it did not unmap (a flush
+ * then only drops the responders' entries; they fill them again). */
 struct sb_shootdown *sb_shootdown_create(struct sb_sim *s, const struct sb_shootdown_ops *ops,
 					 unsigned batch_size, unsigned ceiling,
 					 char *err, size_t errlen);
