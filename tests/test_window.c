@@ -176,7 +176,8 @@ static uint64_t stress_member(int tid, const struct sb_round *r, void *arg)
 	while (__atomic_load_n(&arrived, __ATOMIC_RELAXED) < (unsigned)a->members)
 		sched_yield();
 	t0 = now = (sb_ticks)((double)sb_read_cycles() * a->scale);
-	for (i = 1; i <= STRESS_CALLS || now - t0 < STRESS_MIN_WINDOWS * STRESS_INTERVAL; i++) {
+	for (i = 1; i <= STRESS_CALLS || now - t0 < (sb_ticks)STRESS_MIN_WINDOWS * STRESS_INTERVAL;
+	     i++) {
 		now = (sb_ticks)((double)sb_read_cycles() * a->scale);
 		if (!a->p->update(a->w, now, STRESS_PAGES, st))
 			pages += STRESS_PAGES;
