@@ -64,7 +64,7 @@ for n in window/null/threads:1/place:compact window/spinlock/lock:queued/threads
 done
 check "csv header" grep -q '^name,family,strategy,lock,threads,placement,params,aggregate,repetition,iterations,real_ns,cpu_ns,ops_per_s,ns_per_op,ops_min,ops_max,jain,resets,contended,limited' "$out/results.csv"
 # every row has a positive ops_per_s (column 13) and no error
-check "csv rows measured" awk -F, 'NR > 1 { n++; if (!($13 > 0) || $NF != "") exit 1 } END { exit n == 8 ? 0 : 1 }' "$out/results.csv"
+check "csv rows measured" awk -F, 'NR > 1 { n++; if (!($13 > 0) || $NF != "") { bad = 1; exit } } END { if (bad) exit 1; exit n == 8 ? 0 : 1 }' "$out/results.csv"
 check "spinlock row has resets and lock column" \
 	awk -F, '$3 == "spinlock" && $4 == "queued" && $18 != "" { f = 1 } END { exit !f }' "$out/results.csv"
 for c in ops_per_s ns_per_op ops_min ops_max resets contended; do
@@ -80,7 +80,7 @@ check "every JSON benchmark has cnt:task-clock/op" \
 	[ "$(grep -c '"cnt:task-clock/op":' "$out/gbench.json")" -eq "$(grep -c '"run_name":' "$out/gbench.json")" ]
 ex=$(csvcol "$out/results.csv" extra)
 check "every CSV row has counters in extra" awk -F, -v ex="$ex" \
-	'NR > 1 { n++; if ($ex !~ /cnt:rusage:user_s=/ || $ex !~ /cnt:irq:CAL@team=/) exit 1 } END { exit n == 8 ? 0 : 1 }' \
+	'NR > 1 { n++; if ($ex !~ /cnt:rusage:user_s=/ || $ex !~ /cnt:irq:CAL@team=/) { bad = 1; exit } } END { if (bad) exit 1; exit n == 8 ? 0 : 1 }' \
 	"$out/results.csv"
 # an unavailable counter is named in the context and never appears as a value
 unav=$(sed -n 's/.*"sb_counters_unavailable": "\(.*\)",\{0,1\}$/\1/p' "$out/gbench.json")
@@ -115,7 +115,7 @@ check "made-up counters: the others measured" [ "$(grep -c '"cnt:page-faults\(:u
 	>/dev/null 2>&1
 check "--counters-ab runs both" [ "$(grep -c '^window/null/threads:1/place:compact/counters:\(none\|on\),' "$tmp/ab/results.csv")" -eq 2 ]
 check "--counters-ab: none has no counters" \
-	awk -F, -v ex="$ex" '$1 ~ /counters:none$/ && $ex ~ /cnt:/ { exit 1 } $1 ~ /counters:none$/ { f = 1 } END { exit !f }' "$tmp/ab/results.csv"
+	awk -F, -v ex="$ex" '$1 ~ /counters:none$/ && $ex ~ /cnt:/ { bad = 1; exit } $1 ~ /counters:none$/ { f = 1 } END { if (bad) exit 1; exit !f }' "$tmp/ab/results.csv"
 check "--counters-ab: on has counters" \
 	awk -F, -v ex="$ex" '$1 ~ /counters:on$/ && $ex ~ /cnt:rusage:user_s=/ { f = 1 } END { exit !f }' "$tmp/ab/results.csv"
 expect_usage "--counters-ab with none" "drop --counters=none" run --strategy=null --counters-ab --counters=none
@@ -189,7 +189,7 @@ check "at least 9 locks" [ "$nlocks" -ge 9 ]
 "$sb" run --strategy=spinlock --lock=all --threads=2 --placement=compact --interval-ms=0.01 \
 	--out="$tmp/alllocks" "${fast[@]}" >/dev/null 2>&1
 check "spinlock with every lock: all rows measured" awk -F, -v n="$nlocks" \
-	'NR > 1 { k++; if (!($13 > 0) || $NF != "") exit 1 } END { exit k == n ? 0 : 1 }' \
+	'NR > 1 { k++; if (!($13 > 0) || $NF != "") { bad = 1; exit } } END { if (bad) exit 1; exit k == n ? 0 : 1 }' \
 	"$tmp/alllocks/results.csv"
 
 # the window workload model, the jiffies clock and fidelity mode: names, counters, CSV
@@ -231,14 +231,14 @@ kcol() { head -1 "$tmp/k/results.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f
 for c in us_per_page pages_per_s calls_per_page tlb_irqs_per_page tlb_irqs_per_page_all \
 	cal_irqs_per_page user_s sys_s elapsed_s; do
 	check "kernel-madvise: $c in every row" awk -F, -v c="$(kcol $c)" -v n=$nk \
-		'NR > 1 { k++; if ($c == "" || $NF != "") exit 1 } END { exit k == n ? 0 : 1 }' \
+		'NR > 1 { k++; if ($c == "" || $NF != "") { bad = 1; exit } } END { if (bad) exit 1; exit k == n ? 0 : 1 }' \
 		"$tmp/k/results.csv"
 done
 check "kernel-madvise names" grep -q '^shootdown/kernel-madvise/immediate/batch:32/threads:1/place:compact,shootdown,kernel-madvise,,1,compact,mode=immediate;batch=32,' "$tmp/k/results.csv"
 check "kernel-madvise batched calls 1/32 per page" awk -F, -v c="$(kcol calls_per_page)" \
-	'$1 ~ /batched\/batch:32\// { f = 1; if ($c != 0.03125) exit 1 } END { exit !f }' "$tmp/k/results.csv"
+	'$1 ~ /batched\/batch:32\// { f = 1; if ($c != 0.03125) { bad = 1; exit } } END { if (bad) exit 1; exit !f }' "$tmp/k/results.csv"
 check "kernel-madvise immediate: one call per page" awk -F, -v c="$(kcol calls_per_page)" \
-	'$1 ~ /immediate/ { f = 1; if ($c != 1) exit 1 } END { exit !f }' "$tmp/k/results.csv"
+	'$1 ~ /immediate/ { f = 1; if ($c != 1) { bad = 1; exit } } END { if (bad) exit 1; exit !f }' "$tmp/k/results.csv"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/k" >/dev/null 2>&1
 check "kernel shootdown plot" [ -s "$tmp/k/plots/shootdown-kernel.png" ]
 check "kernel shootdown plot data: immediate and batched series" \
@@ -273,11 +273,11 @@ done
 cv=$(col "$sd/results.csv" violations) cf=$(col "$sd/results.csv" flushes_per_page)
 cn=$(col "$sd/results.csv" ns_per_page)
 check "shootdown: 6 rows, measured, no violation" awk -F, -v cv="$cv" -v cn="$cn" \
-	'NR > 1 { k++; if ($cv != "0" || !($cn > 0) || $NF != "") exit 1 } END { exit k == 6 ? 0 : 1 }' \
+	'NR > 1 { k++; if ($cv != "0" || !($cn > 0) || $NF != "") { bad = 1; exit } } END { if (bad) exit 1; exit k == 6 ? 0 : 1 }' \
 	"$sd/results.csv"
 check "shootdown: immediate flushes at most once per page, batched once per batch" \
-	awk -F, -v cf="$cf" '$3 == "immediate" && $cf > 1 { exit 1 }
-	$3 == "batched" && $7 ~ /batch=8/ && $cf > 0.125 { exit 1 } NR > 1 { k++ } END { exit !k }' \
+	awk -F, -v cf="$cf" '$3 == "immediate" && $cf > 1 { bad = 1; exit }
+	$3 == "batched" && $7 ~ /batch=8/ && $cf > 0.125 { bad = 1; exit } NR > 1 { k++ } END { if (bad) exit 1; exit !k }' \
 	"$sd/results.csv"
 bash "$(dirname "$0")/../scripts/plot.sh" "$sd" >/dev/null 2>&1
 for f in cost flushes acks slowdown; do
@@ -389,10 +389,10 @@ npus=$(nproc)
 check "calibrate exits 0 ($(tail -1 "$tmp/cal.err"))" [ $? -eq 0 ]
 cal=$tmp/cal/results.csv ow=$(csvcol "$cal" one_way_ns) npo=$(csvcol "$cal" ns_per_op) upc=$(csvcol "$cal" us_per_call)
 check "c2c rows: every pair, both ops, off the diagonal, positive and finite" awk -F, -v c="$ow" -v n="$npus" '
-	$3 == "c2c" { k++; split($6, p, "[:+]"); if (p[2] == p[3] || !($c > 0) || $c ~ /nan|inf/) exit 1 }
-	END { exit k == n * (n - 1) ? 0 : 1 }' "$cal"
-check "uncontended: 7 ops with a cost" awk -F, -v c="$npo" '$3 == "uncontended" { k++; if (!($c > 0)) exit 1 }
-	END { exit k == 7 ? 0 : 1 }' "$cal"
+	$3 == "c2c" { k++; split($6, p, "[:+]"); if (p[2] == p[3] || !($c > 0) || $c ~ /nan|inf/) { bad = 1; exit } }
+	END { if (bad) exit 1; exit k == n * (n - 1) ? 0 : 1 }' "$cal"
+check "uncontended: 7 ops with a cost" awk -F, -v c="$npo" '$3 == "uncontended" { k++; if (!($c > 0)) { bad = 1; exit } }
+	END { if (bad) exit 1; exit k == 7 ? 0 : 1 }' "$cal"
 check "flush: us_per_call alone, with a remote toucher, simulated poll and signal" awk -F, -v c="$upc" '
 	$3 == "flush" { k++; if (!($c > 0)) bad = 1; if ($1 ~ /transport:(poll|signal)\/threads:2\//) t++ }
 	END { exit !bad && k == 4 && t == 2 ? 0 : 1 }' "$cal"
@@ -404,11 +404,11 @@ check "latency matrix drawn" [ -s "$tmp/cal/plots/latency-matrix-store.png" ] &&
 lim=$tmp/lim/results.csv lo=$(csvcol "$lim" limit_ops) ol=$(csvcol "$lim" of_limit)
 check "--limits: calibration first, then the locks with limit_ops and of_limit" awk -F, -v lo="$lo" -v ol="$ol" '
 	NR == 1 { next } $2 == "calibrate" { if (seen) exit 1; next }
-	$2 == "lock" { seen++; if (!($lo > 0) || !($ol > 0)) exit 1 } END { exit seen == 2 ? 0 : 1 }' "$lim"
+	$2 == "lock" { seen++; if (!($lo > 0) || !($ol > 0)) { bad = 1; exit } } END { if (bad) exit 1; exit seen == 2 ? 0 : 1 }' "$lim"
 "$sb" run --family=lock --strategy=ticket --threads=2 --placement=compact --out="$tmp/nolim" \
 	"${fast[@]}" >/dev/null 2>&1
 check "no calibration: no limit_ops, a label saying so" awk -F, -v lo="$lo" '
-	$2 == "lock" { k++; if ($lo != "" || $0 !~ /limit: unavailable/) exit 1 } END { exit k == 1 ? 0 : 1 }' "$tmp/nolim/results.csv"
+	$2 == "lock" { k++; if ($lo != "" || $0 !~ /limit: unavailable/) { bad = 1; exit } } END { if (bad) exit 1; exit k == 1 ? 0 : 1 }' "$tmp/nolim/results.csv"
 "$sb" run --strategy=null --threads=1,2 --placement=compact --limits --out="$tmp/wlim" \
 	"${fast[@]}" >/dev/null 2>&1
 check "window/null: 2 threads against twice its 1-thread rate; 1 thread says why not" awk -F, -v ol="$ol" '
