@@ -5,28 +5,7 @@ set -u
 sb=$1
 tmp=$(mktemp -d /tmp/sb_cli.XXXXXX)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
-# col FILE NAME: the number of a results.csv column, by its header
-col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
-
-# expect_usage "what" NEEDLE args...: exit 2, one line on stderr naming the problem
-expect_usage() {
-	local what=$1 needle=$2; shift 2
-	"$sb" "$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$? lines
-	lines=$(wc -l <"$tmp/err")
-	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$needle" "$tmp/err"; then
-		ok
-	else
-		bad "$what: rc=$rc lines=$lines stderr='$(head -3 "$tmp/err")' (want 2, 1, '$needle')"
-	fi
-}
-
-# csvcol FILE NAME: the column number of NAME in a results.csv
-csvcol() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
+. "$(dirname "$0")/testlib.sh"	# ok, bad, check, expect2, col
 fast=(--benchmark_min_time=0.01)
 
 # list: families and strategies, no test-only fixtures
@@ -78,7 +57,7 @@ check "every JSON benchmark has cnt:rusage:user_s" \
 	[ "$(grep -c '"cnt:rusage:user_s":' "$out/gbench.json")" -eq "$(grep -c '"run_name":' "$out/gbench.json")" ]
 check "every JSON benchmark has cnt:task-clock/op" \
 	[ "$(grep -c '"cnt:task-clock/op":' "$out/gbench.json")" -eq "$(grep -c '"run_name":' "$out/gbench.json")" ]
-ex=$(csvcol "$out/results.csv" extra)
+ex=$(col "$out/results.csv" extra)
 check "every CSV row has counters in extra" awk -F, -v ex="$ex" \
 	'NR > 1 { n++; if ($ex !~ /cnt:rusage:user_s=/ || $ex !~ /cnt:irq:CAL@team=/) { bad = 1; exit } } END { if (bad) exit 1; exit n == 8 ? 0 : 1 }' \
 	"$out/results.csv"
@@ -118,7 +97,7 @@ check "--counters-ab: none has no counters" \
 	awk -F, -v ex="$ex" '$1 ~ /counters:none$/ && $ex ~ /cnt:/ { bad = 1; exit } $1 ~ /counters:none$/ { f = 1 } END { if (bad) exit 1; exit !f }' "$tmp/ab/results.csv"
 check "--counters-ab: on has counters" \
 	awk -F, -v ex="$ex" '$1 ~ /counters:on$/ && $ex ~ /cnt:rusage:user_s=/ { f = 1 } END { exit !f }' "$tmp/ab/results.csv"
-expect_usage "--counters-ab with none" "drop --counters=none" run --strategy=null --counters-ab --counters=none
+expect2 "--counters-ab with none" "drop --counters=none" run --strategy=null --counters-ab --counters=none
 # stratbench counters: one line per counter, available or why not
 "$sb" counters >"$tmp/cnt" 2>&1
 check "counters exits 0" [ $? -eq 0 ]
@@ -127,12 +106,12 @@ check "counters: cycles line" grep -Eq '^cycles +(available|unavailable: .+\(E[A
 check "counters: tracepoint line" grep -Eq '^tlb:tlb_flush +(available|unavailable: .+)$' "$tmp/cnt"
 check "counters: irq line" grep -Eq '^irq:TLB +(available|unavailable: .+)$' "$tmp/cnt"
 check "counters: raw PMU line" grep -q '^raw PMU events' "$tmp/cnt"
-expect_usage "counters bad list" "unknown counter 'cyclez'" counters --counters=cyclez
+expect2 "counters bad list" "unknown counter 'cyclez'" counters --counters=cyclez
 # bad counter names: one line, exit 2, before anything runs
-expect_usage "malformed tracepoint 2" "malformed tracepoint ':tlb_flush'" run --strategy=null --counters=:tlb_flush
-expect_usage "malformed vmstat" "malformed counter 'vmstat:'" run --strategy=null --counters=vmstat:
+expect2 "malformed tracepoint 2" "malformed tracepoint ':tlb_flush'" run --strategy=null --counters=:tlb_flush
+expect2 "malformed vmstat" "malformed counter 'vmstat:'" run --strategy=null --counters=vmstat:
 if grep -q '^raw PMU events.*built without libpfm4' "$tmp/cnt"; then
-	expect_usage "raw event without libpfm4" "needs libpfm4 (apt-get install libpfm4-dev) and a rebuild" \
+	expect2 "raw event without libpfm4" "needs libpfm4 (apt-get install libpfm4-dev) and a rebuild" \
 		run --strategy=null --counters=DTLB_LOAD_MISSES:WALK_COMPLETED
 else	# with libpfm4: a name this PMU lacks is unavailable, and the run goes on
 	"$sb" run --strategy=null --threads=1 --placement=compact --counters=PM_SB_NO_SUCH_EVENT,page-faults \
@@ -216,7 +195,7 @@ check "workload name parts" grep -q '^window/spinlock/lock:queued/threads:1/plac
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/fid" >"$tmp/fidplot.out" 2>&1
 check "fidelity plot ($(tail -1 "$tmp/fidplot.out"))" [ -s "$tmp/fid/plots/window-fidelity.png" ]
 check "throughput plot leaves fidelity rows out" bash -c "! grep -q 'mode=fidelity' '$tmp/fid/plots/window-throughput.dat'"
-expect_usage "tiny tick" "bad value in '--tick-us=1'" run --strategy=trylock --clock=jiffies --tick-us=1
+expect2 "tiny tick" "bad value in '--tick-us=1'" run --strategy=trylock --clock=jiffies --tick-us=1
 # the kernel shootdown drivers: real madvise shootdowns, counters in the CSV
 for s in kernel-madvise kernel-mprotect kernel-move_pages; do
 	check "list names $s" grep -q "^  $s " "$tmp/list"
@@ -227,17 +206,16 @@ kthreads=1,2
 	--placement=compact --out="$tmp/k" "${fast[@]}" >"$tmp/k.out" 2>"$tmp/k.err"
 check "kernel-madvise runs ($(tail -1 "$tmp/k.err"))" [ $? -eq 0 ]
 nk=$(( $(tr ',' '\n' <<<"$kthreads" | wc -l) * 4 ))
-kcol() { head -1 "$tmp/k/results.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 for c in us_per_page pages_per_s calls_per_page tlb_irqs_per_page tlb_irqs_per_page_all \
 	cal_irqs_per_page user_s sys_s elapsed_s; do
-	check "kernel-madvise: $c in every row" awk -F, -v c="$(kcol $c)" -v n=$nk \
+	check "kernel-madvise: $c in every row" awk -F, -v c="$(col "$tmp/k/results.csv" $c)" -v n=$nk \
 		'NR > 1 { k++; if ($c == "" || $NF != "") { bad = 1; exit } } END { if (bad) exit 1; exit k == n ? 0 : 1 }' \
 		"$tmp/k/results.csv"
 done
 check "kernel-madvise names" grep -q '^shootdown/kernel-madvise/immediate/batch:32/threads:1/place:compact,shootdown,kernel-madvise,,1,compact,mode=immediate;batch=32,' "$tmp/k/results.csv"
-check "kernel-madvise batched calls 1/32 per page" awk -F, -v c="$(kcol calls_per_page)" \
+check "kernel-madvise batched calls 1/32 per page" awk -F, -v c="$(col "$tmp/k/results.csv" calls_per_page)" \
 	'$1 ~ /batched\/batch:32\// { f = 1; if ($c != 0.03125) { bad = 1; exit } } END { if (bad) exit 1; exit !f }' "$tmp/k/results.csv"
-check "kernel-madvise immediate: one call per page" awk -F, -v c="$(kcol calls_per_page)" \
+check "kernel-madvise immediate: one call per page" awk -F, -v c="$(col "$tmp/k/results.csv" calls_per_page)" \
 	'$1 ~ /immediate/ { f = 1; if ($c != 1) { bad = 1; exit } } END { if (bad) exit 1; exit !f }' "$tmp/k/results.csv"
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/k" >/dev/null 2>&1
 check "kernel shootdown plot" [ -s "$tmp/k/plots/shootdown-kernel.png" ]
@@ -254,9 +232,9 @@ if [ "$(ls -d /sys/devices/system/node/node* | wc -l)" -lt 2 ]; then
 	check "move_pages alone: no results written" [ ! -e "$tmp/mp/results.csv" ]
 fi
 for b in 0 513 x "" 1,,2 1, -1 99999999999999999999999; do
-	expect_usage "bad --batch='$b'" "bad value in '--batch=$b'" run --family=shootdown --batch="$b"
+	expect2 "bad --batch='$b'" "bad value in '--batch=$b'" run --family=shootdown --batch="$b"
 done
-expect_usage "--batch without value" "bad value in '--batch'" run --family=shootdown --batch
+expect2 "--batch without value" "bad value in '--batch'" run --family=shootdown --batch
 
 # shootdown: the simulated machine with the checker; --batch makes variants
 sd=$tmp/sd
@@ -288,8 +266,8 @@ done
 check "batch list: 2 variants per strategy, options in the name" [ "$(grep -c \
 	'^shootdown/[a-z]*/batch:[14]/threads:2/place:compact/ipi:signal/initiator:shared/manual_time' \
 	"$tmp/sdl")" -eq 6 ]
-expect_usage "trailing comma" "bad value" run --family=shootdown --batch=1,
-expect_usage "check takes no value" "is a flag and takes no value" run --family=shootdown --check=1
+expect2 "trailing comma" "bad value" run --family=shootdown --batch=1,
+expect2 "check takes no value" "is a flag and takes no value" run --family=shootdown --check=1
 
 # the wrapper's self-benchmark runs and names its loops
 "$sb" selftest "${fast[@]}" >"$tmp/self" 2>&1
@@ -330,16 +308,16 @@ while read -r o; do
 done <"$tmp/opts"
 
 # bad input: one line, exit 2
-expect_usage "plot --compare takes two" "needs two results" plot --compare a
-expect_usage "plot --compare takes only two" "needs two results" plot --compare a b c
-HWLOC_XMLFILE=/nonexistent expect_usage "leaked HWLOC_XMLFILE" "HWLOC_XMLFILE is set" run --strategy=null
+expect2 "plot --compare takes two" "needs two results" plot --compare a
+expect2 "plot --compare takes only two" "needs two results" plot --compare a b c
+HWLOC_XMLFILE=/nonexistent expect2 "leaked HWLOC_XMLFILE" "HWLOC_XMLFILE is set" run --strategy=null
 # existing results are never overwritten
 sum=$(cat "$out/gbench.json" "$out/results.csv" | md5sum)
-expect_usage "existing results" "already holds results" run --strategy=null --out="$out" "${fast[@]}"
+expect2 "existing results" "already holds results" run --strategy=null --out="$out" "${fast[@]}"
 check "earlier results untouched" [ "$sum" = "$(cat "$out/gbench.json" "$out/results.csv" | md5sum)" ]
 if [ "$(id -u)" -ne 0 ]; then
 	mkdir "$tmp/ro" && chmod a-w "$tmp/ro"
-	expect_usage "unwritable out" "cannot write" run --strategy=null --out="$tmp/ro"
+	expect2 "unwritable out" "cannot write" run --strategy=null --out="$tmp/ro"
 fi
 # Google Benchmark's own flags are checked before it sees them
 # numbers: finite and in range
@@ -353,7 +331,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	check "list:0,1 is one placement" grep -q "place:list:0+1/manual_time" "$tmp/lt2"
 fi
 # a run that matches nothing leaves the directory reusable; list_tests writes nothing
-expect_usage "no match with --out" "Failed to match" run --strategy=null --out="$tmp/nm" --benchmark_filter=zzz
+expect2 "no match with --out" "Failed to match" run --strategy=null --out="$tmp/nm" --benchmark_filter=zzz
 check "no partial files left" [ -z "$(ls -A "$tmp/nm")" ]
 "$sb" run --strategy=null --out="$tmp/nm" --benchmark_list_tests=true >/dev/null 2>&1
 check "list_tests writes no results" [ -z "$(ls -A "$tmp/nm")" ]
@@ -387,7 +365,7 @@ check "bad context: no unlink noise" bash -c "! grep -q 'cannot remove' '$tmp/ct
 npus=$(nproc)
 "$sb" calibrate --out="$tmp/cal" "${fast[@]}" >"$tmp/cal.out" 2>"$tmp/cal.err"
 check "calibrate exits 0 ($(tail -1 "$tmp/cal.err"))" [ $? -eq 0 ]
-cal=$tmp/cal/results.csv ow=$(csvcol "$cal" one_way_ns) npo=$(csvcol "$cal" ns_per_op) upc=$(csvcol "$cal" us_per_call)
+cal=$tmp/cal/results.csv ow=$(col "$cal" one_way_ns) npo=$(col "$cal" ns_per_op) upc=$(col "$cal" us_per_call)
 check "c2c rows: every pair, both ops, off the diagonal, positive and finite" awk -F, -v c="$ow" -v n="$npus" '
 	$3 == "c2c" { k++; split($6, p, "[:+]"); if (p[2] == p[3] || !($c > 0) || $c ~ /nan|inf/) { bad = 1; exit } }
 	END { if (bad) exit 1; exit k == n * (n - 1) ? 0 : 1 }' "$cal"
@@ -401,7 +379,7 @@ bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/cal" >/dev/null 2>&1
 check "latency matrix drawn" [ -s "$tmp/cal/plots/latency-matrix-store.png" ] && [ -s "$tmp/cal/plots/latency-matrix-cas.svg" ]
 "$sb" run --family=lock --strategy=ticket --threads=1,2 --placement=compact --limits \
 	--out="$tmp/lim" "${fast[@]}" >/dev/null 2>&1
-lim=$tmp/lim/results.csv lo=$(csvcol "$lim" limit_ops) ol=$(csvcol "$lim" of_limit)
+lim=$tmp/lim/results.csv lo=$(col "$lim" limit_ops) ol=$(col "$lim" of_limit)
 check "--limits: calibration first, then the locks with limit_ops and of_limit" awk -F, -v lo="$lo" -v ol="$ol" '
 	NR == 1 { next } $2 == "calibrate" { if (seen) exit 1; next }
 	$2 == "lock" { seen++; if (!($lo > 0) || !($ol > 0)) { bad = 1; exit } } END { if (bad) exit 1; exit seen == 2 ? 0 : 1 }' "$lim"
@@ -421,9 +399,9 @@ check "window/null: 2 threads against twice its 1-thread rate; 1 thread says why
 check "shootdown --limits exits 0 ($(tail -1 "$tmp/sdlim.err"))" [ $? -eq 0 ]
 sl=$tmp/sdlim/results.csv
 check "shootdown --limits: of_flush_rtt = ns per request / the transport's round trip" awk -F, \
-	-v rt="$(csvcol "$sl" flush_rtt_ns)" -v of="$(csvcol "$sl" of_flush_rtt)" -v u="$(csvcol "$sl" us_per_call)" \
-	-v np="$(csvcol "$sl" ns_per_page)" -v ap="$(csvcol "$sl" acks_per_page)" \
-	-v up="$(csvcol "$sl" us_per_page)" -v cp="$(csvcol "$sl" calls_per_page)" '
+	-v rt="$(col "$sl" flush_rtt_ns)" -v of="$(col "$sl" of_flush_rtt)" -v u="$(col "$sl" us_per_call)" \
+	-v np="$(col "$sl" ns_per_page)" -v ap="$(col "$sl" acks_per_page)" \
+	-v up="$(col "$sl" us_per_page)" -v cp="$(col "$sl" calls_per_page)" '
 	function off(a, b) { return a - b > 1e-4 * b || b - a > 1e-4 * b }
 	$1 ~ /^calibrate.flush.transport:poll/ { poll = $u * 1000 }
 	$1 ~ /^calibrate.flush.toucher:remote/ { remote = $u * 1000 }
@@ -433,7 +411,7 @@ check "shootdown --limits: of_flush_rtt = ns per request / the transport's round
 		if (!(remote > 0) || off($rt, remote) || off($of, $up * 1000 / $cp / remote)) bad = 1 }
 	END { exit bad || !(a && b) }' "$sl"
 for f in "$sd/results.csv" "$tmp/k/results.csv"; do
-	check "no --limits: no of_flush_rtt, the label says why ($f)" awk -F, -v of="$(csvcol "$f" of_flush_rtt)" '
+	check "no --limits: no of_flush_rtt, the label says why ($f)" awk -F, -v of="$(col "$f" of_flush_rtt)" '
 		$2 == "shootdown" { k++; if ((of && $of != "") || $0 !~ /of_flush_rtt: unavailable \(no calibrate.flush.(transport:poll|toucher:remote) in this run/) bad = 1 }
 		END { exit bad || !k }' "$f"
 done
@@ -454,7 +432,7 @@ else
 fi
 "$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" >/dev/null 2>"$tmp/notty"
 check "no progress when stderr is not a terminal" bash -c "! grep -q '\[1/1\]' '$tmp/notty'"
-expect_usage "empty label" "bad value" run --strategy=null --label=
+expect2 "empty label" "bad value" run --strategy=null --label=
 "$sb" run --strategy=null --threads=all --placement=compact --benchmark_list_tests=true >"$tmp/all_t" 2>&1
 if [ "$(nproc)" -eq 2 ]; then
 	"$sb" run --strategy=null --placement=compact --benchmark_list_tests=true >"$tmp/auto_t" 2>&1

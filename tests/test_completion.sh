@@ -8,9 +8,7 @@ set -u
 sb=$1 comp=$2
 tmp=$(mktemp -d /tmp/sb_comp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+. "$(dirname "$0")/testlib.sh"	# ok, bad, check
 
 mkdir "$tmp/bin" "$tmp/fake"
 ln -s "$(cd "$(dirname "$sb")" && pwd)/$(basename "$sb")" "$tmp/bin/stratbench"

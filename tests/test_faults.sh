@@ -15,9 +15,7 @@ set -u
 sb=$1 sanitize=${2:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
+. "$(dirname "$0")/testlib.sh"	# ok, bad, check
 
 # expect_fault NAME PATTERN CMD...: exit 1, stderr has PATTERN on one
 # line, the 1-thread result finished before the fault is in results.csv.

@@ -8,10 +8,7 @@ set -u
 build=$1
 tmp=$(mktemp -d /tmp/sb_inst.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*" >&2; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "$0")/testlib.sh"	# ok, bad, check
 
 p=$tmp/prefix
 cmake --install "$build" --prefix "$p" >"$tmp/install.log" 2>&1
