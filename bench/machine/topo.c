@@ -83,21 +83,21 @@ static void fill_pus(struct sb_topo *t)
 
 /* Upper bound of the PUs a synthetic description asks hwloc to build: the
  * product of its arities — numbers after a ':' ("core:4") and bare numbers
- * starting a word ("2 2 2"), attributes in parentheses aside.  hwloc builds
- * every object before we could count them, and "pack:1000 core:1000
- * pu:1000" would take minutes and gigabytes. */
+ * starting a word ("2 2 2"); an over-estimate is fine (it only refuses).
+ * hwloc builds every object before we could count them, and "pack:1000
+ * core:1000 pu:1000" would take minutes and gigabytes. */
 #define SB_SYNTHETIC_MAX_PUS 4096	/* 8 sockets of 512 PUs: past every lab machine */
 
 static bool synthetic_too_big(const char *desc)
 {
 	unsigned long long prod = 1;
-	int depth = 0;
 
+	/* every number after ':' or starting a word counts, inside
+	 * parentheses too: an unclosed '(' must not hide an arity */
 	for (const char *p = desc; *p; p++) {
 		bool word_start = p == desc || isspace((unsigned char)p[-1]);
 
-		depth += (*p == '(') - (*p == ')');
-		if (depth > 0 || !isdigit((unsigned char)*p) || !(word_start || p[-1] == ':'))
+		if (!isdigit((unsigned char)*p) || !(word_start || p[-1] == ':'))
 			continue;
 		unsigned long long n = strtoull(p, NULL, 10);
 
