@@ -81,31 +81,50 @@ static void fill_pus(struct sb_topo *t)
 		t->nnodes = 1;
 }
 
-/* Upper bound of the PUs a synthetic description asks hwloc to build: the
- * product of its arities — numbers after a ':' ("core:4") and bare numbers
- * starting a word ("2 2 2"); an over-estimate is fine (it only refuses).
- * hwloc builds every object before we could count them, and "pack:1000
- * core:1000 pu:1000" would take minutes and gigabytes. */
+/* A synthetic description hwloc is given only if we can read it whole:
+ * words "type:N" (N decimal, optionally followed by one "(attributes)" with
+ * no parenthesis inside) or a bare "N", and the product of the N — the PUs
+ * hwloc would build, every object before we could count them — at most
+ * SB_SYNTHETIC_MAX_PUS.  hwloc's own parser takes more (hex, unclosed
+ * attributes, glued words) and fuzzing found forms of each that made it
+ * build tens of thousands of PUs: a whitelist, not a guess at its grammar. */
 #define SB_SYNTHETIC_MAX_PUS 4096	/* 8 sockets of 512 PUs: past every lab machine */
 
-static bool synthetic_too_big(const char *desc)
+static const char *synthetic_refusal(const char *desc)
 {
 	unsigned long long prod = 1;
+	const char *p = desc;
 
-	/* every number after ':' or starting a word counts, inside
-	 * parentheses too: an unclosed '(' must not hide an arity */
-	for (const char *p = desc; *p; p++) {
-		bool word_start = p == desc || isspace((unsigned char)p[-1]);
+	while (*p) {
+		unsigned long long n;
+		char *end;
 
-		if (!isdigit((unsigned char)*p) || !(word_start || p[-1] == ':'))
-			continue;
-		unsigned long long n = strtoull(p, NULL, 10);
-
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (isalpha((unsigned char)*p)) {	/* type:N */
+			while (isalnum((unsigned char)*p))
+				p++;
+			if (*p++ != ':')
+				return "bad";
+		}
+		if (!isdigit((unsigned char)*p))
+			return "bad";
+		n = strtoull(p, &end, 10);
+		p = end;
+		if (*p == '(') {			/* attributes */
+			p += strcspn(p + 1, "()") + 1;
+			if (*p++ != ')')
+				return "bad";
+		}
+		if (*p && *p != ' ')
+			return "bad";
 		if (n > 1 && (prod *= n > SB_SYNTHETIC_MAX_PUS ? SB_SYNTHETIC_MAX_PUS + 1 : n) >
 				     SB_SYNTHETIC_MAX_PUS)
-			return true;
+			return "big";
 	}
-	return false;
+	return NULL;
 }
 
 static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, size_t errlen)
@@ -119,9 +138,16 @@ static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, siz
 		return -1;
 	}
 	if (spec && strncmp(spec, "synthetic:", 10) == 0) {
-		if (synthetic_too_big(spec + 10)) {
+		const char *why = synthetic_refusal(spec + 10);
+
+		if (why && strcmp(why, "big") == 0) {
 			snprintf(err, errlen, "synthetic topology '%s' is too large (more than %d "
 				 "PUs)", spec + 10, SB_SYNTHETIC_MAX_PUS);
+			goto fail;
+		}
+		if (why) {
+			snprintf(err, errlen, "bad synthetic topology '%s' (want words type:N, "
+				 "e.g. pack:2 numa:2 core:9 pu:2)", spec + 10);
 			goto fail;
 		}
 		if (hwloc_topology_set_synthetic(t->h, spec + 10)) {
