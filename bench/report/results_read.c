@@ -7,6 +7,8 @@
  * schema ("benchmarks" array of objects with a name and a time). */
 #include "report/report.h"
 
+#include <stratbench/err.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -179,8 +181,10 @@ int sb_results_load(const char *arg, const char *metric, struct sb_results *r, c
 {
 	int rc = load(arg, metric, r, err, errlen);
 
-	if (rc)
+	if (rc) {
 		sb_results_free(r);
+		sb_err_oneline(err);	/* jansson's messages quote the input */
+	}
 	return rc;
 }
 
