@@ -151,9 +151,11 @@ static void test_move_pages_args(void)
 	sb_topo_destroy(four);
 }
 
-/* One configuration on CPUs cpus[0..threads): TLB IRQs per page. */
-static double tlb_per_page(enum sb_kshoot_op op, bool batched, unsigned batch, int threads,
-			   const int *cpus, bool broken, bool all_cpus, uint64_t *not_present)
+/* One configuration on CPUs cpus[0..threads): TLB IRQs per page, and how
+ * often the responder was preempted in the round (*csw). */
+static double tlb_round(enum sb_kshoot_op op, bool batched, unsigned batch, int threads,
+			const int *cpus, bool broken, bool all_cpus, uint64_t *not_present,
+			uint64_t *csw)
 {
 	const size_t pg = sb_kshoot_page_size();
 	struct sb_kshoot_cfg cfg = {
@@ -167,6 +169,7 @@ static double tlb_per_page(enum sb_kshoot_op op, bool batched, unsigned batch, i
 	char err[256];
 
 	*not_present = 0;
+	*csw = 0;
 	k = sb_kshoot_open(&cfg, r, err, sizeof(err));
 	CHECK(k != NULL, "open: %s", err);
 	if (!k)
@@ -178,8 +181,42 @@ static double tlb_per_page(enum sb_kshoot_op op, bool batched, unsigned batch, i
 	      (unsigned long long)res.pages);
 	CHECK(res.has_irq[SB_IRQ_TLB] || !res.irq_err[0], "IRQs readable: %s", res.irq_err);
 	*not_present = res.not_present;
+	*csw = res.responder_csw;
 	return (double)(all_cpus ? res.irq_all[SB_IRQ_TLB] : res.irq[SB_IRQ_TLB]) /
 	       (double)res.pages;
+}
+
+/* A preempted responder's CPU runs another mm, and the kernel rightly
+ * sends it no shootdown: with other tests' pinned threads on the same CPUs
+ * (ctest -j) a whole batch-32 round can fall in the responder's off-CPU
+ * slices (seen: 0.004 per page).  So a round whose responder was preempted
+ * is run again, up to SB_ATTEMPTS times, and the one preempted least is
+ * kept; the test also runs alone (RUN_SERIAL).  A check that still fails
+ * names the preemptions. */
+#define SB_ATTEMPTS 5
+
+static uint64_t total_csw, last_csw;	/* over the rounds kept; the last one's */
+
+static double tlb_per_page(enum sb_kshoot_op op, bool batched, unsigned batch, int threads,
+			   const int *cpus, bool broken, bool all_cpus, uint64_t *not_present)
+{
+	double best = 0, v;
+	uint64_t np, csw, best_csw = UINT64_MAX;
+
+	*not_present = 0;
+	for (int i = 0; i < SB_ATTEMPTS && best_csw; i++) {
+		v = tlb_round(op, batched, batch, threads, cpus, broken, all_cpus, &np, &csw);
+		if (v < 0)
+			return v;
+		if (csw < best_csw) {
+			best = v;
+			best_csw = csw;
+			*not_present = np;
+		}
+	}
+	total_csw += best_csw;
+	last_csw = best_csw;
+	return best;
 }
 
 /* Under TSan the runtime's own background thread runs in this mm and its
@@ -202,7 +239,7 @@ static int test_real_irqs(void)
 {
 	int cpus[2], n = 0, c;
 	uint64_t team, all;
-	uint64_t np;
+	uint64_t np, csw32;
 	double imm, imm32, bat, alone, broken, mprot;
 	char err[256] = "";
 	cpu_set_t set;
@@ -226,16 +263,20 @@ static int test_real_irqs(void)
 	imm = tlb_per_page(SB_KSHOOT_MADVISE, false, 1, 2, cpus, false, false, &np);
 	CHECK(np == 0, "immediate: %llu pages unmapped before invalidation",
 	      (unsigned long long)np);
-	CHECK_IRQS(imm > 0.5, "immediate madvise with a responder: %.3f TLB IRQs per page", imm);
+	CHECK_IRQS(imm > 0.5, "immediate madvise with a responder: %.3f TLB IRQs per page "
+		   "(responder preempted %llu times)", imm, (unsigned long long)last_csw);
 	mprot = tlb_per_page(SB_KSHOOT_MPROTECT, false, 1, 2, cpus, false, false, &np);
 	CHECK(np == 0, "mprotect: %llu pages unmapped", (unsigned long long)np);
-	CHECK_IRQS(mprot > 0.5, "immediate mprotect: %.3f per page", mprot);
+	CHECK_IRQS(mprot > 0.5, "immediate mprotect: %.3f per page (responder preempted %llu "
+		   "times)", mprot, (unsigned long long)last_csw);
 	/* batch 32: one call per page vs one per batch (an IPI count, not time) */
 	imm32 = tlb_per_page(SB_KSHOOT_MADVISE, false, 32, 2, cpus, false, false, &np);
+	csw32 = last_csw;
 	bat = tlb_per_page(SB_KSHOOT_MADVISE, true, 32, 2, cpus, false, false, &np);
 	CHECK(np == 0, "batched: %llu pages unmapped", (unsigned long long)np);
 	CHECK_IRQS(bat > 0 && bat < imm32 / 4, "batched %.4f vs immediate %.4f TLB IRQs per page at "
-	      "batch 32", bat, imm32);
+		   "batch 32 (responder preempted %llu and %llu times)", bat, imm32,
+		   (unsigned long long)last_csw, (unsigned long long)csw32);
 	/* no responder: nothing remote to shoot down (all CPUs counted) */
 	alone = tlb_per_page(SB_KSHOOT_MADVISE, false, 1, 1, cpus, false, true, &np);
 	CHECK_IRQS(alone < 0.05, "no responder: %.4f TLB IRQs per page", alone);
@@ -246,7 +287,8 @@ static int test_real_irqs(void)
 	CHECK_IRQS(broken <= 0.5, "broken responder fails the immediate check: %.3f per page", broken);
 	printf("test_shootdown_kernel: TLB IRQs per page: immediate %.3f, mprotect %.3f, "
 	       "batch 32 immediate %.3f batched %.4f, no responder %.4f, broken responder "
-	       "%.3f%s\n", imm, mprot, imm32, bat, alone, broken,
+	       "%.3f; responder preemptions in the rounds kept: %llu%s\n", imm, mprot, imm32,
+	       bat, alone, broken, (unsigned long long)total_csw,
 	       SB_IRQS_ASSERTED ? "" : " (not asserted under TSan: its runtime thread "
 	       "shares this mm)");
 	return 0;
