@@ -83,6 +83,8 @@ bad value | run --strategy=null --label=a/b
 bad value | run --strategy=null --cv-threshold=-1
 run.json | run --resume=$T
 # --- Google Benchmark's flags, checked before it sees them
+CSV reporter aborts | run --strategy=null --benchmark_out=$T/x --benchmark_out_format=csv
+CSV reporter aborts | run --strategy=null --benchmark_format=csv
 bad value | run --strategy=null --benchmark_repetitions=-1
 bad value | run --strategy=null --benchmark_format=bogus
 bad value | run --strategy=null --benchmark_min_time=abc

@@ -350,11 +350,19 @@ check "plot from aggregate rows only" [ -s "$tmp/ao/plots/window-throughput-comp
 "$sb" run --strategy=null --threads=1 --placement=compact --out="$tmp/lt0" "${fast[@]}" \
 	--benchmark_list_tests=0 --benchmark_counters_tabular=on >/dev/null 2>&1
 check "list_tests=0 runs and writes" [ -s "$tmp/lt0/results.csv" ]
-# a console-format file gets no colour codes
-"$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" \
+# a console-format file gets no colour codes; threads 1 and 2 are two
+# stages (run/limits.h), one file: both points, one context / CSV header
+"$sb" run --strategy=null --threads=1,2 --placement=compact "${fast[@]}" \
 	--benchmark_out="$tmp/c.txt" --benchmark_out_format=console >/dev/null 2>&1
-check "console file written" grep -q "window/null" "$tmp/c.txt"
+check "console file written" grep -q "window/null/threads:1" "$tmp/c.txt"
+check "console file: the second stage too" grep -q "window/null/threads:2" "$tmp/c.txt"
 check "console file has no escape codes" bash -c "! grep -q \$'\\e' '$tmp/c.txt'"
+"$sb" run --strategy=null --threads=1,2 --placement=compact "${fast[@]}" \
+	--benchmark_out="$tmp/c.json" >/dev/null 2>&1
+"$sb" compare "$tmp/c.json" "$tmp/c.json" --format=csv >"$tmp/c.cmp" 2>&1
+check "json file: one document (compare reads it), both stages" \
+	[ "$(grep -c '^window/null/threads:[12]/' "$tmp/c.cmp")" -eq 2 ] && \
+	[ "$(grep -c '"context":' "$tmp/c.json")" -eq 1 ]
 # GB stopping on a malformed context pair leaves one line and no files
 "$sb" run --strategy=null --out="$tmp/ctx" --benchmark_context=foo >/dev/null 2>"$tmp/ctx.err"
 check "bad context: no leftovers" [ -z "$(ls -A "$tmp/ctx" 2>/dev/null)" ]

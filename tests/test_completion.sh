@@ -79,7 +79,8 @@ expect_not "stratbench run --lock=" spinlock null
 expect "stratbench run --family=" window lock baseline
 expect "stratbench run --placement=" compact cores scatter auto list:
 expect "stratbench run --placement=compact,sc" compact,scatter
-expect "stratbench run --benchmark_format=" console json csv
+expect "stratbench run --benchmark_format=" console json
+expect_not "stratbench run --benchmark_format=" csv
 expect "stratbench run --benchmark_list_tests=" true false
 mkdir -p "$tmp/resultsdir/one"
 expect "stratbench plot $tmp/results" "$tmp/resultsdir"

@@ -179,6 +179,10 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 		return 0;	/* done before (--resume): planned, not registered */
 	b = sb_bench_register(pt->name, drv->body, pt);
 	sb_bench_use_manual_time(b);
+	/* what other points' limits are computed from runs first, whole, even
+	 * under random interleaving (run/limits.h): the calibration, then the
+	 * 1-thread points (scaling references), then the rest */
+	sb_bench_stage(b, !strcmp(drv->family, "calibrate") ? 0 : threads == 1 ? 1 : 2);
 	if (w->brief) {		/* seconds in all, whatever the strategies' flags */
 		int64_t n = drv->brief_iterations ? drv->brief_iterations(w->strategy) : 0;
 

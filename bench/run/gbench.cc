@@ -6,10 +6,14 @@
 
 #include <pthread.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <regex.h>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -22,7 +26,10 @@ struct sb_bench {
 	sb_bench_fn fn, setup, teardown;
 	void *arg;
 	int nargs;		// length of every argument set registered
+	int stage;
 	std::string name;
+	// its settings, replayed when a stage registers it with GB again
+	std::vector<std::function<void(benchmark::internal::Benchmark *)>> cfg;
 };
 
 struct sb_state {
@@ -55,6 +62,10 @@ void (*display_hook)(void *);
 void *display_hook_arg;
 bool any_error;
 volatile std::sig_atomic_t stop_requested;
+// Stages are separate RunSpecifiedBenchmarks calls over one pair of
+// reporters: the context is reported at the first, Finalize at the last.
+bool context_done;
+bool last_stage = true;
 
 // The error of the runs skipped after sb_gbench_stop(): never reported.
 const char interrupted_msg[] = "stratbench: interrupted";
@@ -178,6 +189,20 @@ public:
 		: inner_(inner), hooked_(hooked) {}
 	bool ReportContext(const Context &ctx) override
 	{
+		if (context_done) {
+			// a later stage: the console's name column fits this
+			// stage's names, under a header of its own (the context
+			// itself, printed to the error stream, is not repeated)
+			if (dynamic_cast<benchmark::ConsoleReporter *>(inner_.get())) {
+				std::ostream &err = inner_->GetErrorStream();
+				std::ostringstream quiet;
+
+				inner_->SetErrorStream(&quiet);
+				inner_->ReportContext(ctx);
+				inner_->SetErrorStream(&err);
+			}
+			return true;
+		}
 		if (context_hook) {	// the context as GB's JSON reporter writes it
 			std::ostringstream json;
 			benchmark::JSONReporter jr;
@@ -201,38 +226,96 @@ public:
 		if (hooked_)
 			forward_group(runs);
 	}
-	void Finalize() override { inner_->Finalize(); }
+	void Finalize() override
+	{
+		if (last_stage)
+			inner_->Finalize();
+	}
 
 private:
 	std::unique_ptr<benchmark::BenchmarkReporter> inner_;
 	bool hooked_;
 };
 
-// A file reporter of GB's own kind (GB points its stream at the file).
+// A file reporter of GB's own kind, writing to our stream: GB opens (and
+// truncates) --benchmark_out at every RunSpecifiedBenchmarks, once per
+// stage, so GB is given /dev/null and each call points the reporter back
+// at the file opened once here.  The one hooked reporter (see forward).
 template <class Base> class FileReporter : public Base {
 public:
-	FileReporter() = default;
+	explicit FileReporter(std::ostream *out) : out_(out) {}
 	// a console file gets no colour or tables, as GB's own file reporter
 	template <class T = Base,
 		  typename std::enable_if<std::is_same<T, benchmark::ConsoleReporter>::value,
 					  int>::type = 0>
-	explicit FileReporter(int) : Base(benchmark::ConsoleReporter::OO_None) {}
+	FileReporter(std::ostream *out, int)
+		: Base(benchmark::ConsoleReporter::OO_None), out_(out) {}
+	bool ReportContext(const benchmark::BenchmarkReporter::Context &ctx) override
+	{
+		aim();
+		if (!context_done)
+			return Base::ReportContext(ctx);
+		// a later stage: a console file's name column and header as on
+		// the display; nothing for JSON (one document)
+		if constexpr (std::is_same<Base, benchmark::ConsoleReporter>::value) {
+			std::ostringstream quiet;
+
+			this->SetErrorStream(&quiet);
+			Base::ReportContext(ctx);
+			aim();
+		}
+		return true;
+	}
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
 		if (interrupted(runs))
 			return;
+		aim();
 		Base::ReportRuns(runs);
 		forward_group(runs);
 	}
+	void Finalize() override
+	{
+		aim();
+		if (last_stage)
+			Base::Finalize();
+		out_->flush();
+	}
+
+private:
+	void aim()
+	{
+		this->SetOutputStream(out_);
+		this->SetErrorStream(out_);
+	}
+	std::ostream *out_;
 };
 
-std::unique_ptr<benchmark::BenchmarkReporter> make_file_reporter(const std::string &format)
+// json or console (the command line refuses GB's CSV reporter: it aborts
+// when runs differ in their counters, as ours do)
+std::unique_ptr<benchmark::BenchmarkReporter> make_file_reporter(const std::string &format,
+								 std::ostream *out)
 {
-	if (format == "csv")	// deprecated in GB: let it make its own, unhooked
-		return nullptr;
 	if (format == "console")
-		return std::make_unique<FileReporter<benchmark::ConsoleReporter>>(0);
-	return std::make_unique<FileReporter<benchmark::JSONReporter>>();
+		return std::make_unique<FileReporter<benchmark::ConsoleReporter>>(out, 0);
+	return std::make_unique<FileReporter<benchmark::JSONReporter>>(out);
+}
+
+void run_body(benchmark::State &st, sb_bench *b);
+
+// (Re)registers b with GB, settings included.
+void register_gb(sb_bench *raw)
+{
+	raw->b = benchmark::RegisterBenchmark(raw->name.c_str(),
+					      [raw](benchmark::State &st) { run_body(st, raw); });
+	for (const auto &f : raw->cfg)
+		f(raw->b);
+}
+
+void add_cfg(sb_bench *b, std::function<void(benchmark::internal::Benchmark *)> f)
+{
+	f(b->b);
+	b->cfg.push_back(std::move(f));
 }
 
 void run_body(benchmark::State &st, sb_bench *b)
@@ -298,8 +381,9 @@ sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg)
 	raw->arg = arg;
 	raw->setup = raw->teardown = nullptr;
 	raw->nargs = 0;
+	raw->stage = 0;
 	raw->name = name;
-	raw->b = benchmark::RegisterBenchmark(name, [raw](benchmark::State &st) { run_body(st, raw); });
+	register_gb(raw);
 	benches().push_back(std::move(h));
 	return raw;
 }
@@ -315,24 +399,71 @@ void sb_bench_teardown(sb_bench *b, sb_bench_fn f) { b->teardown = f; }
 void sb_bench_arg(sb_bench *b, int64_t v)
 {
 	b->nargs = 1;
-	b->b->Arg(v);
+	add_cfg(b, [v](benchmark::internal::Benchmark *x) { x->Arg(v); });
 }
 
 void sb_bench_args(sb_bench *b, const int64_t *v, int n)
 {
+	std::vector<int64_t> set(v, v + n);
+
 	b->nargs = n;
-	b->b->Args(std::vector<int64_t>(v, v + n));
+	add_cfg(b, [set](benchmark::internal::Benchmark *x) { x->Args(set); });
 }
 
 void sb_bench_range(sb_bench *b, int64_t lo, int64_t hi)
 {
 	b->nargs = 1;
-	b->b->Range(lo, hi);
+	add_cfg(b, [lo, hi](benchmark::internal::Benchmark *x) { x->Range(lo, hi); });
 }
-void sb_bench_use_manual_time(sb_bench *b) { b->b->UseManualTime(); }
-void sb_bench_iterations(sb_bench *b, int64_t n) { b->b->Iterations(n); }
-void sb_bench_min_time(sb_bench *b, double s) { b->b->MinTime(s); }
-void sb_bench_repetitions(sb_bench *b, int n) { b->b->Repetitions(n); }
+
+void sb_bench_use_manual_time(sb_bench *b)
+{
+	add_cfg(b, [](benchmark::internal::Benchmark *x) { x->UseManualTime(); });
+}
+
+void sb_bench_iterations(sb_bench *b, int64_t n)
+{
+	add_cfg(b, [n](benchmark::internal::Benchmark *x) { x->Iterations(n); });
+}
+
+void sb_bench_min_time(sb_bench *b, double s)
+{
+	add_cfg(b, [s](benchmark::internal::Benchmark *x) { x->MinTime(s); });
+}
+
+void sb_bench_repetitions(sb_bench *b, int n)
+{
+	add_cfg(b, [n](benchmark::internal::Benchmark *x) { x->Repetitions(n); });
+}
+
+void sb_bench_stage(sb_bench *b, int stage) { b->stage = stage; }
+
+void sb_gbench_base_name(const char *run_name, char *buf, size_t len)
+{
+	static const char *const parts[] = { "iterations:", "repeats:", "min_time:",
+					     "min_warmup_time:", "manual_time", "real_time" };
+	std::string out, name(run_name ? run_name : "");
+	size_t pos = 0;
+
+	while (pos <= name.size()) {
+		size_t end = name.find('/', pos);
+		std::string tok = name.substr(pos, end == std::string::npos ? end : end - pos);
+		bool gb = false;
+
+		for (const char *p : parts) {
+			size_t n = std::strlen(p);
+
+			gb |= p[n - 1] == ':' ? tok.compare(0, n, p) == 0 : tok == p;
+		}
+		if (!gb || pos == 0)
+			out += (pos ? "/" : "") + tok;
+		if (end == std::string::npos)
+			break;
+		pos = end + 1;
+	}
+	if (len)
+		std::snprintf(buf, len, "%s", out.c_str());
+}
 
 int sb_state_range(sb_state *s, int i, int64_t *out)
 {
@@ -457,53 +588,87 @@ void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg)
 void sb_gbench_stop(void) { stop_requested = 1; }
 bool sb_gbench_stopped(void) { return stop_requested != 0; }
 
+} // extern "C"
+
+namespace {
+
+// What --benchmark_filter (the last one, as GB reads it) selects, by GB
+// 1.7.1's rules: a leading '-' negates, "all" and "" select everything,
+// else an extended regex searched in the name (GB appends /manual_time to
+// ours).  GB's std::regex(extended) is POSIX ERE: regcomp(REG_EXTENDED).
+class Filter {
+public:
+	Filter(int argc, char *const *argv)
+	{
+		std::string filter;
+
+		for (int i = 1; i < argc; i++)
+			if (!std::strncmp(argv[i], "--benchmark_filter=", 19))
+				filter = argv[i] + 19;
+		negate_ = !filter.empty() && filter[0] == '-';
+		if (negate_)
+			filter.erase(0, 1);
+		if (filter == "all")
+			filter.clear();
+		ok_ = regcomp(&re_, filter.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
+		all_ = filter.empty();
+	}
+	~Filter()
+	{
+		if (ok_)
+			regfree(&re_);
+	}
+	Filter(const Filter &) = delete;
+	Filter &operator=(const Filter &) = delete;
+	bool ok() const { return ok_; }		// GB reports a bad filter itself
+	bool selects(const sb_bench &b) const
+	{
+		std::string name = b.name + "/manual_time";
+
+		return ok_ && (all_ || regexec(&re_, name.c_str(), 0, nullptr, 0) == 0) != negate_;
+	}
+
+private:
+	regex_t re_;
+	bool ok_, all_, negate_;
+};
+
+} // namespace
+
+extern "C" {
+
 int sb_gbench_count(int argc, char *const *argv)
 {
-	// What --benchmark_filter (the last one, as GB reads it) selects of
-	// the registered benchmarks, by GB 1.7.1's rules: a leading '-'
-	// negates, "all" and "" select everything, else an extended regex
-	// searched in the name (GB appends /manual_time to ours).  GB's
-	// std::regex(extended) is POSIX ERE: regcomp(REG_EXTENDED) here.
-	std::string filter;
+	Filter f(argc, argv);
 	long reps = 1;
+	int n = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!std::strncmp(argv[i], "--benchmark_filter=", 19))
-			filter = argv[i] + 19;
+	for (int i = 1; i < argc; i++)
 		if (!std::strncmp(argv[i], "--benchmark_repetitions=", 24))
 			reps = std::strtol(argv[i] + 24, nullptr, 10);
-	}
-	bool negate = !filter.empty() && filter[0] == '-';
-	if (negate)
-		filter.erase(0, 1);
-	if (filter == "all")
-		filter.clear();
-	int n = 0;
-	regex_t re;
-
-	if (regcomp(&re, filter.c_str(), REG_EXTENDED | REG_NOSUB))
-		return 0;	// GB reports the bad filter itself
-	for (const auto &b : benches()) {
-		std::string name = b->name + "/manual_time";
-		bool hit = filter.empty() || regexec(&re, name.c_str(), 0, nullptr, 0) == 0;
-
-		n += hit != negate;
-	}
-	regfree(&re);
+	if (!f.ok())
+		return 0;
+	for (const auto &b : benches())
+		n += f.selects(*b);
 	return n * (int)(reps > 0 ? reps : 1);
 }
 
 int sb_gbench_main(int argc, char **argv)
 {
+	static char devnull[] = "--benchmark_out=/dev/null";
 	std::vector<char *> args(argv, argv + argc);
 	std::unique_ptr<benchmark::BenchmarkReporter> file;
-	std::string out_format = "json";
-	bool has_out = false;
+	std::string out_format = "json", out_path;
+	std::ofstream out;
+	std::vector<int> stages;
+	size_t matched = 0;
 	int n = argc;
 
 	for (int i = 1; i < argc; i++) {
-		if (!std::strncmp(argv[i], "--benchmark_out=", 16))
-			has_out = true;
+		if (!std::strncmp(argv[i], "--benchmark_out=", 16)) {
+			out_path = argv[i] + 16;
+			args[i] = devnull;	// see FileReporter
+		}
 		if (!std::strncmp(argv[i], "--benchmark_out_format=", 23))
 			out_format = argv[i] + 23;
 	}
@@ -513,11 +678,48 @@ int sb_gbench_main(int argc, char **argv)
 		std::fprintf(stderr, "stratbench: unknown option '%s'\n", args[1]);
 		return 2;
 	}
+	if (!out_path.empty()) {
+		out.open(out_path, std::ios::out | std::ios::trunc);
+		if (!out.is_open()) {
+			std::fprintf(stderr, "stratbench: cannot write '%s': %s\n", out_path.c_str(),
+				     std::strerror(errno));
+			return 2;
+		}
+		file = make_file_reporter(out_format, &out);
+	}
 	go_multithreaded();
-	if (has_out)
-		file = make_file_reporter(out_format);
 	DisplayReporter display(benchmark::CreateDefaultDisplayReporter(), !file);
-	size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
+
+	// the stages something selected runs in, in order (none: one run, so
+	// that GB reports the filter that matched nothing)
+	{
+		Filter f(argc, argv);
+
+		for (const auto &b : benches())
+			if (f.selects(*b))
+				stages.push_back(b->stage);
+		std::sort(stages.begin(), stages.end());
+		stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+	}
+	if (stages.size() <= 1) {
+		matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
+	} else {
+		for (size_t k = 0; k < stages.size(); k++) {
+			benchmark::ClearRegisteredBenchmarks();
+			for (const auto &b : benches())
+				if (b->stage == stages[k])
+					register_gb(b.get());
+			last_stage = k + 1 == stages.size();
+			matched += benchmark::RunSpecifiedBenchmarks(&display, file.get());
+			context_done = true;
+		}
+		// as registered before: every benchmark, for a later count or run
+		benchmark::ClearRegisteredBenchmarks();
+		for (const auto &b : benches())
+			register_gb(b.get());
+	}
+	context_done = false;
+	last_stage = true;
 	benchmark::Shutdown();
 	if (matched == 0)	// GB has said so, naming the filter
 		return 2;

@@ -143,23 +143,15 @@ double sb_of_limit(double ops_per_s, double limit_ops)
 	return limit_ops > 0 && isfinite(limit_ops) && ops_per_s >= 0 ? ops_per_s / limit_ops : NAN;
 }
 
-/* Google Benchmark's own name parts (per-benchmark settings). */
-static bool gb_part(const char *tok)
-{
-	return !strncmp(tok, "min_time:", 9) || !strncmp(tok, "repeats:", 8) ||
-	       !strncmp(tok, "iterations:", 11) || !strcmp(tok, "manual_time");
-}
-
 /* A name less /threads:N, /place:P and GB's parts: the 1-thread key. */
 static void solo_key_of(const char *name, char *buf, size_t len)
 {
 	char tmp[256], *save = NULL, *tok;
 	size_t n = (size_t)snprintf(buf, len, "solo:");
 
-	snprintf(tmp, sizeof(tmp), "%s", name);
+	sb_gbench_base_name(name, tmp, sizeof(tmp));
 	for (tok = strtok_r(tmp, "/", &save); tok; tok = strtok_r(NULL, "/", &save))
-		if (strncmp(tok, "threads:", 8) && strncmp(tok, "place:", 6) && !gb_part(tok) &&
-		    n < len)
+		if (strncmp(tok, "threads:", 8) && strncmp(tok, "place:", 6) && n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n > 5 ? "/" : "", tok);
 }
 

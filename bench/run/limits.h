@@ -1,8 +1,11 @@
 /* limits.h — internal to bench/: the machine's limits measured in this run
  * (the calibrate family) and how a strategy benchmark reports against them.
  *
- * Table: the calibrate benchmarks run first in the process when the plan
- * includes them (cmd/plan.c registers that family first).  Every run Google
+ * Table: the calibrate benchmarks run first when the plan includes them,
+ * then the 1-thread points, then the rest (cmd/plan.c gives them stages 0,
+ * 1, 2: each stage whole before the next, even under random interleaving);
+ * a resumed run first feeds the table with the runs it finished before
+ * (cmd_run.c).  Every run Google
  * Benchmark reports — what the JSON and CSV hold, once all repetitions of
  * that benchmark are done, before the next one starts — is recorded by
  * sb_limits_on_run() under keys: "c2c:store:A+B" (one_way_min_ns of CPU

@@ -10,11 +10,18 @@
  * batch.  Counters take Google Benchmark's flags.  sb_gbench_main()
  * initialises (passing every --benchmark_* flag through untouched), runs,
  * calls the run hook for every reported run, and shuts down.
+ *
+ * Stages: every benchmark of stage s is run and reported, all repetitions,
+ * before any of a later stage starts; --benchmark_enable_random_interleaving
+ * shuffles within a stage only.  So results that others are computed
+ * against (calibration, 1-thread scaling references) can go first without
+ * giving up interleaving.  One JSON/console context and one file for all.
  */
 #ifndef STRATBENCH_GBENCH_H
 #define STRATBENCH_GBENCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -47,6 +54,12 @@ void sb_bench_use_manual_time(sb_bench *b);
 void sb_bench_iterations(sb_bench *b, int64_t n);
 void sb_bench_min_time(sb_bench *b, double seconds);
 void sb_bench_repetitions(sb_bench *b, int n);
+void sb_bench_stage(sb_bench *b, int stage);		/* default 0; see Stages */
+
+/* The registered name of a run name as GB writes it: less GB's own parts
+ * (/iterations:N, /repeats:N, /min_time:S, /min_warmup_time:S,
+ * /manual_time, /real_time); truncated to len. */
+void sb_gbench_base_name(const char *run_name, char *buf, size_t len);
 
 /* 0 and *out set, or -1 if i is not an argument of this run. */
 int sb_state_range(sb_state *st, int i, int64_t *out);
