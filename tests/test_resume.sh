@@ -97,6 +97,40 @@ done
 "$sb" run --resume="$tmp/sigINT" --quiet >/dev/null 2>&1
 check "resume after SIGINT completes" [ "$(grep -c '"run_name": ".*/manual_time"' "$tmp/sigINT/gbench.json")" -eq 24 ]
 
+# --- --limits: killed after the calibration, resumed ---------------------------
+# The calibration is not run again (each benchmark once in the files) and
+# the lock points of the resumed session still get limit_ops and of_limit
+# from it: the finished runs feed the limits table.
+lim=(--family=lock --strategy=ticket --threads=1,2 --placement=compact --limits
+	--benchmark_repetitions=2 --benchmark_min_time=0.05 --quiet)
+ncal=$("$sb" run "${lim[@]}" --benchmark_list_tests 2>/dev/null | grep -c '^calibrate/')
+d=$tmp/limits
+"$sb" run "${lim[@]}" --out="$d" >"$tmp/lim.out" 2>&1 &
+pid=$!
+check "the $ncal calibration results before the kill" wait_results "$d" runs.jsonl.partial "$ncal"
+kill -9 "$pid"; wait "$pid" 2>/dev/null; pid=
+"$sb" run --resume="$d" --quiet >/dev/null 2>"$tmp/lim.err"
+check "limits: resume exits 0 ($(tail -1 "$tmp/lim.err"))" [ $? -eq 0 ]
+check "limits: each benchmark once in the log" \
+	[ "$(grep -c '^{"benchmarks"' "$d/runs.jsonl")" -eq $((ncal + 2)) ]
+check "limits: each calibration row once in results.csv" \
+	[ "$(grep -c '^calibrate/' "$d/results.csv")" -eq "$ncal" ]
+c_rep=$(col "$d/results.csv" repetition)
+c_of=$(col "$d/results.csv" of_limit)
+nlim=$(awk -F, -v r="$c_rep" -v o="$c_of" '$1 ~ /^lock\// && $r >= 0 && $o != "" && $o > 0' "$d/results.csv" | wc -l)
+check "limits: all 4 lock repetitions carry of_limit ($nlim)" [ "$nlim" -eq 4 ]
+# random interleaving shuffles within a stage only: the calibration, then
+# the 1-thread points, then the rest, so no repetition misses its limit
+d=$tmp/interleaved
+"$sb" run "${lim[@]}" --benchmark_enable_random_interleaving=true --benchmark_repetitions=3 \
+	--out="$d" >/dev/null 2>&1
+check "interleaved: exit 0" [ $? -eq 0 ]
+nlim=$(awk -F, -v r="$c_rep" -v o="$c_of" '$1 ~ /^lock\// && $r >= 0 && $o != "" && $o > 0' "$d/results.csv" | wc -l)
+check "interleaved: all 6 lock repetitions carry of_limit ($nlim)" [ "$nlim" -eq 6 ]
+stages=$(grep -o '^{"benchmarks":\[{"name":"[^"]*' "$d/runs.jsonl" | sed 's/.*"name":"//' |
+	awk '{ print $0 ~ /^calibrate\// ? 0 : $0 ~ /\/threads:1\// ? 1 : 2 }' | tr -d '\n')
+check "interleaved: stages in order ($stages)" grep -Eqx '0+1+2+' <(echo "$stages")
+
 # --- refusals: one line, exit 2 ----------------------------------------------
 d=$tmp/sigTERM
 cp "$d/run.json" "$tmp/run.json.good"

@@ -138,19 +138,17 @@ static void done_line(const char *key, json_t *v, void *arg)
 		json_array_append(d->benchmarks, e);
 		if (i == 0) {
 			const char *rn = json_string_value(json_object_get(e, "run_name"));
-			char *name, *mt;
+			char name[256];
 
 			if (!rn)
 				continue;
-			name = strdup(rn);
-			mt = strstr(name, "/manual_time");
-			if (mt)
-				memmove(mt, mt + 12, strlen(mt + 12) + 1);
+			/* as registered: GB adds /iterations:N… to calibration's */
+			sb_gbench_base_name(rn, name, sizeof(name));
 			if (d->n == d->cap) {
 				d->cap = d->cap ? 2 * d->cap : 64;
 				d->names = realloc(d->names, sizeof(char *) * d->cap);
 			}
-			d->names[d->n++] = name;
+			d->names[d->n++] = strdup(name);
 		}
 	}
 }
@@ -170,7 +168,7 @@ static void done_free(struct done *d)
 static int keep_done_rows(const char *src, const char *dir, const struct done *d, char *err,
 			  size_t errlen)
 {
-	char dst[4200], tmp[4300], *line = NULL;
+	char dst[4200], tmp[4300], name[256], *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	FILE *in = fopen(src, "r"), *out;
@@ -197,7 +195,8 @@ static int keep_done_rows(const char *src, const char *dir, const struct done *d
 			continue;
 		}
 		*comma = '\0';
-		if (done_has(line, (void *)d)) {
+		sb_gbench_base_name(line, name, sizeof(name));
+		if (done_has(name, (void *)d)) {
 			*comma = ',';
 			fputs(line, out);
 		}
@@ -210,6 +209,44 @@ static int keep_done_rows(const char *src, const char *dir, const struct done *d
 		return -1;
 	}
 	return 0;
+}
+
+/* The limits table (run/limits.h) as the finished runs left it: each
+ * repetition of the log handed to the run hook as it was reported. */
+static void replay_limits(json_t *benchmarks)
+{
+	json_t *e, *v;
+	size_t i;
+
+	json_array_foreach(benchmarks, i, e) {
+		const char *rn = json_string_value(json_object_get(e, "run_name"));
+		const char *agg = json_string_value(json_object_get(e, "aggregate_name"));
+		const char *names[128], *key;
+		double values[128];
+		char name[256];
+		struct sb_run_report r = { 0 };
+
+		if (!rn)
+			continue;
+		/* the name as the live hook gets it: less /manual_time only */
+		snprintf(name, sizeof(name), "%s", rn);
+		if (strstr(name, "/manual_time"))
+			*strstr(name, "/manual_time") = '\0';
+		r.name = name;
+		r.aggregate = agg ? agg : "";
+		r.repetition_index = json_integer_value(json_object_get(e, "repetition_index"));
+		r.label = "";
+		if (json_is_true(json_object_get(e, "error_occurred")))
+			r.error = "error";
+		json_object_foreach(e, key, v)
+			if (json_is_number(v) && r.ncounters < 128) {
+				names[r.ncounters] = key;
+				values[r.ncounters++] = json_number_value(v);
+			}
+		r.counter_names = names;
+		r.counter_values = values;
+		sb_limits_on_run(&r, NULL);
+	}
 }
 
 /* gbench.json from the log: the latest context, every finished benchmark. */
@@ -396,6 +433,7 @@ static int run_main(int argc, char **argv)
 			goto usage;
 		o.skip = done_has;
 		o.skip_arg = &done;
+		replay_limits(done.benchmarks);
 	}
 	switch (sb_plan_register(&o, t, err, sizeof(err))) {
 	case 0:
