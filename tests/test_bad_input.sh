@@ -79,6 +79,7 @@ cannot create output directory | run --strategy=null --out=$T/afile/x
 drop --benchmark_out | run --strategy=null --out=$T/z --benchmark_out=$T/x
 cannot write | run --strategy=null --benchmark_out=/no/dir/x
 Failed to match any benchmarks | run --strategy=null --benchmark_filter=zzz
+Failed to match any benchmarks | run --strategy=null --threads=1,2 --benchmark_filter=zzz
 bad value | run --strategy=null --label=a/b
 bad value | run --strategy=null --cv-threshold=-1
 run.json | run --resume=$T

@@ -363,6 +363,13 @@ check "console file has no escape codes" bash -c "! grep -q \$'\\e' '$tmp/c.txt'
 check "json file: one document (compare reads it), both stages" \
 	[ "$(grep -c '^window/null/threads:[12]/' "$tmp/c.cmp")" -eq 2 ] && \
 	[ "$(grep -c '"context":' "$tmp/c.json")" -eq 1 ]
+# a filter that leaves the first stage empty: the context comes with the second
+"$sb" run --strategy=null --threads=1,2 --placement=compact "${fast[@]}" \
+	--benchmark_filter=threads:2 --benchmark_out="$tmp/c2.json" >/dev/null 2>&1
+"$sb" compare "$tmp/c2.json" "$tmp/c2.json" --format=csv >"$tmp/c2.cmp" 2>&1
+check "json file of the second stage alone: one document" \
+	[ "$(grep -c '^window/null/threads:2/' "$tmp/c2.cmp")" -eq 1 ] && \
+	[ "$(grep -c '"context":' "$tmp/c2.json")" -eq 1 ]
 # GB stopping on a malformed context pair leaves one line and no files
 "$sb" run --strategy=null --out="$tmp/ctx" --benchmark_context=foo >/dev/null 2>"$tmp/ctx.err"
 check "bad context: no leftovers" [ -z "$(ls -A "$tmp/ctx" 2>/dev/null)" ]

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -63,8 +64,8 @@ void *display_hook_arg;
 bool any_error;
 volatile std::sig_atomic_t stop_requested;
 // Stages are separate RunSpecifiedBenchmarks calls over one pair of
-// reporters: the context is reported at the first, Finalize at the last.
-bool context_done;
+// reporters: each reports the context at its first call only, and
+// finalizes only when last_stage is set (sb_gbench_main, after them all).
 bool last_stage = true;
 
 // The error of the runs skipped after sb_gbench_stop(): never reported.
@@ -189,7 +190,7 @@ public:
 		: inner_(inner), hooked_(hooked) {}
 	bool ReportContext(const Context &ctx) override
 	{
-		if (context_done) {
+		if (reported_) {
 			// a later stage: the console's name column fits this
 			// stage's names, under a header of its own (the context
 			// itself, printed to the error stream, is not repeated)
@@ -203,6 +204,7 @@ public:
 			}
 			return true;
 		}
+		reported_ = true;
 		if (context_hook) {	// the context as GB's JSON reporter writes it
 			std::ostringstream json;
 			benchmark::JSONReporter jr;
@@ -228,13 +230,14 @@ public:
 	}
 	void Finalize() override
 	{
-		if (last_stage)
+		if (last_stage && reported_)
 			inner_->Finalize();
 	}
 
 private:
 	std::unique_ptr<benchmark::BenchmarkReporter> inner_;
 	bool hooked_;
+	bool reported_ = false;		// the context, at a first stage
 };
 
 // A file reporter of GB's own kind, writing to our stream: GB opens (and
@@ -253,8 +256,10 @@ public:
 	bool ReportContext(const benchmark::BenchmarkReporter::Context &ctx) override
 	{
 		aim();
-		if (!context_done)
+		if (!reported_) {
+			reported_ = true;
 			return Base::ReportContext(ctx);
+		}
 		// a later stage: a console file's name column and header as on
 		// the display; nothing for JSON (one document)
 		if constexpr (std::is_same<Base, benchmark::ConsoleReporter>::value) {
@@ -277,7 +282,7 @@ public:
 	void Finalize() override
 	{
 		aim();
-		if (last_stage)
+		if (last_stage && reported_)
 			Base::Finalize();
 		out_->flush();
 	}
@@ -289,6 +294,7 @@ private:
 		this->SetErrorStream(out_);
 	}
 	std::ostream *out_;
+	bool reported_ = false;
 };
 
 // json or console (the command line refuses GB's CSV reporter: it aborts
@@ -690,36 +696,40 @@ int sb_gbench_main(int argc, char **argv)
 	go_multithreaded();
 	DisplayReporter display(benchmark::CreateDefaultDisplayReporter(), !file);
 
-	// the stages something selected runs in, in order (none: one run, so
-	// that GB reports the filter that matched nothing)
-	{
-		Filter f(argc, argv);
-
-		for (const auto &b : benches())
-			if (f.selects(*b))
-				stages.push_back(b->stage);
-		std::sort(stages.begin(), stages.end());
-		stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
-	}
+	for (const auto &b : benches())
+		stages.push_back(b->stage);
+	std::sort(stages.begin(), stages.end());
+	stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
 	if (stages.size() <= 1) {
 		matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
 	} else {
+		// GB filters each stage itself; what it says of a stage its
+		// filter left empty (or of a bad filter) is said once, and only
+		// when no stage matched, as GB alone would
+		std::ostringstream said;
+
+		display.SetErrorStream(&said);
 		for (size_t k = 0; k < stages.size(); k++) {
 			benchmark::ClearRegisteredBenchmarks();
 			for (const auto &b : benches())
 				if (b->stage == stages[k])
 					register_gb(b.get());
-			last_stage = k + 1 == stages.size();
+			last_stage = false;	// Finalize once, below
+			said.str("");
 			matched += benchmark::RunSpecifiedBenchmarks(&display, file.get());
-			context_done = true;
 		}
+		display.SetErrorStream(&std::cerr);
+		last_stage = true;	// each does it only if it reported a context
+		display.Finalize();
+		if (file)
+			file->Finalize();
+		if (!matched)
+			std::cerr << said.str();
 		// as registered before: every benchmark, for a later count or run
 		benchmark::ClearRegisteredBenchmarks();
 		for (const auto &b : benches())
 			register_gb(b.get());
 	}
-	context_done = false;
-	last_stage = true;
 	benchmark::Shutdown();
 	if (matched == 0)	// GB has said so, naming the filter
 		return 2;
