@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # lab.sh — a multi-socket NUMA lab machine in qemu (TCG, no KVM needed): boot
 # a lab shape and run the lab test set, or a command, inside it.
-#   scripts/lab.sh [--shape=2s|2s-smt] [--timeout=SEC] [--mem=MB] [-- COMMAND [ARG...]]
+#   scripts/lab.sh [--shape=2s|2s-smt] [--timeout=SEC] [--mem=MB] [--tcg=multi|single]
+#                   [-- COMMAND [ARG...]]
 #   --shape=2s      2 packages x 2 cores, 2 NUMA nodes (default)
 #   --shape=2s-smt  2 packages x 2 cores x 2 threads, 2 NUMA nodes
 #   --timeout=SEC   power the guest off after SEC seconds (default 900)
 #   --mem=MB        memory per NUMA node (default 384)
+#   --tcg=multi|single  one host thread per vCPU (default), or all vCPUs in
+#                   one host thread, taking turns (slower)
 #   COMMAND         run in the guest in the source directory (bash -c when one
 #                   word with spaces); default: the lab test set, tests/lab/run.sh
 # Exit status: the guest command's; 1 when the guest hangs, panics or stops
@@ -13,14 +16,15 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-shape=2s timeout=900 mem=384 cmd=()
+shape=2s timeout=900 mem=384 tcg=multi cmd=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--shape=*) shape=${1#*=} ;;
 	--timeout=*) timeout=${1#*=} ;;
 	--mem=*) mem=${1#*=} ;;
+	--tcg=*) tcg=${1#*=} ;;
 	--) shift; cmd=("$@"); break ;;
-	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
 	*) SB_DIE_RC=2 sb_die "unknown option '$1' (see --help)" ;;
 	esac
 	shift
@@ -31,6 +35,7 @@ case $shape in
 *) SB_DIE_RC=2 sb_die "unknown shape '$shape' (want 2s or 2s-smt)" ;;
 esac
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || SB_DIE_RC=2 sb_die "bad --timeout '$timeout' (want seconds)"
+case $tcg in multi|single) ;; *) SB_DIE_RC=2 sb_die "bad --tcg '$tcg' (want multi or single)" ;; esac
 [[ $mem =~ ^[1-9][0-9]*$ ]] && [ "$mem" -ge 128 ] ||
 	SB_DIE_RC=2 sb_die "bad --mem '$mem' (want MB per node, at least 128)"
 
@@ -101,8 +106,10 @@ for t in $tools; do
 	case $p in /*) copy_in "$p" ;; esac
 done
 copy_in "$(readlink -f "$(command -v gnuplot)")"
-# ctest reads its CMake modules directory; gnuplot its start-up files
-for d in /usr/share/cmake-*/Modules /usr/share/gnuplot; do
+# ctest reads its CMake modules directory; gnuplot its start-up files, and
+# its png terminal fontconfig's configuration and fonts (else it warns,
+# and plot.sh treats a gnuplot warning as an error)
+for d in /usr/share/cmake-*/Modules /usr/share/gnuplot /etc/fonts /usr/share/fonts; do
 	[ -d "$d" ] && mkdir -p "$root$d" && cp -a "$d/." "$root$d/"
 done
 # busybox for everything else (mount, poweroff, ...), never over a host tool
@@ -158,7 +165,7 @@ set +e
 # the Intel vendor: the guest kernel reads SMT siblings from CPUID leaf 0xb;
 # with an AMD vendor (TCG's "max" copies the host's) it would want the
 # topoext leaves TCG lacks, and every thread would look like a core
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg,thread=multi -cpu max,vendor=GenuineIntel -smp "$smp" \
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg,thread="$tcg" -cpu max,vendor=GenuineIntel -smp "$smp" \
 	-m $((2 * mem))M "${numa[@]}" -kernel "$vmlinuz" -initrd "$cpio" \
 	-append "console=ttyS0 quiet panic=-1 oops=panic" \
 	-display none -monitor none -nodefaults -no-reboot \

@@ -80,12 +80,14 @@ static void test_move_pages_args(void)
 	CHECK(rc == -1 && errno == ENODEV, "node -1: rc %ld errno %d", rc, errno);
 	CHECK(strstr(sb_move_pages_strerror(EACCES), "cpuset") != NULL, "EACCES line");
 	CHECK(strstr(sb_move_pages_strerror(12345), "unexpected") != NULL, "unknown errno line");
-	/* per-page statuses: never touched, not mapped */
+	/* per-page statuses: never touched (ENOENT; EFAULT on kernels whose
+	 * query used follow_page(FOLL_DUMP), Debian's 6.1 among them: seen in
+	 * the lab guest), not mapped */
 	pages[0] = p + pg;
 	pages[1] = p + 2 * pg;
 	status[0] = status[1] = 99;
 	rc = sb_move_pages(2, pages, NULL, status, 0);
-	CHECK(rc == 0 && status[0] == -ENOENT && status[1] == -EFAULT,
+	CHECK(rc == 0 && (status[0] == -ENOENT || status[0] == -EFAULT) && status[1] == -EFAULT,
 	      "statuses: rc %ld %d %d", rc, status[0], status[1]);
 	CHECK(strstr(sb_page_status_str(-ENOENT), "not present") &&
 	      strstr(sb_page_status_str(-EFAULT), "not mapped") &&

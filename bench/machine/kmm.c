@@ -49,8 +49,9 @@ const char *sb_page_status_str(int status)
 		return "page is mapped by several processes (EACCES)";
 	case EBUSY:
 		return "page is busy, try again (EBUSY)";
-	case EFAULT:
-		return "address is not mapped (EFAULT)";
+	case EFAULT:	/* 6.1 (follow_page with FOLL_DUMP) for a hole too; later: ENOENT */
+		return "address is not mapped, or (older kernels) the page was never touched "
+		       "(EFAULT)";
 	case EIO:
 		return "page cannot be written back (EIO)";
 	case EINVAL:
