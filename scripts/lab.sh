@@ -8,7 +8,7 @@
 #   --timeout=SEC   power the guest off after SEC seconds (default 900)
 #   --mem=MB        memory per NUMA node (default 384)
 #   --tcg=multi|single  one host thread per vCPU (default), or all vCPUs in
-#                   one host thread, taking turns (slower)
+#                   one host thread, taking turns (slower; no true races)
 #   COMMAND         run in the guest in the source directory (bash -c when one
 #                   word with spaces); default: the lab test set, tests/lab/run.sh
 # Exit status: the guest command's; 1 when the guest hangs, panics or stops
