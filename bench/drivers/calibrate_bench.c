@@ -198,7 +198,7 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 	if (!c->line)
 		goto out;
 	if (sb_drive_run(st, pt, c2c_member_fn, c, &d) == 0) {
-		free(d.ops);
+		sb_drive_report_counters(st, &d);	/* and frees d */
 		if (c->nsamples) {	/* every iteration is a sample */
 			double med, mn, mx;
 			qsort(c->samples, c->nsamples, sizeof(double), cmp_double);
@@ -366,7 +366,7 @@ static void flush_body(sb_state *st, const struct sb_point *pt)
 			sb_state_counter(st, "ops_per_s", (double)d.ops[0] * 1e9 / (double)d.elapsed_ns,
 					 SB_COUNTER_DEFAULT);
 		}
-		free(d.ops);
+		sb_drive_report_counters(st, &d);
 	}
 	munmap(mem, (size_t)f.pagesz * 2);
 }
@@ -459,7 +459,7 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 					 SB_COUNTER_DEFAULT);
 			sb_state_counter(st, "samples", x.nsamples, SB_COUNTER_DEFAULT);
 		}
-		free(d.ops);
+		sb_drive_report_counters(st, &d);
 	}
 	sb_shootdown_destroy(x.sd);
 	sb_sim_destroy(x.sim);
