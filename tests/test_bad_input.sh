@@ -60,7 +60,7 @@ needs a results directory | plot
 needs two results | plot --compare a
 # --- run: what to run
 unknown strategy 'nosuch' | run --strategy=nosuch
-unknown family 'nosuch' | run --family=nosuch
+unknown family 'nosuch' (want calibrate, window, lock, shootdown, baseline) | run --family=nosuch
 unknown lock 'nosuch' | run --strategy=spinlock --lock=nosuch
 unknown option '--nosuch' | run --nosuch
 want a non-empty | run --strategy=

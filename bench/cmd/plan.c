@@ -53,9 +53,15 @@ static const char *family_names(void)
 	static char buf[256];
 	size_t n = 0;
 
-	for (int f = 0; sb_drivers[f]; f++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", f ? ", " : "",
-				      sb_drivers[f]->family);
+	for (int f = 0; sb_drivers[f]; f++) {
+		bool seen = false;	/* two drivers may share a family (shootdown) */
+
+		for (int g = 0; g < f; g++)
+			seen |= strcmp(sb_drivers[g]->family, sb_drivers[f]->family) == 0;
+		if (!seen)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "",
+					      sb_drivers[f]->family);
+	}
 	return buf;
 }
 
