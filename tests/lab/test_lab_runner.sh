@@ -8,10 +8,7 @@ set -u
 lab="$(cd "$(dirname "$0")/../.." && pwd)/scripts/lab.sh"
 tmp=$(mktemp -d /tmp/sb_labr.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+. "$(dirname "$0")/../testlib.sh"
 
 # run_lab NAME ARGS...: lab.sh's status in $rc, its stderr in $tmp/NAME.err
 run_lab() {
@@ -25,6 +22,9 @@ run_lab bogus --shape=bogus
 check "unknown shape: exit 2" [ "$rc" -eq 2 ]
 check "unknown shape: one line naming it" \
 	[ "$(wc -l <"$tmp/bogus.err")" -eq 1 ] && grep -q "unknown shape 'bogus'" "$tmp/bogus.err"
+run_lab badtcg --tcg=both
+check "bad --tcg: exit 2, one line naming it" [ "$rc" -eq 2 ] && \
+	[ "$(wc -l <"$tmp/badtcg.err")" -eq 1 ] && grep -q "bad --tcg 'both'" "$tmp/badtcg.err"
 
 run_lab status -- 'echo guest-says-hello; exit 3'
 check "guest exit 3 comes back as 3" [ "$rc" -eq 3 ]
@@ -40,5 +40,4 @@ check "panicking guest: says it stopped without a status" \
 	grep -q "stopped without reporting an exit status" "$tmp/panic.err"
 check "panicking guest: names the panic" grep -q "(Kernel panic - not syncing: " "$tmp/panic.err"
 
-echo "test_lab_runner: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish test_lab_runner
