@@ -221,13 +221,17 @@ static void replay_limits(json_t *benchmarks)
 	json_array_foreach(benchmarks, i, e) {
 		const char *rn = json_string_value(json_object_get(e, "run_name"));
 		const char *agg = json_string_value(json_object_get(e, "aggregate_name"));
-		const char *names[128], *key;
-		double values[128];
+		size_t n = json_object_size(e);	/* every member: no cap to cut a counter */
+		const char **names = malloc(sizeof(*names) * (n ? n : 1)), *key;
+		double *values = malloc(sizeof(*values) * (n ? n : 1));
 		char name[256];
 		struct sb_run_report r = { 0 };
 
-		if (!rn)
+		if (!rn || !names || !values) {
+			free(names);
+			free(values);
 			continue;
+		}
 		/* the name as the live hook gets it: less /manual_time only */
 		snprintf(name, sizeof(name), "%s", rn);
 		if (strstr(name, "/manual_time"))
@@ -239,13 +243,15 @@ static void replay_limits(json_t *benchmarks)
 		if (json_is_true(json_object_get(e, "error_occurred")))
 			r.error = "error";
 		json_object_foreach(e, key, v)
-			if (json_is_number(v) && r.ncounters < 128) {
+			if (json_is_number(v)) {
 				names[r.ncounters] = key;
 				values[r.ncounters++] = json_number_value(v);
 			}
 		r.counter_names = names;
 		r.counter_values = values;
 		sb_limits_on_run(&r, NULL);
+		free(names);
+		free(values);
 	}
 }
 
