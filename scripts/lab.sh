@@ -2,13 +2,19 @@
 # lab.sh — a multi-socket NUMA lab machine in qemu (TCG, no KVM needed): boot
 # a lab shape and run the lab test set, or a command, inside it.
 #   scripts/lab.sh [--shape=2s|2s-smt] [--timeout=SEC] [--mem=MB] [--tcg=multi|single]
-#                   [-- COMMAND [ARG...]]
+#                   [--static-keys=hold|flip] [--append=ARGS] [-- COMMAND [ARG...]]
 #   --shape=2s      2 packages x 2 cores, 2 NUMA nodes (default)
 #   --shape=2s-smt  2 packages x 2 cores x 2 threads, 2 NUMA nodes
-#   --timeout=SEC   power the guest off after SEC seconds (default 900)
+#   --timeout=SEC   power the guest off after SEC seconds (default 1800)
 #   --mem=MB        memory per NUMA node (default 384)
 #   --tcg=multi|single  one host thread per vCPU (default), or all vCPUs in
 #                   one host thread, taking turns (slower; no true races)
+#   --static-keys=hold  keep the guest's perf static keys set (default): with
+#                   --tcg=multi, QEMU 7.2 runs stale code after the kernel
+#                   patches one and the guest wedges (tests/lab/lab_hold.c)
+#   --static-keys=flip  let them flip, as on a real machine (to check a QEMU)
+#   --append=ARGS   more guest kernel parameters, e.g. 'ignore_loglevel' to
+#                   see the backtraces of a soft lockup or an RCU stall
 #   COMMAND         run in the guest in the source directory (bash -c when one
 #                   word with spaces); default: the lab test set, tests/lab/run.sh
 # Exit status: the guest command's; 1 when the guest hangs, panics or stops
@@ -16,15 +22,17 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-shape=2s timeout=900 mem=384 tcg=multi cmd=()
+shape=2s timeout=1800 mem=384 tcg=multi keys=hold append= cmd=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--shape=*) shape=${1#*=} ;;
 	--timeout=*) timeout=${1#*=} ;;
 	--mem=*) mem=${1#*=} ;;
 	--tcg=*) tcg=${1#*=} ;;
+	--static-keys=*) keys=${1#*=} ;;
+	--append=*) append=${1#*=} ;;
 	--) shift; cmd=("$@"); break ;;
-	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
 	*) SB_DIE_RC=2 sb_die "unknown option '$1' (see --help)" ;;
 	esac
 	shift
@@ -36,6 +44,7 @@ case $shape in
 esac
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || SB_DIE_RC=2 sb_die "bad --timeout '$timeout' (want seconds)"
 case $tcg in multi|single) ;; *) SB_DIE_RC=2 sb_die "bad --tcg '$tcg' (want multi or single)" ;; esac
+case $keys in hold|flip) ;; *) SB_DIE_RC=2 sb_die "bad --static-keys '$keys' (want hold or flip)" ;; esac
 [[ $mem =~ ^[1-9][0-9]*$ ]] && [ "$mem" -ge 128 ] ||
 	SB_DIE_RC=2 sb_die "bad --mem '$mem' (want MB per node, at least 128)"
 
@@ -100,7 +109,8 @@ copy_in() {
 
 tools="bash env sh grep sed awk sort uniq cut tr head tail wc cat md5sum mktemp chmod rm
 	mkdir rmdir ls touch id nproc date sleep timeout cp mv ln readlink dirname basename
-	uname tee seq find xargs stat paste diff cmp taskset printf kill ps ctest cmake gnuplot"
+	uname tee seq find xargs stat paste diff cmp taskset printf kill ps ctest cmake gnuplot
+	script setpriv"
 for t in $tools; do
 	p=$(command -v "$t" 2>/dev/null) || continue
 	case $p in /*) copy_in "$p" ;; esac
@@ -131,15 +141,17 @@ tar -C "$build" --exclude=./lab --exclude='*.o' -cf - . | tar -C "$root$build" -
 (cd "$build" && find . -path ./lab -prune -o -type f -perm -u+x -print) | while read -r f; do
 	libs_in "$build/${f#./}"
 done
-echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
-echo "root:x:0:" >"$root/etc/group"
+# nobody: test_cli runs stratbench unprivileged (setpriv) to see its counters refused
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 
 install -m 755 "$SB_ROOT/tests/lab/init" "$root/init"
 {
 	printf 'SB_ROOT=%q\nSB_BUILD=%q\n' "$SB_ROOT" "$build"
 	printf 'SB_LAB_SHAPE=%q\nSB_LAB_PACKAGES=2\nSB_LAB_NODES=2\nSB_LAB_CORES=%d\nSB_LAB_PUS=%d\n' \
 		"$shape" "$ncores" "$npus"
-	echo "export SB_ROOT SB_BUILD SB_LAB_SHAPE SB_LAB_PACKAGES SB_LAB_NODES SB_LAB_CORES SB_LAB_PUS"
+	printf 'SB_LAB_STATIC_KEYS=%s\n' "$keys"
+	echo "export SB_ROOT SB_BUILD SB_LAB_SHAPE SB_LAB_PACKAGES SB_LAB_NODES SB_LAB_CORES SB_LAB_PUS SB_LAB_STATIC_KEYS"
 } >"$root/lab/env"
 if [ ${#cmd[@]} -eq 0 ]; then
 	echo 'exec bash tests/lab/run.sh' >"$root/lab/cmd"
@@ -162,12 +174,17 @@ done
 echo "lab: $shape: $npus CPUs ($smp), 2 NUMA nodes x ${mem} MB, $(basename "$vmlinuz"), initramfs $(( $(stat -c %s "$cpio") >> 20 )) MB, timeout ${timeout}s" >&2
 t0=$(date +%s.%N)
 set +e
+# tsc=reliable: TCG's guest TSC is the host's, the same on every vCPU, but the
+# guest's clocksource watchdog, its reads split by the host descheduling a
+# vCPU thread, marked it unstable (a 27 ms "skew" in 0.5 s) and moved the
+# guest to the emulated HPET: every clock read an MMIO exit, and a static
+# key (sched_clock_stable) patched.
 # the Intel vendor: the guest kernel reads SMT siblings from CPUID leaf 0xb;
 # with an AMD vendor (TCG's "max" copies the host's) it would want the
 # topoext leaves TCG lacks, and every thread would look like a core
 timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg,thread="$tcg" -cpu max,vendor=GenuineIntel -smp "$smp" \
 	-m $((2 * mem))M "${numa[@]}" -kernel "$vmlinuz" -initrd "$cpio" \
-	-append "console=ttyS0 quiet panic=-1 oops=panic" \
+	-append "console=ttyS0 quiet panic=-1 oops=panic tsc=reliable${append:+ $append}" \
 	-display none -monitor none -nodefaults -no-reboot \
 	-chardev stdio,id=con,signal=off -serial chardev:con -serial "file:$status" \
 	</dev/null 2>"$lab/qemu-$shape.err" | sed -u 's/\r$//' | tee "$log"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# 05-static-keys — the guest survives what every stratbench run does to its
+# kernel: opening and closing the perf events the suite counts, over and
+# over, while every CPU context-switches.  Under QEMU's multi-threaded TCG
+# that wedges the guest unless lab_hold keeps the events' static keys set
+# (lab_hold.c says why); scripts/lab.sh starts the holder before any test.
+# A guest booted with --static-keys=flip hangs here (test_lab_runner.sh
+# checks that it still does: once it does not, QEMU is mended and the holder
+# can go).
+. "$(dirname "$0")/lib.sh"
+[ "${SB_LAB_STATIC_KEYS:-}" = hold ] || echo "note: no holder (SB_LAB_STATIC_KEYS=${SB_LAB_STATIC_KEYS:-unset})"
+if [ "${SB_LAB_STATIC_KEYS:-}" = hold ]; then
+	held=$(cat /lab/hold 2>/dev/null)
+	pid=$(sed -n 's/.* by pid \([0-9]*\) .*/\1/p' <<<"$held")
+	same "the holder is running (pid ${pid:-?})" "$(cat "/proc/${pid:-0}/comm" 2>/dev/null)" lab_hold
+	for e in context-switches cpu-migrations page-faults; do
+		check "the holder holds $e" grep -q " $e\b" <<<"$held"
+	done
+	# the tracepoints stratbench counts by default as root, where tracefs has them
+	for e in tlb:tlb_flush migrate:mm_migrate_pages; do
+		if [ -e "/sys/kernel/tracing/events/${e%%:*}/${e#*:}" ]; then
+			check "the holder holds $e" grep -q " $e\b" <<<"$held"
+		fi
+	done
+fi
+out=$("$SB_BUILD/tests/lab/lab_hold" flip 10) || bad "lab_hold flip failed"
+echo "  $out"
+rounds=$(sed -n 's/^lab_hold: flip: \([0-9]*\) rounds.*/\1/p' <<<"$out")
+check "events opened and closed 10 times or more (${rounds:-none})" [ "${rounds:-0}" -ge 10 ]
+finish
