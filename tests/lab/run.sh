@@ -8,7 +8,7 @@
 # A lab test is one executable-or-not bash file tests/lab/NN-name.sh that
 # exits 0 (pass), 1 (fail) or 77 (skipped) and, when it skips, prints
 # "skipped: REASON" as its last line; a skip without a reason, any other
-# status, or running past SB_LAB_TEST_TIMEOUT seconds (default 600) is a
+# status, or running past SB_LAB_TEST_TIMEOUT seconds (default 1200) is a
 # failure.  Adding a check is adding a file.  Environment: SB_ROOT (sources),
 # SB_BUILD (the build with stratbench and tests/lab/lab_*), SB_LAB_SHAPE,
 # SB_LAB_PACKAGES, SB_LAB_NODES, SB_LAB_CORES, SB_LAB_PUS (what the lab was
@@ -17,7 +17,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export SB_ROOT=${SB_ROOT:-$(cd "$here/../.." && pwd)}
 export SB_BUILD=${SB_BUILD:-$SB_ROOT/build}
-limit=${SB_LAB_TEST_TIMEOUT:-600}
+limit=${SB_LAB_TEST_TIMEOUT:-1200}
 [ -x "$SB_BUILD/stratbench" ] || { echo "run.sh: no $SB_BUILD/stratbench (set SB_BUILD)" >&2; exit 2; }
 
 pass=0 fail=0 skip=0 failed= skipped=
