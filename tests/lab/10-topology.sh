@@ -45,12 +45,10 @@ check "negative control: compact and scatter plans differ here" \
 
 # bound_as_planned SB P N: a run of SB with N threads on placement P pins
 # its members to the planned CPUs in plan order (members are created in
-# order: thread ids ascend), each runs there, and the run exits 0.  No
-# counters: stopping a process with perf events open again and again (the
-# watcher) once soft-locked a guest CPU under TCG on a loaded host.
+# order: thread ids ascend), each runs there, and the run exits 0.
 bound_as_planned() {
 	local sbin=$1 p=$2 n=$3 pid rc got want
-	"$sbin" run --strategy=null --threads="$n" --placement="$p" --benchmark_min_time=0.1 --counters=none \
+	"$sbin" run --strategy=null --threads="$n" --placement="$p" --benchmark_min_time=0.1 \
 		>"$tmp/run.out" 2>&1 &
 	pid=$!
 	watch_threads "$pid" "$tmp/threads"

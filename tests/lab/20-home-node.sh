@@ -33,11 +33,10 @@ check "negative control: ... which is on node 0" pages_all_on 0 "$out"
 # home_on SB NODE ARGS...: a run of SB has its shared state on NODE: the
 # mapping numa_maps shows with a bind policy is bound to NODE with pages on
 # NODE only, move_pages puts its first page on NODE, and the run exits 0
-# (no counters, as in 10-topology: the watcher stops the process)
 home_on() {
 	local sbin=$1 node=$2 pid rc
 	shift 2
-	"$sbin" run --threads=1 --benchmark_min_time=0.5 --counters=none "$@" >"$tmp/run.out" 2>&1 &
+	"$sbin" run --threads=1 --benchmark_min_time=0.5 "$@" >"$tmp/run.out" 2>&1 &
 	pid=$!
 	watch_numa "$pid" "$tmp/numa"
 	wait "$pid"

@@ -7,10 +7,7 @@ need_nodes 2
 
 for node in 1 0; do
 	out=$tmp/r$node
-	# --counters=none, as every other lab check: with perf events open, a
-	# run soft-locks a vCPU of this TCG guest now and then (this very run
-	# wedged a CI lab step: CPU 0 stuck for 400+ s)
-	"$sb" run --strategy=spinlock,ticket --threads=1 --placement=compact --home-node=$node --counters=none \
+	"$sb" run --strategy=spinlock,ticket --threads=1 --placement=compact --home-node=$node \
 		--out="$out" --benchmark_min_time=0.05 >"$tmp/run.out" 2>&1
 	check "run --home-node=$node exits 0" [ $? -eq 0 ]
 	if ! grep -q '"home_node"' "$out/gbench.json"; then
