@@ -15,15 +15,17 @@
  *
  *   lab_hold             opens one of each perf event the suite can count
  *                        (what `stratbench counters` lists, as stratbench
- *                        opens them: sb_counters_*) in a child that keeps
- *                        them open for the guest's life, and returns once
- *                        they are open: no key the suite touches flips again.
+ *                        opens them: sb_counters_*) in a child that reads
+ *                        each once (held means counted) and keeps them open
+ *                        for the guest's life, and returns once they are
+ *                        open: no key the suite touches flips again.
  *   lab_hold flip SECS   the stress that wedges a guest without the holder:
  *                        opens and closes those events over and over for
  *                        SECS seconds while two yielding threads per CPU
  *                        keep every CPU in finish_task_switch.
- * Prints one line of what it did; exit 0, 1 if nothing could be held (or
- * flipped), 2 for bad usage.
+ * Prints one line of what it did (and a line for each event that did not
+ * count); exit 0, 1 if nothing could be held or an open in flip did not
+ * count, 2 for bad usage.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -42,15 +44,11 @@ static struct sb_counters_spec *spec[MAXSPEC];
 static const char *name[MAXSPEC];
 static int nspec;
 
-/* every known counter that is a perf event and opens here, one spec each */
+/* every known counter that is a perf event and is available here, one spec each */
 static void parse_known(void)
 {
-	const char *const *k = sb_counters_known();
-	static const int cpu0[1] = { 0 };
-
-	for (; *k && nspec < MAXSPEC; k++) {
+	for (const char *const *k = sb_counters_known(); *k && nspec < MAXSPEC; k++) {
 		struct sb_counters_spec *s;
-		struct sb_counters *c;
 		char err[256];
 
 		/* vmstat, irq and rusage are read from files: no key */
@@ -62,15 +60,30 @@ static void parse_known(void)
 			sb_counters_spec_free(s);
 			continue;
 		}
-		c = sb_counters_open(s, 1, cpu0);
-		if (!c) {
-			sb_counters_spec_free(s);
-			continue;
-		}
-		sb_counters_close(c);
 		spec[nspec] = s;
 		name[nspec++] = *k;
 	}
+}
+
+/* Opens spec i on this thread as a benchmark does and reads it once: the set,
+ * still open, if the event counted (the kernel took it), else NULL. */
+static struct sb_counters *open_counting(int i)
+{
+	static const int cpu0[1] = { 0 };
+	struct sb_counters *c = sb_counters_open(spec[i], 1, cpu0);
+	const char *n;
+	double v;
+
+	sb_counters_begin(c);
+	sb_counters_member_open(0, c);
+	sb_counters_member_enter(0, c);
+	sb_counters_member_leave(0, c);
+	sb_counters_end(c);
+	if (sb_counters_result(c, 0, &n, &v))
+		return c;
+	fprintf(stderr, "lab_hold: %s did not count: %s\n", name[i], sb_counters_label(c));
+	sb_counters_close(c);
+	return NULL;
 }
 
 static void *yielder(void *arg)
@@ -82,9 +95,8 @@ static void *yielder(void *arg)
 
 static int flip(int secs)
 {
-	static const int cpu0[1] = { 0 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned long cycles = 0;
+	unsigned long cycles = 0, failed = 0;
 	time_t end;
 
 	for (long cpu = 0; cpu < ncpu; cpu++) {
@@ -107,24 +119,25 @@ static int flip(int secs)
 	end = time(NULL) + secs;
 	while (time(NULL) < end) {
 		for (int i = 0; i < nspec; i++) {
-			struct sb_counters *c = sb_counters_open(spec[i], 1, cpu0);
+			struct sb_counters *c = open_counting(i);
 
-			sb_counters_member_open(0, c);
+			if (!c)
+				failed++;
 			sb_counters_close(c);
 		}
 		cycles++;
 	}
 	printf("lab_hold: flip: %lu rounds of opening and closing %d perf events in %d s, "
-	       "2 yielding threads on each of %ld CPUs\n", cycles, nspec, secs, ncpu);
-	return 0;
+	       "2 yielding threads on each of %ld CPUs; %lu opens did not count\n", cycles, nspec,
+	       secs, ncpu, failed);
+	return failed ? 1 : 0;
 }
 
 static int hold(void)
 {
-	static const int cpu0[1] = { 0 };
-	int ready[2];
+	char held[MAXSPEC];
+	int ready[2], n = 0;
 	pid_t pid;
-	char ok;
 
 	if (pipe(ready))
 		return 1;
@@ -136,24 +149,27 @@ static int hold(void)
 		close(ready[0]);
 		setsid();
 		for (int i = 0; i < nspec; i++)
-			sb_counters_member_open(0, sb_counters_open(spec[i], 1, cpu0));
-		if (write(ready[1], "y", 1) != 1)
+			held[i] = open_counting(i) != NULL;	/* kept open: never closed */
+		if (write(ready[1], held, (size_t)nspec) != nspec)
 			_exit(1);
 		close(ready[1]);
 		for (;;)
 			pause();
 	}
 	close(ready[1]);
-	if (read(ready[0], &ok, 1) != 1) {
+	if (read(ready[0], held, (size_t)nspec) != nspec) {
 		fprintf(stderr, "lab_hold: the holder died before holding its events\n");
 		return 1;
 	}
-	printf("lab_hold: %d perf events held open for the guest's life by pid %d "
-	       "(their static keys stay set):", nspec, (int)pid);
 	for (int i = 0; i < nspec; i++)
-		printf(" %s", name[i]);
-	printf("\n");
-	return 0;
+		n += held[i];
+	printf("lab_hold: %d perf events held open for the guest's life by pid %d "
+	       "(their static keys stay set):", n, (int)pid);
+	for (int i = 0; i < nspec; i++)
+		if (held[i])
+			printf(" %s", name[i]);
+	printf("%s\n", n < nspec ? " (the others did not count, above)" : "");
+	return n ? 0 : 1;
 }
 
 int main(int argc, char **argv)
