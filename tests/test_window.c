@@ -497,12 +497,41 @@ static void test_fidelity_merge(sb_ticks base)
 	      f.admit_mean < 1.1001, "admit mean %g p99 %g max %g", f.admit_mean, f.admit_p99,
 	      f.admit_max);
 	CHECK(f.max_harvest == 10 && !f.truncated, "max harvest %llu", (unsigned long long)f.max_harvest);
+	/* the same merge as a timeline (windows.jsonl): the set-up's window
+	 * [0,101) first, the double reset at 250 starts none, [303,900) and
+	 * [900,1001) are idle, the open window from 1001 is not listed */
+	struct sb_window_span win[4];
+	uint64_t mp[4 * 2], total;
+	size_t nw = sb_window_timeline(logs, 2, base, base + 100, base + 1100, 100, win, mp, 4,
+				       &total);
+	static const struct sb_window_span want[4] = {
+		{ 0, 101, 0, false }, { 101, 202, 10, false }, { 202, 303, 12, false },
+		{ 303, 900, 0, true },
+	};
+	static const uint64_t want_mp[4 * 2] = { 0, 0, 4, 6, 12, 0, 0, 0 };
+
+	CHECK(nw == 4 && total == 5, "timeline: %zu windows of %llu (want 4 of 5)", nw,
+	      (unsigned long long)total);
+	for (size_t k = 0; k < nw && k < 4; k++)
+		CHECK(win[k].start == want[k].start && win[k].end == want[k].end &&
+		      win[k].pages == want[k].pages && win[k].idle == want[k].idle &&
+		      mp[2 * k] == want_mp[2 * k] && mp[2 * k + 1] == want_mp[2 * k + 1],
+		      "timeline window %zu: [%llu, %llu) %llu pages (%llu + %llu)%s", k,
+		      (unsigned long long)win[k].start, (unsigned long long)win[k].end,
+		      (unsigned long long)win[k].pages, (unsigned long long)mp[2 * k],
+		      (unsigned long long)mp[2 * k + 1], win[k].idle ? " idle" : "");
+	nw = sb_window_timeline(logs, 2, base, base + 100, base + 1100, 100, win, NULL, 2, &total);
+	CHECK(nw == 2 && total == 5 && win[1].pages == 10, "timeline cut at 2: %zu of %llu", nw,
+	      (unsigned long long)total);
 	/* b's log fills at 500: only windows closed before it count */
 	b.full = true;
 	b.full_at = base + 500;
 	sb_window_fidelity(logs, 2, base, base + 100, base + 1100, 100, 10, &f);
 	CHECK(f.truncated && f.windows == 2 && f.cut_fraction > 0.45 && f.cut_fraction < 0.46,
 	      "truncated: windows %llu, cut %g", (unsigned long long)f.windows, f.cut_fraction);
+	nw = sb_window_timeline(logs, 2, base, base + 100, base + 1100, 100, win, mp, 4, &total);
+	CHECK(nw == 3 && total == 3 && win[2].end == 303, "truncated timeline: %zu of %llu", nw,
+	      (unsigned long long)total);
 	/* a full log records when it filled, and drops, never overwrites */
 	b.full = false;
 	for (int i = 0; i < 40; i++)

@@ -46,16 +46,21 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, sb_ticks next0,
-			sb_ticks end, sb_ticks interval, unsigned long limit,
-			struct sb_window_fidelity *out)
+/* The merge both analyses share: the resets sorted, the cut (where the
+ * first log filled, else end, relative to t0), out's truncated, cut_fraction,
+ * max_harvest and double_resets, and the starting resets (*start, nwin of
+ * them, relative to t0) with their windows' idle marks (*idle: 1, the
+ * closing reset came >= interval late; 2, follows such a window).  Returns
+ * nwin; *start and *idle are malloc'd (nres + 1 entries). */
+static uint64_t merge_resets(struct sb_window_log *const *logs, int n, sb_ticks t0,
+			     sb_ticks next0, sb_ticks end, sb_ticks interval,
+			     struct sb_window_fidelity *out, uint64_t **startp,
+			     unsigned char **idlep)
 {
 	uint64_t cut = end - t0, nres = 0, nwin = 0, cur_next = next0 - t0, k;
 	struct rel_reset *res;
 	uint64_t *start;		/* proper resets: window starts */
-	unsigned char *idle;		/* 1: window k's closing reset came >= interval
-					 * late; 2: k follows such a window */
-	double *ratio, *pages;
+	unsigned char *idle;
 	int i;
 
 	memset(out, 0, sizeof(*out));
@@ -101,6 +106,24 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 	for (k = nwin; k-- > 1;)
 		if (idle[k - 1] == 1)
 			idle[k] = idle[k] ? idle[k] : 2;
+	free(res);
+	*startp = start;
+	*idlep = idle;
+	return nwin;
+}
+
+void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, sb_ticks next0,
+			sb_ticks end, sb_ticks interval, unsigned long limit,
+			struct sb_window_fidelity *out)
+{
+	uint64_t nwin, k;
+	uint64_t *start;		/* proper resets: window starts */
+	unsigned char *idle;		/* 1: window k's closing reset came >= interval
+					 * late; 2: k follows such a window */
+	double *ratio, *pages;
+	int i;
+
+	nwin = merge_resets(logs, n, t0, next0, end, interval, out, &start, &idle);
 	/* complete windows: [start[k], start[k+1]) for k < nwin - 1 */
 	for (k = 0; k + 1 < nwin; k++)
 		if (idle[k])
@@ -108,7 +131,6 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 		else
 			out->windows++;
 	if (!out->windows) {
-		free(res);
 		free(start);
 		free(idle);
 		return;
@@ -153,7 +175,50 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 	out->admit_max = ratio[out->windows - 1];
 	free(pages);
 	free(ratio);
-	free(res);
 	free(start);
 	free(idle);
+}
+
+size_t sb_window_timeline(struct sb_window_log *const *logs, int n, sb_ticks t0, sb_ticks next0,
+			  sb_ticks end, sb_ticks interval, struct sb_window_span *out,
+			  uint64_t *member_pages, size_t max, uint64_t *total)
+{
+	struct sb_window_fidelity f;
+	uint64_t *start, nwin, k, m;
+	unsigned char *idle;
+	int i;
+
+	nwin = merge_resets(logs, n, t0, next0, end, interval, &f, &start, &idle);
+	*total = nwin;
+	m = nwin < max ? nwin : max;
+	/* window 0 is the set-up's, from t0 to the first starting reset */
+	for (k = 0; k < m; k++)
+		out[k] = (struct sb_window_span){
+			.start = k ? start[k - 1] : 0,
+			.end = start[k],
+			.idle = k && idle[k - 1],
+		};
+	if (member_pages)
+		memset(member_pages, 0, sizeof(*member_pages) * (size_t)m * (size_t)n);
+	for (i = 0; m && i < n; i++)
+		for (size_t j = 0; j < logs[i]->nadmit; j++) {
+			uint64_t t = logs[i]->admit[j].t - t0, lo = 0, hi = m;
+
+			if (t >= out[m - 1].end)
+				continue;	/* in an open or unlisted window */
+			while (hi - lo > 1) {	/* out[lo].start <= t < out[hi].start */
+				uint64_t mid = (lo + hi) / 2;
+
+				if (out[mid].start <= t)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			out[lo].pages += logs[i]->admit[j].pages;
+			if (member_pages)
+				member_pages[lo * (uint64_t)n + (uint64_t)i] += logs[i]->admit[j].pages;
+		}
+	free(start);
+	free(idle);
+	return (size_t)m;
 }

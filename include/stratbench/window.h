@@ -358,4 +358,22 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 			sb_ticks end, sb_ticks interval, unsigned long limit,
 			struct sb_window_fidelity *out);
 
+/* The same merge as a timeline (the raw picture of stretching): window 0
+ * is the set-up's, [0, the first starting reset), and each starting reset
+ * opens the next, which ends at the following one; only windows closed by
+ * a logged reset before any log filled are listed (never the open last
+ * one).  Times in ticks relative to t0; pages as in admit_ratio (by the
+ * caller's now).  Fills the first min(max, total) windows of out in time
+ * order and, unless member_pages is NULL, member_pages[k * n + i] with the
+ * pages member i admitted in window k; *total = the complete windows in
+ * all.  Returns how many it filled. */
+struct sb_window_span {
+	uint64_t start, end;		/* [start, end) */
+	uint64_t pages;			/* admitted in it by all members */
+	bool idle;			/* counted in idle_windows, not in the figures */
+};
+size_t sb_window_timeline(struct sb_window_log *const *logs, int n, sb_ticks t0, sb_ticks next0,
+			  sb_ticks end, sb_ticks interval, struct sb_window_span *out,
+			  uint64_t *member_pages, size_t max, uint64_t *total);
+
 #endif
