@@ -114,16 +114,50 @@ static bool near(double a, double b)
 	return fabs(a - b) <= 1e-9 * fabs(b);
 }
 
-static struct sb_point point(const char *name, const struct sb_topo *t, int threads, int *cpus)
+/* A typed point: family, strategy, lock ("" none), threads, placement and
+ * up to two parameters (NULL: none), as cmd/plan.c fills it. */
+static struct sb_point_fields fields(const char *fam, const char *strat, const char *lock,
+				     int threads, const char *place, const char *k1,
+				     const char *v1, const char *k2, const char *v2)
+{
+	struct sb_point_fields f;
+
+	memset(&f, 0, sizeof(f));
+	snprintf(f.family, sizeof(f.family), "%s", fam);
+	snprintf(f.strategy, sizeof(f.strategy), "%s", strat);
+	snprintf(f.lock, sizeof(f.lock), "%s", lock);
+	f.threads = threads;
+	snprintf(f.placement, sizeof(f.placement), "%s", place);
+	if (k1)
+		sb_params_set(&f.params, k1, "%s", v1);
+	if (k2)
+		sb_params_set(&f.params, k2, "%s", v2);
+	return f;
+}
+
+static struct sb_point point(struct sb_point_fields f, const struct sb_topo *t, int *cpus)
 {
 	struct sb_point pt;
 
 	memset(&pt, 0, sizeof(pt));
-	snprintf(pt.name, sizeof(pt.name), "%s", name);
-	pt.threads = threads;
+	pt.f = f;
+	sb_point_name(&f, 0, pt.name, sizeof(pt.name));
+	pt.threads = f.threads;
 	pt.cpus = cpus;
 	pt.topo = t;
 	return pt;
+}
+
+/* Registers f in the run's table (as the plan does); its registered name. */
+static const char *reg(struct sb_point_fields f)
+{
+	static char names[16][256];
+	static int k;
+	char *n = names[k++ % 16];
+
+	sb_point_name(&f, 1, n, 256);
+	sb_points_add(n, &f);
+	return n;
 }
 
 static void arithmetic(void)
@@ -164,22 +198,22 @@ static void limits_for_points(void)
 	char why[256];
 
 	sb_calib_reset();
-	p = point("lock/ticket/threads:2/place:compact", t, 2, c01);
+	p = point(fields("lock", "ticket", "", 2, "compact", NULL, NULL, NULL, NULL), t, c01);
 	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) != 0 &&
 	      strstr(why, "unavailable"), "no calibration: unavailable (%s)", why);
-	sb_calib_record("c2c:store:0+1", SB_REL_NODE, 80, 100);
+	sb_calib_record("c2c:store:list:0,1", SB_REL_NODE, 80, 100);
 	why[0] = '\0';
 	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) == 0 &&
 	      near(lim, 12.5e6) && !why[0], "2 threads on 0,1: 1e9/80 ns, got %g", lim);
 	/* 3 threads: (0,2) measured, (0,3) and (2,3) not: (0,3) from remote's median,
 	 * (2,3) has no measured node pair but (0,1): node median 80 */
-	sb_calib_record("c2c:store:0+2", SB_REL_REMOTE, 200, 100);
-	p = point("lock/ticket/threads:3/place:list:0+2+3", t, 3, c023);
+	sb_calib_record("c2c:store:list:0,2", SB_REL_REMOTE, 200, 100);
+	p = point(fields("lock", "ticket", "", 3, "list:0,2,3", NULL, NULL, NULL, NULL), t, c023);
 	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) == 0 &&
 	      near(lim, 1e9 / ((200 + 200 + 80) / 3.0)) && strstr(why, "2 of 3"),
 	      "relation fallback: %g (%s)", lim, why);
 	/* 1 thread: the cheapest uncontended RMW */
-	p = point("lock/ticket/threads:1/place:list:1", t, 1, c1);
+	p = point(fields("lock", "ticket", "", 1, "list:1", NULL, NULL, NULL, NULL), t, c1);
 	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) != 0, "no RMW cost yet");
 	sb_calib_record("op:cas", -1, 10, 1e6);
 	sb_calib_record("op:xchg", -1, 8, 1e6);
@@ -187,27 +221,31 @@ static void limits_for_points(void)
 	CHECK(sb_limit_for(&p, SB_LIMIT_SHARED_WRITE, &lim, why, sizeof(why)) == 0 &&
 	      near(lim, 1.25e8), "1 thread: 1e9 / cheapest RMW (8 ns), got %g", lim);
 	/* scaling: the same benchmark's 1-thread rate, whatever its placement */
-	p = point("window/null/lock:q/acct:exact/threads:2/place:scatter", t, 2, c01);
+	p = point(fields("window", "null", "q", 2, "scatter", "acct", "exact", NULL, NULL), t, c01);
 	CHECK(sb_limit_for(&p, SB_LIMIT_SCALING, &lim, why, sizeof(why)) != 0 &&
 	      strstr(why, "1-thread"), "no 1-thread run: %s", why);
-	sb_calib_record("solo:window/null/lock:q/acct:exact", -1, 3e8, 1e6);
-	sb_calib_record("solo:window/null/lock:q", -1, 1e3, 1e6);	/* another benchmark */
+	sb_calib_record("solo:window/null/q/acct=exact", -1, 3e8, 1e6);
+	sb_calib_record("solo:window/null/q/", -1, 1e3, 1e6);	/* another benchmark */
 	CHECK(sb_limit_for(&p, SB_LIMIT_SCALING, &lim, why, sizeof(why)) == 0 && near(lim, 6e8),
 	      "scaling: 2 x 3e8, got %g", lim);
 	sb_calib_reset();
 	sb_topo_destroy(t);
 }
 
-static void report(const char *name, const char *agg, const char *error, const char *c1, double v1,
-		   const char *c2, double v2)
+/* A reported run of the registered benchmark reg; gb: Google Benchmark's
+ * own parts of the run name ("/iterations:2000/repeats:1" or ""). */
+static void report(const char *reg, const char *gb, const char *agg, const char *error,
+		   const char *c1, double v1, const char *c2, double v2)
 {
 	const char *names[] = { c1, c2 };
 	const double values[] = { v1, v2 };
+	char name[400];
 	struct sb_run_report r = {
-		.name = name, .aggregate = agg, .error = error, .label = "",
+		.name = name, .registered = reg, .aggregate = agg, .error = error, .label = "",
 		.ncounters = c2 ? 2 : 1, .counter_names = names, .counter_values = values,
 	};
 
+	snprintf(name, sizeof(name), "%s%s", reg, gb);
 	sb_limits_on_run(&r, NULL);
 }
 
@@ -215,36 +253,45 @@ static void report(const char *name, const char *agg, const char *error, const c
  * failed runs do not; keys match what sb_limit_for() looks up. */
 static void fed_from_reports(void)
 {
+	const char *c2c = reg(fields("calibrate", "c2c", "", 2, "list:0,1", "op", "store", NULL,
+				    NULL));
+	const char *cas = reg(fields("calibrate", "c2c", "", 2, "list:0,1", "op", "cas", NULL, NULL));
+	const char *xchg = reg(fields("calibrate", "uncontended", "", 1, "list:0", "op", "xchg", NULL,
+				     NULL));
+	const char *remote = reg(fields("calibrate", "flush", "", 2, "list:0,1", "toucher", "remote",
+				       NULL, NULL));
+	const char *w1 = reg(fields("window", "null", "", 1, "compact", "acct", "exact", NULL, NULL));
+	const char *w2 = reg(fields("window", "null", "", 2, "compact", "acct", "exact", NULL, NULL));
 	double v;
 
 	sb_calib_reset();
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1/iterations:2000/repeats:1", "",
-	       NULL, "one_way_min_ns", 80, "rel", SB_REL_NODE);
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1/iterations:2000/repeats:1", "",
-	       NULL, "one_way_min_ns", 90, "rel", SB_REL_NODE);
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1/iterations:2000/repeats:1", "",
-	       NULL, "one_way_min_ns", 70, "rel", SB_REL_NODE);
+	report(c2c, "/iterations:2000/repeats:1", "", NULL, "one_way_min_ns", 80, "rel", SB_REL_NODE);
+	report(c2c, "/iterations:2000/repeats:1", "", NULL, "one_way_min_ns", 90, "rel", SB_REL_NODE);
+	report(c2c, "/iterations:2000/repeats:1", "", NULL, "one_way_min_ns", 70, "rel", SB_REL_NODE);
 	/* broken fixtures: an aggregate and a failed run must not move the median */
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1", "mean", NULL, "one_way_min_ns", 1e6,
-	       "rel", SB_REL_NODE);
-	report("calibrate/c2c/op:store/threads:2/place:list:0+1", "", "boom", "one_way_min_ns", 1e6,
-	       "rel", SB_REL_NODE);
-	CHECK(sb_calib_lookup("c2c:store:0+1", &v) == 0 && v == 80, "c2c median of 3 reps: %g", v);
+	report(c2c, "", "mean", NULL, "one_way_min_ns", 1e6, "rel", SB_REL_NODE);
+	report(c2c, "", "", "boom", "one_way_min_ns", 1e6, "rel", SB_REL_NODE);
+	CHECK(sb_calib_lookup("c2c:store:list:0,1", &v) == 0 && v == 80, "c2c median of 3 reps: %g",
+	      v);
 	CHECK(sb_calib_lookup_rel("c2c:store:", SB_REL_NODE, &v) == 0 && v == 80, "relation kept");
-	report("calibrate/c2c/op:cas/threads:2/place:list:0+1", "", NULL, "one_way_min_ns", 60, NULL, 0);
-	CHECK(sb_calib_lookup("c2c:cas:0+1", &v) == 0 && v == 60, "cas kept apart");
-	report("calibrate/uncontended/op:xchg/threads:1/place:list:0", "", NULL, "ns_per_op", 7,
-	       "ops_per_s", 1.4e8);
+	report(cas, "", "", NULL, "one_way_min_ns", 60, NULL, 0);
+	CHECK(sb_calib_lookup("c2c:cas:list:0,1", &v) == 0 && v == 60, "cas kept apart");
+	report(xchg, "", "", NULL, "ns_per_op", 7, "ops_per_s", 1.4e8);
 	CHECK(sb_calib_lookup("op:xchg", &v) == 0 && v == 7, "uncontended ns_per_op");
-	CHECK(sb_calib_lookup("solo:calibrate/uncontended/op:xchg", &v) != 0,
+	CHECK(sb_calib_lookup("solo:calibrate/uncontended//op=xchg", &v) != 0,
 	      "calibration points are no strategy's 1-thread reference");
-	report("calibrate/flush/toucher:remote/threads:2/place:list:0+1", "", NULL, "us_per_call", 9,
-	       NULL, 0);
+	report(remote, "", "", NULL, "us_per_call", 9, NULL, 0);
 	CHECK(sb_calib_lookup("flush:remote", &v) == 0 && v == 9, "flush round trip");
-	report("window/null/acct:exact/threads:1/place:compact", "", NULL, "ops_per_s", 3e8, NULL, 0);
-	report("window/null/acct:exact/threads:2/place:compact", "", NULL, "ops_per_s", 1, NULL, 0);
-	CHECK(sb_calib_lookup("solo:window/null/acct:exact", &v) == 0 && v == 3e8,
+	report(w1, "", "", NULL, "ops_per_s", 3e8, NULL, 0);
+	report(w2, "", "", NULL, "ops_per_s", 1, NULL, 0);
+	CHECK(sb_calib_lookup("solo:window/null//acct=exact", &v) == 0 && v == 3e8,
 	      "1-thread rate keyed without threads and place; 2 threads not recorded: %g", v);
+	/* broken fixture: a run whose registered name is no planned point feeds nothing */
+	sb_calib_reset();
+	report("window/null/acct:exact/threads:1/place:compact/unplanned", "", "", NULL, "ops_per_s",
+	       3e8, NULL, 0);
+	CHECK(sb_calib_lookup("solo:window/null//acct=exact", &v) != 0,
+	      "a run without a typed point is not keyed by its name");
 	sb_calib_reset();
 }
 
@@ -253,6 +300,7 @@ static void fed_from_reports(void)
  * absent (with why) when the run did not calibrate it. */
 static void flush_rtt(void)
 {
+	const char *poll, *sig, *remote;
 	double rtt = -1;
 	char why[256] = "";
 
@@ -266,17 +314,15 @@ static void flush_rtt(void)
 	      "no calibration: absent, says which point (%s)", why);
 	CHECK(sb_flush_rtt_for("flush:remote", &rtt, why, sizeof(why)) != 0 &&
 	      strstr(why, "calibrate/flush/toucher:remote"), "kernel key names its point (%s)", why);
-	report("calibrate/flush/transport:poll/threads:2/place:list:0+1/iterations:5000/repeats:1",
-	       "", NULL, "us_per_call", 0.15, "ops_per_s", 1);
-	report("calibrate/flush/transport:signal/threads:2/place:list:0+1", "", NULL,
-	       "us_per_call", 12, NULL, 0);
-	report("calibrate/flush/toucher:remote/threads:2/place:list:0+1", "", NULL,
-	       "us_per_call", 9, NULL, 0);
+	poll = reg(fields("calibrate", "flush", "", 2, "list:0,1", "transport", "poll", NULL, NULL));
+	sig = reg(fields("calibrate", "flush", "", 2, "list:0,1", "transport", "signal", NULL, NULL));
+	remote = reg(fields("calibrate", "flush", "", 2, "list:0,1", "toucher", "remote", NULL, NULL));
+	report(poll, "/iterations:5000/repeats:1", "", NULL, "us_per_call", 0.15, "ops_per_s", 1);
+	report(sig, "", "", NULL, "us_per_call", 12, NULL, 0);
+	report(remote, "", "", NULL, "us_per_call", 9, NULL, 0);
 	/* broken fixtures: an aggregate and a failed run must not count */
-	report("calibrate/flush/transport:poll/threads:2/place:list:0+1", "median", NULL,
-	       "us_per_call", 1e3, NULL, 0);
-	report("calibrate/flush/transport:poll/threads:2/place:list:0+1", "", "boom",
-	       "us_per_call", 1e3, NULL, 0);
+	report(poll, "", "median", NULL, "us_per_call", 1e3, NULL, 0);
+	report(poll, "", "", "boom", "us_per_call", 1e3, NULL, 0);
 	CHECK(sb_flush_rtt_for("flush:poll", &rtt, why, sizeof(why)) == 0 && near(rtt, 150),
 	      "poll round trip 0.15 us = 150 ns, got %g", rtt);
 	CHECK(sb_flush_rtt_for("flush:signal", &rtt, why, sizeof(why)) == 0 && near(rtt, 12e3),

@@ -22,7 +22,7 @@ wait_results() {
 	local i
 	for i in $(seq $((${4:-30} * 10))); do
 		local n
-		n=$(grep -c '^{"benchmarks"' "$1/$2" 2>/dev/null)
+		n=$(grep -c '^{"name"' "$1/$2" 2>/dev/null)
 		[ "${n:-0}" -ge "$3" ] && return 0
 		sleep 0.1
 	done
@@ -37,7 +37,7 @@ d=$tmp/kill
 pid=$!
 check "2 results before the kill" wait_results "$d" runs.jsonl.partial 2
 kill -9 "$pid"; wait "$pid" 2>/dev/null; pid=
-k=$(grep -c '^{"benchmarks"' "$d/runs.jsonl.partial")
+k=$(grep -c '^{"name"' "$d/runs.jsonl.partial")
 check "killed before the end (k=$k)" [ "$k" -ge 2 ] && [ "$k" -lt 4 ]
 check "no file looks complete after SIGKILL" [ ! -e "$d/gbench.json" ] && [ ! -e "$d/results.csv" ]
 done_names=$(grep -o '"run_name":"[^"]*' "$d/runs.jsonl.partial" | sed 's/.*"run_name":"//; s#/manual_time##' | sort -u)
@@ -87,7 +87,7 @@ for sig in INT TERM; do
 	check "SIG$sig: files finished" [ -s "$d/gbench.json" ] && [ -s "$d/results.csv" ] && \
 		[ -z "$(ls "$d" | grep partial)" ]
 	check "SIG$sig: gbench.json is complete JSON" "$sb" compare "$d" "$d" --format=csv >/dev/null
-	n=$(grep -c '^{"benchmarks"' "$d/runs.jsonl")
+	n=$(grep -c '^{"name"' "$d/runs.jsonl")
 	check "SIG$sig: stopped early ($n of 4)" [ "$n" -ge 1 ] && [ "$n" -lt 4 ]
 	check "SIG$sig: no interrupted rows" bash -c "! grep -q interrupted '$d/results.csv' '$d/gbench.json'"
 	for n in $(cut -d, -f1 "$d/results.csv" | sed 1d | sort -u); do
@@ -114,7 +114,7 @@ kill -9 "$pid"; wait "$pid" 2>/dev/null; pid=
 "$sb" run --resume="$d" --quiet >/dev/null 2>"$tmp/lim.err"
 check "limits: resume exits 0 ($(tail -1 "$tmp/lim.err"))" [ $? -eq 0 ]
 check "limits: each benchmark once in the log" \
-	[ "$(grep -c '^{"benchmarks"' "$d/runs.jsonl")" -eq $((ncal + 2)) ]
+	[ "$(grep -c '^{"name"' "$d/runs.jsonl")" -eq $((ncal + 2)) ]
 check "limits: each calibration row once in results.csv" \
 	[ "$(grep -c '^calibrate/' "$d/results.csv")" -eq "$ncal" ]
 c_rep=$(col "$d/results.csv" repetition)
@@ -129,8 +129,10 @@ d=$tmp/interleaved
 check "interleaved: exit 0" [ $? -eq 0 ]
 nlim=$(awk -F, -v r="$c_rep" -v o="$c_of" '$1 ~ /^lock\// && $r >= 0 && $o != "" && $o > 0' "$d/results.csv" | wc -l)
 check "interleaved: all 6 lock repetitions carry of_limit ($nlim)" [ "$nlim" -eq 6 ]
-stages=$(grep -o '^{"benchmarks":\[{"name":"[^"]*' "$d/runs.jsonl" | sed 's/.*"name":"//' |
-	awk '{ print $0 ~ /^calibrate\// ? 0 : $0 ~ /\/threads:1\// ? 1 : 2 }' | tr -d '\n')
+# the stage of each line, from its typed point: calibrate 0, 1 thread 1, else 2
+stages=$(grep -o '"point":{"family":"[^"]*","strategy":"[^"]*","lock":[^,]*,"threads":[0-9]*' \
+	"$d/runs.jsonl" | sed 's/"point":{"family":"\([^"]*\)".*"threads":\([0-9]*\)/\1 \2/' |
+	awk '{ print $1 == "calibrate" ? 0 : $2 == 1 ? 1 : 2 }' | tr -d '\n')
 check "interleaved: stages in order ($stages)" grep -Eqx '0+1+2+' <(echo "$stages")
 
 # --- refusals: one line, exit 2 ----------------------------------------------

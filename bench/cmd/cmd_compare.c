@@ -25,34 +25,36 @@ struct row {
 	const struct sb_bm *old, *new;
 };
 
-/* name → group and threads: family/strategy[/...]/threads:N/place:P/k:v */
-static char *group_of(const char *name, long *threads)
+/* A benchmark's group and threads from its typed point: "family/strategy
+ * [/lock] place:P k=v..."; without a point (plain Google Benchmark JSON)
+ * the name is its own group, one row. */
+static char *group_of(const struct sb_bm *b, long *threads)
 {
-	char *g = malloc(strlen(name) + 2), *tail = malloc(strlen(name) + 2);
-	char *dup = strdup(name), *save = NULL, *tok;
-	bool after = false;
+	const struct sb_point_fields *f = &b->pt;
+	char params[1024], g[1400];
 
-	*g = *tail = '\0';
 	*threads = -1;
-	for (tok = strtok_r(dup, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		if (!strncmp(tok, "threads:", 8) && *threads < 0) {
-			*threads = strtol(tok + 8, NULL, 10);
-			after = true;
-		} else if (after) {
-			strcat(tail, " ");
-			strcat(tail, tok);
-		} else {
-			if (*g)
-				strcat(g, "/");
-			strcat(g, tok);
-		}
-	}
-	if (*threads < 0)
-		strcpy(g, name);	/* no threads: one row, keyed by the name */
-	strcat(g, tail);
-	free(tail);
-	free(dup);
-	return g;
+	if (!b->has_point)
+		return strdup(b->name);
+	*threads = f->threads;
+	sb_params_human(&f->params, NULL, params, sizeof(params));
+	snprintf(g, sizeof(g), "%s/%s%s%s place:%s%s", f->family, f->strategy, *f->lock ? "/" : "",
+		 f->lock, f->placement, params);
+	return strdup(g);
+}
+
+/* The same point on both sides: by the typed fields when both have them
+ * (the names are only keys for people), else by name. */
+static bool same_point(const struct sb_bm *a, const struct sb_bm *b)
+{
+	char ga[1400], gb[1400];
+
+	if (!a->has_point || !b->has_point)
+		return !strcmp(a->name, b->name);
+	sb_point_group(&a->pt, NULL, ga, sizeof(ga));
+	sb_point_group(&b->pt, NULL, gb, sizeof(gb));
+	return !strcmp(ga, gb) && a->pt.threads == b->pt.threads &&
+	       !strcmp(a->pt.placement, b->pt.placement);
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -261,7 +263,7 @@ static int compare_main(int argc, char **argv)
 	/* rows: benchmarks on both sides, by group name, then threads */
 	for (i = 0; i < r[0].n; i++)
 		for (j = 0; j < r[1].n; j++)
-			if (!strcmp(r[0].bm[i].name, r[1].bm[j].name)) {
+			if (same_point(&r[0].bm[i], &r[1].bm[j])) {
 				struct row *more = realloc(rows, sizeof(*rows) * (size_t)(nrows + 1));
 
 				if (!more) {
@@ -269,7 +271,7 @@ static int compare_main(int argc, char **argv)
 					goto fail;
 				}
 				rows = more;
-				rows[nrows].group = group_of(r[0].bm[i].name, &rows[nrows].threads);
+				rows[nrows].group = group_of(&r[0].bm[i], &rows[nrows].threads);
 				rows[nrows].old = &r[0].bm[i];
 				rows[nrows].new = &r[1].bm[j];
 				nrows++;

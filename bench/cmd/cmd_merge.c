@@ -13,14 +13,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* family/strategy[/lock:L]/.../threads:N/place:P[/k:v]... as CSV fields */
-static void put_name(FILE *f, const char *name)
+/* CSV: a field with a comma or quote, quoted (a list:0,1 placement) */
+static void put_csv(FILE *f, const char *s)
 {
-	struct sb_name_parts p;
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
 
-	sb_name_split(name, &p);
-	fprintf(f, "%s,%s,%s,%s,%s,%s,%s", name, p.family, p.strategy, p.lock, p.threads, p.place,
-		p.params);
+/* name and the typed point as CSV fields (empty without a point) */
+static void put_point(FILE *f, const struct sb_bm *b)
+{
+	char params[1200];
+
+	put_csv(f, b->name);
+	if (!b->has_point) {
+		fputs(",,,,,,", f);
+		return;
+	}
+	sb_params_str(&b->pt.params, NULL, params, sizeof(params));
+	fprintf(f, ",%s,%s,%s,%d,", b->pt.family, b->pt.strategy, b->pt.lock, b->pt.threads);
+	for (const char *c = b->pt.placement; *c; c++)	/* comma-free, as results.csv */
+		fputc(*c == ',' ? '+' : *c, f);
+	fputc(',', f);
+	put_csv(f, params);
 }
 
 static void put_num(FILE *f, double v)
@@ -116,7 +140,7 @@ static int merge_main(int argc, char **argv)
 			if (isnan(b->median))
 				continue;	/* failed: no value */
 			fprintf(f, "%s,", names[i]);
-			put_name(f, b->name);
+			put_point(f, b);
 			fprintf(f, ",%s", metric);
 			put_num(f, b->median);
 			put_num(f, b->nreps ? b->min : NAN);

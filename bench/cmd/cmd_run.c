@@ -1,6 +1,8 @@
 /* cmd_run.c — `stratbench run`: plan, register, run, write DIR/gbench.json
  * (Google Benchmark JSON with our context), DIR/results.csv, DIR/runs.jsonl
- * (one line per finished benchmark) and DIR/run.json (what --resume needs).
+ * (one line per finished benchmark), DIR/windows.jsonl (one line per
+ * finished window fidelity benchmark, when there is one) and DIR/run.json
+ * (what --resume needs).
  * SIGINT/SIGTERM stop after the benchmark run in flight: the files are
  * finished and renamed, the exit status is 130/143; a second signal kills. */
 #include "cmd/cmd.h"
@@ -17,8 +19,8 @@
  * so a crash leaves the finished results in *.partial and never a file
  * that looks complete. */
 static const char *const out_files[] = {
-	"gbench.json", "results.csv", "runs.jsonl", "gbench.json.partial", "results.csv.partial",
-	"runs.jsonl.partial", "run.json", NULL,
+	"gbench.json", "results.csv", "runs.jsonl", "windows.jsonl", "gbench.json.partial",
+	"results.csv.partial", "runs.jsonl.partial", "windows.jsonl.partial", "run.json", NULL,
 };
 
 static volatile sig_atomic_t got_signal;
@@ -132,25 +134,28 @@ static void done_line(const char *key, json_t *v, void *arg)
 		d->context = json_incref(v);
 		return;
 	}
-	if (strcmp(key, "benchmarks") || !json_is_array(v) || !json_array_size(v))
-		return;
-	json_array_foreach(v, i, e) {
-		json_array_append(d->benchmarks, e);
-		if (i == 0) {
-			const char *rn = json_string_value(json_object_get(e, "run_name"));
-			char name[256];
-
-			if (!rn)
-				continue;
-			/* as registered: GB adds /iterations:N… to calibration's */
-			sb_gbench_base_name(rn, name, sizeof(name));
-			if (d->n == d->cap) {
-				d->cap = d->cap ? 2 * d->cap : 64;
-				d->names = realloc(d->names, sizeof(char *) * d->cap);
-			}
-			d->names[d->n++] = strdup(name);
+	if (strcmp(key, "name") == 0 && json_is_string(v)) {	/* as registered */
+		if (d->n == d->cap) {
+			d->cap = d->cap ? 2 * d->cap : 64;
+			d->names = realloc(d->names, sizeof(char *) * d->cap);
 		}
+		d->names[d->n++] = strdup(json_string_value(v));
+		return;
 	}
+	if (strcmp(key, "benchmarks") || !json_is_array(v))
+		return;
+	json_array_foreach(v, i, e)
+		json_array_append(d->benchmarks, e);
+}
+
+/* A CSV row's run name belongs to a finished benchmark (point.h's rule:
+ * the registered name, or it followed by Google Benchmark's own parts). */
+static bool done_has_run(const char *run_name, const struct done *d)
+{
+	for (int i = 0; i < d->n; i++)
+		if (sb_name_belongs(run_name, d->names[i]))
+			return true;
+	return false;
 }
 
 static void done_free(struct done *d)
@@ -168,7 +173,7 @@ static void done_free(struct done *d)
 static int keep_done_rows(const char *src, const char *dir, const struct done *d, char *err,
 			  size_t errlen)
 {
-	char dst[4200], tmp[4300], name[256], *line = NULL;
+	char dst[4200], tmp[4300], *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	FILE *in = fopen(src, "r"), *out;
@@ -195,8 +200,7 @@ static int keep_done_rows(const char *src, const char *dir, const struct done *d
 			continue;
 		}
 		*comma = '\0';
-		sb_gbench_base_name(line, name, sizeof(name));
-		if (done_has(name, (void *)d)) {
+		if (done_has_run(line, d)) {
 			*comma = ',';
 			fputs(line, out);
 		}
@@ -237,6 +241,7 @@ static void replay_limits(json_t *benchmarks)
 		if (strstr(name, "/manual_time"))
 			*strstr(name, "/manual_time") = '\0';
 		r.name = name;
+		r.registered = sb_points_registered(name);
 		r.aggregate = agg ? agg : "";
 		r.repetition_index = json_integer_value(json_object_get(e, "repetition_index"));
 		r.label = "";
@@ -308,6 +313,18 @@ static int resume_prepare(const char *dir, struct done *d, char *err, size_t err
 		if (src == csv)
 			unlink(csv);
 	}
+	/* windows.jsonl: the lines of finished benchmarks (a line is written
+	 * before its benchmark's runs.jsonl line, so a kill in between leaves
+	 * one of a benchmark that runs again: dropped here, not doubled) */
+	path_of(log, sizeof(log), dir, "windows.jsonl");
+	path_of(logp, sizeof(logp), dir, "windows.jsonl.partial");
+	src = access(logp, F_OK) == 0 ? logp : log;
+	if (sb_timeline_keep(src, logp, done_has, d) < 0) {
+		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s", dir, src);
+		return -1;
+	}
+	if (src == log)
+		unlink(log);
 	path_of(path, sizeof(path), dir, "gbench.json.partial");
 	unlink(path);	/* GB's, cut short: runs.jsonl has its finished benchmarks */
 	return 0;
@@ -346,7 +363,8 @@ static void on_group(const struct sb_run_report *runs, int n, const char *json, 
 	for (int k = 0; k < n; k++)
 		reps += runs[k].aggregate[0] == '\0';
 	sb_csv_group(cv);
-	sb_runlog_add("benchmarks", arr);
+	sb_timeline_flush(n ? runs[0].registered : NULL);	/* before: see resume_prepare */
+	sb_runlog_add_bench(n ? runs[0].registered : NULL, arr);
 	sb_progress_group(reps);
 	if (cv > cv_threshold)
 		printf("^ noisy: %s: CV %.3g %% of ops_per_s over %d repetitions > %g %%\n",
@@ -439,7 +457,6 @@ static int run_main(int argc, char **argv)
 			goto usage;
 		o.skip = done_has;
 		o.skip_arg = &done;
-		replay_limits(done.benchmarks);
 	}
 	switch (sb_plan_register(&o, t, err, sizeof(err))) {
 	case 0:
@@ -450,6 +467,8 @@ static int run_main(int argc, char **argv)
 	default:
 		goto usage;
 	}
+	if (resume)	/* after the plan: its typed points key the table */
+		replay_limits(done.benchmarks);
 	total = sb_gbench_count(o.gb_argc, o.gb_argv);
 	if (o.out && !resume) {
 		if (prepare_out(o.out, err, sizeof(err)) ||
@@ -465,6 +484,9 @@ static int run_main(int argc, char **argv)
 		path_of(path, sizeof(path), o.out, "runs.jsonl.partial");
 		if (sb_runlog_open(path, err, sizeof(err)))
 			goto usage;
+		path_of(path, sizeof(path), o.out, "windows.jsonl.partial");
+		if (sb_timeline_open(path, err, sizeof(err)))
+			goto usage;
 		sb_gbench_on_context(on_context, NULL);
 		snprintf(out_json, sizeof(out_json), "--benchmark_out=%s/gbench.json.partial", o.out);
 		o.gb_argv[o.gb_argc++] = out_json;
@@ -479,6 +501,14 @@ static int run_main(int argc, char **argv)
 	if (!list_only)
 		sb_counters_context(cnt);
 	sb_context_add("sb_label", o.label ? o.label : "");
+	{	/* every planned point as typed fields (report/point.h) */
+		char *pts = sb_points_json();
+
+		snprintf(path, sizeof(path), "%d", SB_SCHEMA_VERSION);
+		sb_context_add("sb_schema", path);
+		sb_context_add("sb_points", pts ? pts : "{}");
+		free(pts);
+	}
 	snprintf(path, sizeof(path), "%g", o.cv_threshold);
 	sb_context_add("sb_cv_threshold", path);
 	if (resume) {
@@ -505,9 +535,10 @@ static int run_main(int argc, char **argv)
 	}
 	sb_csv_close();
 	sb_runlog_close();
+	sb_timeline_close();	/* an empty file is removed: no fidelity benchmark */
 	if (o.out && rc == SB_EXIT_USAGE && !resume) {
 		/* nothing ran (no benchmark matched): leave the directory reusable */
-		for (const char *const *f = out_files + 3; *f; f++)
+		for (const char *const *f = out_files + 4; *f; f++)
 			remove_out(o.out, *f);
 	} else if (o.out) {
 		rename_partial(o.out, "results.csv");
@@ -524,6 +555,7 @@ static int run_main(int argc, char **argv)
 			rename_partial(o.out, "gbench.json");
 		}
 		rename_partial(o.out, "runs.jsonl");
+		rename_partial(o.out, "windows.jsonl");
 		if (sb_resume_record(o.out, argc, argv, o.label, !got_signal, err, sizeof(err)))
 			fprintf(stderr, "stratbench: %s\n", err);
 		if (got_signal)

@@ -75,6 +75,7 @@ static void free_list(char **v)
 void sb_plan_free(void)
 {
 	sb_bench_clear_all();	/* the benchmarks point at the points */
+	sb_points_clear();
 	while (points) {
 		struct sb_point *next = points->next;
 
@@ -139,7 +140,7 @@ struct sb_what {
 	const struct sb_family_driver *drv;
 	const char *strategy;		/* registry or driver strings: static */
 	const char *lock;		/* NULL: takes none */
-	const char *variant;		/* NULL: the driver has none */
+	const struct sb_params *variant;/* NULL: the driver has none */
 	bool brief;			/* calibration for the limits: short, once */
 };
 
@@ -149,19 +150,33 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 	const struct sb_family_driver *drv = w->drv;
 	const char *lock = w->lock;
 	struct sb_point *pt = calloc(1, sizeof(*pt));
-	char extra[160] = "", place[128];
+	struct sb_point_fields *f = &pt->f;
+	int node, nfirst = 0;
 	sb_bench *b;
-	int node;
 
 	pt->family = drv->family;
 	pt->strategy = w->strategy;
-	pt->variant = w->variant;
 	if (lock) {
 		snprintf(pt->lock_name, sizeof(pt->lock_name), "%s", lock);
 		pt->lock = pt->lock_name;
 	}
 	pt->threads = threads;
 	snprintf(pt->placement, sizeof(pt->placement), "%s", placement);
+	/* the typed point; the name is built from it, once, here */
+	snprintf(f->family, sizeof(f->family), "%s", drv->family);
+	snprintf(f->strategy, sizeof(f->strategy), "%s", w->strategy);
+	snprintf(f->lock, sizeof(f->lock), "%s", lock ? lock : "");
+	f->threads = threads;
+	snprintf(f->placement, sizeof(f->placement), "%s", placement);
+	if (w->variant) {	/* the variant's parameters come before threads:N */
+		sb_params_add_all(&f->params, w->variant);
+		nfirst = f->params.n;
+	}
+	/* non-default options: parameters after place:P, so runs compare by them */
+	if (drv->params)
+		drv->params(&f->params);
+	if (ab)
+		sb_params_set(&f->params, "counters", "%s", ab);
 	pt->next = points;
 	points = pt;
 	pt->cpus = malloc(sizeof(int) * threads);
@@ -169,18 +184,9 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 	pt->topo = t;
 	node = o->home_node >= 0 ? o->home_node : sb_topo_node_of_cpu(t, cpus[0]);
 	pt->home_node = node >= 0 ? node : 0;
-	/* non-default parameters become name parts, so runs compare by name */
-	if (drv->name_extra)
-		drv->name_extra(extra, sizeof(extra));
-	/* names stay comma-free for CSV and filters: list:0-3,8 -> list:0-3+8 */
-	snprintf(place, sizeof(place), "%s", placement);
-	for (char *c = place; *c; c++)
-		if (*c == ',')
-			*c = '+';
-	snprintf(pt->name, sizeof(pt->name), "%s/%s%s%s%s%s/threads:%d/place:%s%s%s", drv->family,
-		 w->strategy, lock ? "/lock:" : "", lock ? lock : "", w->variant ? "/" : "",
-		 w->variant ? w->variant : "", threads, place, extra, ab ? ab : "");
-	pt->counters_off = ab && !strcmp(ab, "/counters:none");
+	sb_point_name(f, nfirst, pt->name, sizeof(pt->name));
+	pt->counters_off = ab && !strcmp(ab, "none");
+	sb_points_add(pt->name, f);
 	if (o->skip && o->skip(pt->name, o->skip_arg))
 		return 0;	/* done before (--resume): planned, not registered */
 	b = sb_bench_register(pt->name, drv->body, pt);
@@ -230,8 +236,8 @@ static int add_point(const struct sb_opts *o, const struct sb_topo *t, const str
 {
 	if (!o->counters_ab)
 		return add_point_as(o, t, w, threads, placement, cpus, NULL);
-	return add_point_as(o, t, w, threads, placement, cpus, "/counters:none") ||
-	       add_point_as(o, t, w, threads, placement, cpus, "/counters:on");
+	return add_point_as(o, t, w, threads, placement, cpus, "none") ||
+	       add_point_as(o, t, w, threads, placement, cpus, "on");
 }
 
 /* The driver's own CPU sets: one point each, placement list:CPUS. */
@@ -316,7 +322,7 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, skipped = 0;
 	int f, i, s, l, ti, v, nv;
 	char why[256];
-	const char *variants[SB_MAX_VARIANTS];
+	static struct sb_params variants[SB_MAX_VARIANTS];
 	char **strat = NULL, **locks = NULL, **places;
 	bool autop = strcmp(o->placement, "auto") == 0;
 	int *threads = NULL;
@@ -416,12 +422,13 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 				lk = (char **)deflock;
 				nl = 1;
 			}
+			memset(variants, 0, sizeof(variants));
 			nv = drv->variants ? drv->variants(name, variants, SB_MAX_VARIANTS) : 0;
 			if (drv->cpu_sets) {
 				for (v = 0; v < (nv ? nv : 1); v++) {
 					struct sb_what w = {
 						.drv = drv, .strategy = name,
-						.variant = nv ? variants[v] : NULL,
+						.variant = nv ? &variants[v] : NULL,
 						.brief = limits,
 					};
 
@@ -435,7 +442,7 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 						struct sb_what w = {
 							.drv = drv, .strategy = name,
 							.lock = lk ? lk[l] : NULL,
-							.variant = nv ? variants[v] : NULL,
+							.variant = nv ? &variants[v] : NULL,
 						};
 
 						if (add_placements(o, t, &w, threads[ti], places,

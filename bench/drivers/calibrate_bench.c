@@ -53,21 +53,20 @@ static const struct sb_option calibrate_options[] = {
 
 static const char *const calibrations[] = { "c2c", "uncontended", "flush", NULL };
 
-static int calibrate_variants(const char *strategy, const char **names, int max)
+/* Each variant is one parameter: key, value. */
+static int calibrate_variants(const char *strategy, struct sb_params *sets, int max)
 {
-	static const char *const c2c[] = { "op:store", "op:cas", NULL };
-	static const char *const unc[] = { "op:cas", "op:fetch_add", "op:xchg", "op:spin",
-		"op:mutex", "op:cycles", "op:jiffies", NULL };
-	static const char *const flush[] = { "toucher:none", "toucher:remote", "transport:poll",
-		"transport:signal", NULL };
+	static const char *const c2c[] = { "op", "store", "op", "cas", NULL };
+	static const char *const unc[] = { "op", "cas", "op", "fetch_add", "op", "xchg", "op",
+		"spin", "op", "mutex", "op", "cycles", "op", "jiffies", NULL };
+	static const char *const flush[] = { "toucher", "none", "toucher", "remote", "transport",
+		"poll", "transport", "signal", NULL };
 	const char *const *v = !strcmp(strategy, "c2c") ? c2c : !strcmp(strategy, "flush") ?
 			       flush : unc;
 	int n = 0;
 
-	while (n < max && v[n]) {
-		names[n] = v[n];
-		n++;
-	}
+	for (; n < max && v[2 * n]; n++)
+		sb_params_set(&sets[n], v[2 * n], "%s", v[2 * n + 1]);
 	return n;
 }
 
@@ -76,10 +75,11 @@ bool sb_calibrate_all_pairs(const struct sb_topo *t)
 	return !strcmp(pairs_mode, "all") || (!strcmp(pairs_mode, "auto") && sb_topo_npus(t) <= 16);
 }
 
-static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy, const char *variant,
-			      struct sb_cpu_set **sets)
+static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy,
+			      const struct sb_params *variant, struct sb_cpu_set **sets)
 {
 	int npus = sb_topo_npus(t), cpus[2], *pairs = NULL, n, i;
+	const char *toucher, *transport;
 	char err[256];
 
 	if (!strcmp(strategy, "c2c")) {
@@ -107,11 +107,14 @@ static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy, con
 		free(pairs);
 		return n;
 	}
-	n = !strcmp(strategy, "flush") && strcmp(variant, "toucher:none") ? 2 : 1;
+	toucher = sb_params_get(variant, "toucher");
+	transport = sb_params_get(variant, "transport");
+	n = !strcmp(strategy, "flush") && !(toucher && !strcmp(toucher, "none")) ? 2 : 1;
 	/* a remote toucher on another core when there is one */
 	if (n == 2 && sb_topo_plan(t, sb_topo_ncores(t) > 1 ? "cores" : "compact", 2, cpus,
 				   err, sizeof(err))) {
-		fprintf(stderr, "stratbench: note: calibrate/flush/%s skipped: %s\n", variant, err);
+		fprintf(stderr, "stratbench: note: calibrate/flush/%s:%s skipped: %s\n",
+			toucher ? "toucher" : "transport", toucher ? toucher : transport, err);
 		return 0;
 	}
 	if (n == 1)
@@ -289,8 +292,8 @@ static uint64_t unc_member_fn(int tid, const struct sb_round *r, void *arg)
 
 static void unc_body(sb_state *st, const struct sb_point *pt, const char *op)
 {
-	static const char *const names[] = { "op:cas", "op:fetch_add", "op:xchg", "op:spin",
-		"op:mutex", "op:cycles", "op:jiffies", NULL };
+	static const char *const names[] = { "cas", "fetch_add", "xchg", "spin", "mutex", "cycles",
+		"jiffies", NULL };
 	struct unc_run u = { .op = UNC_CAS };
 	struct sb_drive d;
 	int i;
@@ -428,7 +431,8 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 {
 	struct sb_sim_params params = {
 		.nresp = 1, .pages = 1024, .write_ratio = 0.5, .access = SB_ACCESS_HOT,
-		.ipi = strcmp(pt->variant, "transport:signal") ? SB_IPI_POLL : SB_IPI_SIGNAL,
+		.ipi = strcmp(sb_params_get(&pt->f.params, "transport"), "signal") ? SB_IPI_POLL :
+		       SB_IPI_SIGNAL,
 		.seed = 1,
 	};
 	struct rtt_run x = { .samples = malloc(sizeof(double) * SB_RTT_SAMPLES) };
@@ -469,15 +473,16 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 static void calibrate_body(sb_state *st, void *arg)
 {
 	const struct sb_point *pt = arg;
+	const char *op = sb_params_get(&pt->f.params, "op");
 
 	if (!strcmp(pt->strategy, "c2c"))
-		c2c_body(st, pt, !strcmp(pt->variant, "op:cas"));
-	else if (!strcmp(pt->strategy, "flush") && !strncmp(pt->variant, "transport:", 10))
+		c2c_body(st, pt, !strcmp(op, "cas"));
+	else if (!strcmp(pt->strategy, "flush") && sb_params_get(&pt->f.params, "transport"))
 		rtt_body(st, pt);
 	else if (!strcmp(pt->strategy, "flush"))
 		flush_body(st, pt);
 	else
-		unc_body(st, pt, pt->variant);
+		unc_body(st, pt, op);
 }
 
 /* Inside a run: a fixed count, tens of ms each on an idle machine. */

@@ -27,12 +27,15 @@ static const struct sb_option lock_options[] = {
 	{ NULL },
 };
 
-static void lock_name_extra(char *buf, size_t len)
+static void lock_params(struct sb_params *p)
 {
-	*buf = '\0';
-	if (crit_ns > 0 || par_ns > 0 || crit_lines || trylock)
-		snprintf(buf, len, "/crit:%g/par:%g/lines:%lu%s", crit_ns, par_ns, crit_lines,
-			 trylock ? "/acquire:trylock" : "");
+	if (!(crit_ns > 0 || par_ns > 0 || crit_lines || trylock))
+		return;
+	sb_params_set(p, "crit", "%g", crit_ns);
+	sb_params_set(p, "par", "%g", par_ns);
+	sb_params_set(p, "lines", "%lu", crit_lines);
+	if (trylock)
+		sb_params_set(p, "acquire", "trylock");
 }
 
 struct lock_member {
@@ -156,6 +159,6 @@ const struct sb_family_driver sb_lock_driver = {
 	.summary = "locks, alone and inside lock-based policies: lock/<name>/threads:N/place:P",
 	.reg = SB_FAMILY_lock,
 	.options = lock_options,
-	.name_extra = lock_name_extra,
+	.params = lock_params,
 	.body = lock_body,
 };

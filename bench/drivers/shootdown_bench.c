@@ -61,38 +61,32 @@ static int shootdown_check_options(char *err, size_t errlen)
 	return 0;
 }
 
-static int shootdown_variants(const char *strategy, const char **names, int max)
+static int shootdown_variants(const char *strategy, struct sb_params *sets, int max)
 {
-	static char buf[SB_ULIST_MAX][24];
 	int i;
 
 	(void)strategy;
-	for (i = 0; i < batch.n && i < max; i++) {
-		snprintf(buf[i], sizeof(buf[i]), "batch:%lu", batch.v[i]);
-		names[i] = buf[i];
-	}
+	for (i = 0; i < batch.n && i < max; i++)
+		sb_params_set(&sets[i], "batch", "%lu", batch.v[i]);
 	return i;
 }
 
-static void shootdown_name_extra(char *buf, size_t len)
+static void shootdown_params(struct sb_params *p)
 {
-	size_t n = 0;
-
-	*buf = '\0';
 	if (pages != 1024)
-		n += (size_t)snprintf(buf + n, len - n, "/pages:%lu", pages);
-	if (write_ratio != 0.5 && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "/write:%g", write_ratio);
-	if (strcmp(access_mode, "hot") && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "/access:%s", access_mode);
-	if (strcmp(ipi, "poll") && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "/ipi:%s", ipi);
-	if (strcmp(initiator, "own") && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "/initiator:%s", initiator);
-	if (ceiling != 33 && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "/ceiling:%lu", ceiling);
-	if (check && n < len)
-		snprintf(buf + n, len - n, "/check:on");
+		sb_params_set(p, "pages", "%lu", pages);
+	if (write_ratio != 0.5)
+		sb_params_set(p, "write", "%g", write_ratio);
+	if (strcmp(access_mode, "hot"))
+		sb_params_set(p, "access", "%s", access_mode);
+	if (strcmp(ipi, "poll"))
+		sb_params_set(p, "ipi", "%s", ipi);
+	if (strcmp(initiator, "own"))
+		sb_params_set(p, "initiator", "%s", initiator);
+	if (ceiling != 33)
+		sb_params_set(p, "ceiling", "%lu", ceiling);
+	if (check)
+		sb_params_set(p, "check", "on");
 }
 
 struct shootdown_run {
@@ -190,7 +184,7 @@ static void shootdown_body(sb_state *st, void *arg)
 		.cpu0_shared = shared,
 	};
 	struct shootdown_run run = { 0 };
-	unsigned long b = strtoul(pt->variant + strlen("batch:"), NULL, 10);
+	unsigned long b = strtoul(sb_params_get(&pt->f.params, "batch"), NULL, 10);
 	int n = (int)nresp + 1, *cpus = malloc(sizeof(int) * (size_t)n), i;
 	struct sb_drive d;
 	char err[256];
@@ -223,6 +217,6 @@ const struct sb_family_driver sb_shootdown_driver = {
 	.options = shootdown_options,
 	.check = shootdown_check_options,
 	.variants = shootdown_variants,
-	.name_extra = shootdown_name_extra,
+	.params = shootdown_params,
 	.body = shootdown_body,
 };

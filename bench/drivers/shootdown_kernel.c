@@ -32,20 +32,17 @@ static const char *const kshoot_names[] = {
 };
 
 /* immediate/batch:B and batched/batch:B for every batch size */
-static int kshoot_variants(const char *strategy, const char **names, int max)
+/* mode (bare in the name: .../immediate/batch:32/...) and batch */
+static int kshoot_variants(const char *strategy, struct sb_params *sets, int max)
 {
-	static char buf[2 * SB_ULIST_MAX][32];
 	int n = 0;
 
 	(void)strategy;
-	for (int i = 0; i < batches.n && n + 2 <= max; i++) {
-		snprintf(buf[n], sizeof(buf[n]), "immediate/batch:%lu", batches.v[i]);
-		names[n] = buf[n];
-		n++;
-		snprintf(buf[n], sizeof(buf[n]), "batched/batch:%lu", batches.v[i]);
-		names[n] = buf[n];
-		n++;
-	}
+	for (int i = 0; i < batches.n && n + 2 <= max; i++)
+		for (int b = 0; b < 2; b++, n++) {
+			sb_params_set_bare(&sets[n], "mode", b ? "batched" : "immediate");
+			sb_params_set(&sets[n], "batch", "%lu", batches.v[i]);
+		}
 	return n;
 }
 
@@ -110,11 +107,10 @@ static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoo
 static void kshoot_body(sb_state *st, void *arg)
 {
 	const struct sb_point *pt = arg;
-	const char *b = strstr(pt->variant, "batch:");
 	struct sb_kshoot_cfg cfg = {
 		.op = op_of(pt->strategy),
-		.batched = strncmp(pt->variant, "batched/", 8) == 0,
-		.batch = b ? (unsigned)strtoul(b + 6, NULL, 10) : 1,
+		.batched = !strcmp(sb_params_get(&pt->f.params, "mode"), "batched"),
+		.batch = (unsigned)strtoul(sb_params_get(&pt->f.params, "batch"), NULL, 10),
 		.threads = pt->threads,
 		.cpus = pt->cpus,
 		.home = pt->home_node,

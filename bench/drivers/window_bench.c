@@ -6,9 +6,11 @@
  * (--clock=jiffies).  Workload model: --migrate-ns after each admitted call,
  * --fault-ns after every call.  Fidelity mode logs every admitted call and
  * reset per member and merges the logs after the run. */
+#include "report/report.h"
 #include "run/limits.h"
 #include "run/run.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,33 +91,34 @@ static int window_check(char *err, size_t errlen)
 	return 0;
 }
 
-static void window_name_extra(char *buf, size_t len)
+static void window_params(struct sb_params *p)
 {
-	size_t n = 0;
-
-	*buf = '\0';
 	if (exact)
-		n += (size_t)snprintf(buf + n, len - n, "/acct:exact");
-	if (jiffies_clock() && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "/clock:jiffies/tick:%g", tick_period_us());
-	if ((migrate_ns > 0 || fault_ns > 0) && n < len)
-		snprintf(buf + n, len - n, "/migrate:%g/fault:%g", migrate_ns, fault_ns);
+		sb_params_set(p, "acct", "exact");
+	if (jiffies_clock()) {
+		sb_params_set(p, "clock", "jiffies");
+		sb_params_set(p, "tick", "%g", tick_period_us());
+	}
+	if (migrate_ns > 0 || fault_ns > 0) {
+		sb_params_set(p, "migrate", "%g", migrate_ns);
+		sb_params_set(p, "fault", "%g", fault_ns);
+	}
 }
 
 /* --mode=fidelity|both: fidelity runs are a variant, so one run can hold
  * both (names: .../mode:fidelity/threads:N/...); throughput keeps the plain
  * name. */
-static int window_variants(const char *strategy, const char **names, int max)
+static int window_variants(const char *strategy, struct sb_params *sets, int max)
 {
 	(void)strategy;
 	if (max < 2 || strcmp(mode, "throughput") == 0)
 		return 0;
 	if (strcmp(mode, "fidelity") == 0) {
-		names[0] = "mode:fidelity";
+		sb_params_set(&sets[0], "mode", "fidelity");
 		return 1;
 	}
-	names[0] = "mode:throughput";
-	names[1] = "mode:fidelity";
+	sb_params_set(&sets[0], "mode", "throughput");
+	sb_params_set(&sets[1], "mode", "fidelity");
 	return 2;
 }
 
@@ -175,12 +178,75 @@ static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_tic
 	}
 }
 
+/* windows.jsonl (report/timeline.c): the first TIMELINE_MAX windows of the
+ * run as [start_ns, end_ns, pages] from the first window's start, pages per
+ * member, the idle ones' indices (README.md "Fidelity mode"). */
+#define TIMELINE_MAX	200
+
+static void add_timeline(const struct sb_point *pt, struct window_member *m, sb_ticks t0,
+			 sb_ticks next0, sb_ticks end, const struct sb_window_params *params,
+			 double ns_per_tick, uint64_t admitted)
+{
+	const int n = pt->threads;
+	struct sb_window_log **logs = calloc((size_t)n, sizeof(void *));
+	struct sb_window_span *win = calloc(TIMELINE_MAX, sizeof(*win));
+	uint64_t *mp = calloc((size_t)TIMELINE_MAX * (size_t)n, sizeof(*mp)), total = 0;
+	json_t *line, *wj, *mj, *ij;
+	size_t k, nw;
+	int i;
+
+	if (!logs || !win || !mp) {
+		free(logs);
+		free(win);
+		free(mp);
+		sb_timeline_add(NULL);	/* none for this run */
+		return;
+	}
+	for (i = 0; i < n; i++)
+		logs[i] = &m[i].log;
+	nw = sb_window_timeline(logs, n, t0, next0, end, params->interval, win, mp,
+				TIMELINE_MAX, &total);
+	line = json_object();
+	json_object_set_new(line, "name", json_string(pt->name));
+	json_object_set_new(line, "point", sb_point_to_json(&pt->f));
+	json_object_set_new(line, "interval_ns",
+			    json_integer((json_int_t)llround((double)params->interval * ns_per_tick)));
+	json_object_set_new(line, "limit", json_integer((json_int_t)params->limit));
+	json_object_set_new(line, "clock", json_string(jiffies_clock() ? "jiffies" : "cycles"));
+	json_object_set_new(line, "admitted", json_integer((json_int_t)admitted));
+	json_object_set_new(line, "windows_total", json_integer((json_int_t)total));
+	wj = json_array();
+	mj = json_array();
+	ij = json_array();
+	for (k = 0; k < nw; k++) {
+		json_t *mk = json_array();
+
+		json_array_append_new(wj, json_pack("[III]",
+			(json_int_t)llround((double)win[k].start * ns_per_tick),
+			(json_int_t)llround((double)win[k].end * ns_per_tick),
+			(json_int_t)win[k].pages));
+		for (i = 0; i < n; i++)
+			json_array_append_new(mk, json_integer((json_int_t)mp[k * (size_t)n + (size_t)i]));
+		json_array_append_new(mj, mk);
+		if (win[k].idle)
+			json_array_append_new(ij, json_integer((json_int_t)k));
+	}
+	json_object_set_new(line, "windows", wj);
+	json_object_set_new(line, "members", mj);
+	json_object_set_new(line, "idle", ij);
+	sb_timeline_add(line);
+	free(logs);
+	free(win);
+	free(mp);
+}
+
 static void window_body(sb_state *st, void *arg)
 {
 	const struct sb_point *pt = arg;
 	const struct sb_window_policy *p = sb_window_find(pt->strategy);
 	const struct sb_lock_ops *lk = pt->lock ? sb_lock_find(pt->lock) : NULL;
-	const bool fidelity = pt->variant && strcmp(pt->variant, "mode:fidelity") == 0;
+	const char *vmode = sb_params_get(&pt->f.params, "mode");
+	const bool fidelity = vmode && strcmp(vmode, "fidelity") == 0;
 	const bool jiffies = jiffies_clock();
 	struct sb_window_params params = {
 		.interval = interval_ticks(),
@@ -286,13 +352,18 @@ static void window_body(sb_state *st, void *arg)
 				sb_limits_report(st, pt, p->shared_write ? SB_LIMIT_SHARED_WRITE :
 						 SB_LIMIT_SCALING, (double)d.total_ops * 1e9 /
 						 (double)d.elapsed_ns);
-			if (fidelity)
+			if (fidelity) {
 				/* lost = admitted - what the windows' counts held at
 				 * their resets and now (< 0: a stale += resurrected
 				 * pages over a reset) */
 				report_fidelity(st, run.m, pt->threads, t0, next0, end, &params,
 						(int64_t)(sum.admitted - sum.harvested -
 							  sb_window_count(p, w)));
+				if (sb_timeline_on())
+					add_timeline(pt, run.m, t0, next0, end, &params,
+						     jiffies ? tick_period_us() * 1000 : 1,
+						     sum.admitted);
+			}
 		}
 		sb_drive_report(st, &d);
 	}
@@ -326,7 +397,7 @@ const struct sb_family_driver sb_window_driver = {
 	.options = window_options,
 	.check = window_check,
 	.variants = window_variants,
-	.name_extra = window_name_extra,
+	.params = window_params,
 	.takes_lock = window_takes_lock,
 	.default_lock = "queued",
 	.body = window_body,

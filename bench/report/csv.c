@@ -2,6 +2,7 @@
  * included).  A benchmark's rows are written and flushed together when it
  * finishes, so a partial sweep keeps every finished result; each row says
  * how noisy its benchmark was (cv_pct, noisy).  Columns: README.md. */
+#include "report/point.h"
 #include "report/report.h"
 
 #include <errno.h>
@@ -49,50 +50,26 @@ static void put_field(const char *s)
 	}
 }
 
-/* family/strategy[/key:value]... → family, strategy, lock, threads, place, params */
-void sb_name_split(const char *name, struct sb_name_parts *p)
+/* The run's typed point (point.h) as family,strategy,lock,threads,
+ * placement,params; empty fields for a benchmark registered without one
+ * (the harness's self-benchmarks). */
+static void put_point_fields(const char *registered)
 {
-	char *save = NULL, *tok;
-	int seg = 0;
+	const struct sb_point_fields *f = registered ? sb_points_find(registered) : NULL;
+	char params[1200];
 
-	memset(p, 0, sizeof(*p));
-	p->family = p->strategy = p->lock = p->threads = p->place = "";
-	snprintf(p->buf, sizeof(p->buf), "%s", name);
-	for (tok = strtok_r(p->buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save), seg++) {
-		char *colon = strchr(tok, ':');
-
-		if (seg == 0) {
-			p->family = tok;
-		} else if (seg == 1) {
-			p->strategy = tok;
-		} else if (!colon) {	/* a bare part: the kernel drivers' immediate|batched */
-			snprintf(p->params + strlen(p->params), sizeof(p->params) - strlen(p->params),
-				 "%smode=%s", p->params[0] ? ";" : "", tok);
-		} else {
-			*colon = '\0';
-			if (strcmp(tok, "lock") == 0)
-				p->lock = colon + 1;
-			else if (strcmp(tok, "threads") == 0)
-				p->threads = colon + 1;
-			else if (strcmp(tok, "place") == 0)
-				p->place = colon + 1;
-			else
-				snprintf(p->params + strlen(p->params),
-					 sizeof(p->params) - strlen(p->params), "%s%s=%s",
-					 p->params[0] ? ";" : "", tok, colon + 1);
-		}
+	if (!f) {
+		fputs(",,,,,", rows);
+		return;
 	}
-}
-
-static void put_name_fields(const char *name)
-{
-	struct sb_name_parts p;
-
-	sb_name_split(name, &p);
-	fprintf(rows, "%s,%s,%s,%s,", p.family, p.strategy, p.lock, p.threads);
-	put_field(p.place);
+	sb_params_str(&f->params, NULL, params, sizeof(params));
+	fprintf(rows, "%s,%s,%s,%d,", f->family, f->strategy, f->lock, f->threads);
+	/* list:0,1 as list:0+1, as in the name: every field stays comma-free
+	 * for awk and cut (the JSON files hold the placement as given) */
+	for (const char *c = f->placement; *c; c++)
+		fputc(*c == ',' ? '+' : *c, rows);
 	fputc(',', rows);
-	put_field(p.params);
+	put_field(params);
 }
 
 static void csv_row(const struct sb_run_report *r, void *arg)
@@ -105,7 +82,7 @@ static void csv_row(const struct sb_run_report *r, void *arg)
 	(void)arg;
 	put_field(r->name);
 	fputc(',', rows);
-	put_name_fields(r->name);
+	put_point_fields(r->registered);
 	fprintf(rows, ",%s,%lld,%lld,%.6g,%.6g,", r->aggregate,
 		(long long)r->repetition_index, (long long)r->iterations, r->real_ns, r->cpu_ns);
 	for (c = 0; counter_cols[c]; c++) {

@@ -12,6 +12,8 @@
 #include <stratbench/gbench.h>
 #include <stratbench/topo.h>
 
+#include "report/point.h"
+
 /* context.c: the fingerprint (DESIGN.md §6) into the JSON context */
 void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv);
 
@@ -25,12 +27,6 @@ void sb_quiet_check(void);
 /* csv.c: results.csv rows from Google Benchmark's run hook, a benchmark's
  * rows written together by sb_csv_group(cv) with the CV in % of its
  * ops_per_s over repetitions (< 0: none); append keeps the header */
-struct sb_name_parts {		/* a benchmark name's parts, "" when absent */
-	char buf[512];
-	const char *family, *strategy, *lock, *threads, *place;
-	char params[512];	/* other key:value parts as key=value;... */
-};
-void sb_name_split(const char *name, struct sb_name_parts *p);
 int sb_csv_open(const char *path, char *err, size_t errlen);
 int sb_csv_append(const char *path, char *err, size_t errlen);
 void sb_csv_cv_threshold(double pct);
@@ -40,6 +36,8 @@ void sb_csv_close(void);
 /* runlog.c: DIR/runs.jsonl, one line per finished benchmark (and context) */
 int sb_runlog_open(const char *path, char *err, size_t errlen);
 int sb_runlog_add(const char *key, json_t *v);	/* takes v's reference */
+/* {"name", "point" (from point.h's table), "benchmarks"}: takes benchmarks' reference */
+int sb_runlog_add_bench(const char *registered, json_t *benchmarks);
 void sb_runlog_close(void);
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
 		   void *arg);
@@ -51,6 +49,10 @@ int sb_runlog_compact(const char *src, const char *dst,
 /* results_read.c: a results directory or a Google Benchmark JSON file */
 struct sb_bm {
 	char *name;		/* without /manual_time */
+	bool has_point;		/* pt is set: the results carry typed points */
+	struct sb_point_fields pt;
+	json_t **runs;		/* every repetition's entry (any metric) */
+	int nruns;
 	double *reps;		/* the metric of each repetition */
 	int nreps;
 	double median, min, max;/* median: GB's aggregate, else of reps; NaN: none */
@@ -64,7 +66,17 @@ struct sb_results {
 	struct sb_bm *bm;
 	int n;
 	const char *label, *host, *cpu_model;	/* from the context; NULL: absent */
+	int schema;		/* sb_schema of the context, 0: none (plain GB JSON) */
+	json_t *points;		/* sb_points parsed: registered name -> point */
+	double cv_threshold;	/* sb_cv_threshold, 5 when absent */
 };
+/* The median, min, max and CV (%, sample stddev / mean) of metric over b's
+ * repetitions (b->median's metric or any other); n = how many had it. */
+struct sb_stat {
+	double median, min, max, cv;
+	int n;
+};
+void sb_bm_stat(const struct sb_bm *b, const char *metric, struct sb_stat *s);
 int sb_results_load(const char *path_or_dir, const char *metric, struct sb_results *r,
 		    char *err, size_t errlen);
 bool sb_results_has_metric(const struct sb_results *r, const char *metric);
@@ -73,6 +85,9 @@ void sb_results_free(struct sb_results *r);
 double sb_entry_value(json_t *entry, const char *metric);
 json_t *sb_json_loads_gb(const char *text, json_error_t *e);
 
+/* stats.c: the median of v[0..n) (sorts v; NaN when n < 1), shared by every
+ * reader and the limits */
+double sb_median(double *v, int n);
 /* stats.c: two-sided Mann-Whitney U p-value as GB's compare.py gets it from
  * scipy (exact without ties for small samples, else normal approximation
  * with tie and continuity correction); NaN when there is no test */
@@ -86,5 +101,20 @@ void sb_progress_format(char *buf, size_t n, int done, int total, const char *na
 void sb_progress_begin(int total, bool quiet);
 void sb_progress_group(int nruns);
 void sb_progress_end(void);
+
+/* timeline.c: DIR/windows.jsonl, one line per finished fidelity benchmark
+ * (README.md "Fidelity mode"); open appends, close removes an empty file */
+int sb_timeline_open(const char *path, char *err, size_t errlen);
+bool sb_timeline_on(void);		/* open: a body builds its line */
+/* a body run's line ({"name": registered, ...}): held, replacing the last;
+ * takes line's reference */
+int sb_timeline_add(json_t *line);
+/* the benchmark finished: writes the line held if it is registered's */
+int sb_timeline_flush(const char *registered);
+void sb_timeline_close(void);
+/* src's whole lines whose "name" keep() accepts, to dst (atomically; src
+ * may be dst); returns the number dropped, 0 when src is absent, or -1 */
+int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
+		     void *arg);
 
 #endif

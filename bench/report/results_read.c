@@ -123,13 +123,6 @@ double sb_entry_value(json_t *e, const char *metric)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The plain benchmark name: run_name (or name) without /manual_time. */
 static char *plain_name(json_t *e)
 {
@@ -175,6 +168,60 @@ static const char *ctx_str(const struct sb_results *r, const char *key)
 
 static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
 		size_t errlen);
+
+/* sb_schema and sb_points of the context (docs/results.md "Versions"):
+ * none is plain Google Benchmark JSON (no points); a version above ours
+ * is refused, since its fields may mean something else. */
+static int read_schema(struct sb_results *r, char *err, size_t errlen)
+{
+	const char *ver = ctx_str(r, "sb_schema"), *pts = ctx_str(r, "sb_points");
+	const char *thr = ctx_str(r, "sb_cv_threshold");
+	json_error_t e;
+	char *end;
+	long v;
+
+	r->cv_threshold = thr && strtod(thr, NULL) > 0 ? strtod(thr, NULL) : 5;
+	if (!ver)
+		return 0;
+	v = strtol(ver, &end, 10);
+	if (*end || v < 1) {
+		snprintf(err, errlen, "%s: sb_schema \"%s\" is not a version number", r->path, ver);
+		return -1;
+	}
+	if (v > SB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: written with results schema %ld; this stratbench reads "
+			 "up to %d: use a newer stratbench", r->path, v, SB_SCHEMA_VERSION);
+		return -1;
+	}
+	r->schema = (int)v;
+	r->points = pts ? json_loads(pts, 0, &e) : NULL;
+	if (!json_is_object(r->points)) {
+		snprintf(err, errlen, "%s: schema %ld but sb_points is %s", r->path, v,
+			 pts ? "not a JSON object" : "missing");
+		return -1;
+	}
+	return 0;
+}
+
+/* b's typed point: the table's entry its run name belongs to (point.h). */
+static int attach_point(const struct sb_results *r, struct sb_bm *b, json_t *points,
+			json_t *ent, char *err, size_t errlen)
+{
+	const char *rn = json_string_value(json_object_get(ent, "run_name"));
+	const char *key = sb_points_match(points, rn ? rn : b->name);
+	char why[256];
+
+	if (!key) {
+		snprintf(err, errlen, "%s: benchmark %s has no entry in sb_points", r->path, b->name);
+		return -1;
+	}
+	if (sb_point_from_json(json_object_get(points, key), &b->pt, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: sb_points[\"%s\"]: %s", r->path, key, why);
+		return -1;
+	}
+	b->has_point = true;
+	return 0;
+}
 
 int sb_results_load(const char *arg, const char *metric, struct sb_results *r, char *err,
 		    size_t errlen)
@@ -227,7 +274,7 @@ static int load(const char *arg, const char *metric, struct sb_results *r, char 
 	char path[4200], *text;
 	struct stat st;
 	json_error_t e;
-	json_t *bms, *ent;
+	json_t *bms, *ent, *points = NULL;
 	size_t len, i;
 
 	memset(r, 0, sizeof(*r));
@@ -275,6 +322,9 @@ parse:
 	r->context = json_object_get(r->root, "context");
 	if (!json_is_object(r->context))
 		r->context = NULL;
+	if (read_schema(r, err, errlen))
+		return -1;
+	points = r->points;
 	if (!json_array_size(bms)) {
 		snprintf(err, errlen, "%s: no benchmarks in it", path);
 		return -1;
@@ -303,6 +353,8 @@ parse:
 		}
 		if (!b->entry)
 			b->entry = ent;
+		if (!b->has_point && points && attach_point(r, b, points, ent, err, errlen))
+			return -1;
 		v = sb_entry_value(ent, metric);
 		if (type && !strcmp(type, "aggregate")) {
 			if (agg && !strcmp(agg, "median")) {
@@ -313,6 +365,8 @@ parse:
 			}
 			continue;
 		}
+		b->runs = realloc(b->runs, sizeof(*b->runs) * (b->nruns + 1));
+		b->runs[b->nruns++] = ent;
 		if (isnan(v))
 			continue;
 		b->reps = realloc(b->reps, sizeof(double) * (b->nreps + 1));
@@ -326,12 +380,12 @@ parse:
 			continue;
 		s = malloc(sizeof(double) * b->nreps);
 		memcpy(s, b->reps, sizeof(double) * b->nreps);
-		qsort(s, b->nreps, sizeof(double), cmp_double);
+		if (isnan(b->median))	/* as GB computes it */
+			b->median = sb_median(s, b->nreps);
+		else
+			sb_median(s, b->nreps);	/* sorted: min and max */
 		b->min = s[0];
 		b->max = s[b->nreps - 1];
-		if (isnan(b->median))	/* as GB computes it */
-			b->median = b->nreps % 2 ? s[b->nreps / 2] :
-				    (s[b->nreps / 2 - 1] + s[b->nreps / 2]) / 2;
 		free(s);
 	}
 	r->label = ctx_str(r, "sb_label");
@@ -350,12 +404,44 @@ bool sb_results_has_metric(const struct sb_results *r, const char *metric)
 	return false;
 }
 
+void sb_bm_stat(const struct sb_bm *b, const char *metric, struct sb_stat *s)
+{
+	double *v = malloc(sizeof(double) * (b->nruns ? b->nruns : 1)), sum = 0, ss = 0;
+	int n = 0;
+
+	for (int i = 0; v && i < b->nruns; i++) {
+		double x = sb_entry_value(b->runs[i], metric);
+
+		if (!isnan(x))
+			v[n++] = x;
+	}
+	s->n = n;
+	s->median = s->min = s->max = s->cv = NAN;
+	if (n) {
+		s->median = sb_median(v, n);
+		s->min = v[0];
+		s->max = v[n - 1];
+		for (int i = 0; i < n; i++)
+			sum += v[i];
+		for (int i = 0; i < n; i++)
+			ss += (v[i] - sum / n) * (v[i] - sum / n);
+		if (n > 1 && sum != 0)
+			s->cv = 100 * sqrt(ss / (n - 1)) / fabs(sum / n);
+	} else if (b->entry) {	/* aggregates only: the median entry's value */
+		s->median = s->min = s->max = sb_entry_value(b->entry, metric);
+		s->n = isnan(s->median) ? 0 : 1;
+	}
+	free(v);
+}
+
 void sb_results_free(struct sb_results *r)
 {
 	for (int i = 0; i < r->n; i++) {
 		free(r->bm[i].name);
 		free(r->bm[i].reps);
+		free(r->bm[i].runs);
 	}
+	json_decref(r->points);
 	free(r->bm);
 	free(r->path);
 	json_decref(r->root);

@@ -1,11 +1,13 @@
 /* runlog.c — DIR/runs.jsonl: the durable record of a sweep, one line per
- * finished benchmark ({"benchmarks": [...]}: its repetitions and aggregates
- * exactly as Google Benchmark's JSON reporter writes them), after one
+ * finished benchmark ({"name": registered name, "point": its typed point
+ * (point.h), "benchmarks": [...]: its repetitions and aggregates exactly as
+ * Google Benchmark's JSON reporter writes them}), after one
  * {"context": {...}} line per session.  Each line is one write(2) on an
  * O_APPEND descriptor after the benchmark's CSV rows are flushed, so a
  * SIGKILL loses at most the benchmark in flight: a line that does not
  * parse (cut by the kill) is ignored and that benchmark is run again by
  * --resume.  Google Benchmark writes gbench.json itself only at the end. */
+#include "report/point.h"
 #include "report/report.h"
 
 #include <errno.h>
@@ -44,23 +46,47 @@ int sb_runlog_open(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* {key: v} as one line; takes the reference to v. */
-int sb_runlog_add(const char *key, json_t *v)
+static int add_line(json_t *line)
 {
-	json_t *line;
 	int rc;
 
-	if (log_fd < 0 || !v) {
-		json_decref(v);
+	if (log_fd < 0) {
+		json_decref(line);
 		return 0;
 	}
-	line = json_object();
-	json_object_set_new(line, key, v);
 	rc = write_line(line);
 	json_decref(line);
 	if (rc)
 		fprintf(stderr, "stratbench: runs.jsonl: write failed: %s\n", strerror(errno));
 	return rc;
+}
+
+/* {key: v} as one line; takes the reference to v. */
+int sb_runlog_add(const char *key, json_t *v)
+{
+	json_t *line;
+
+	if (!v)
+		return 0;
+	line = json_object();
+	json_object_set_new(line, key, v);
+	return add_line(line);
+}
+
+int sb_runlog_add_bench(const char *registered, json_t *benchmarks)
+{
+	const struct sb_point_fields *f = registered ? sb_points_find(registered) : NULL;
+	json_t *line;
+
+	if (!benchmarks)
+		return 0;
+	line = json_object();
+	if (registered)
+		json_object_set_new(line, "name", json_string(registered));
+	if (f)
+		json_object_set_new(line, "point", sb_point_to_json(f));
+	json_object_set_new(line, "benchmarks", benchmarks);
+	return add_line(line);
 }
 
 void sb_runlog_close(void)
@@ -70,11 +96,21 @@ void sb_runlog_close(void)
 	log_fd = -1;
 }
 
-/* Reads a log: fn(key, value, arg) for each line that parses, in order; a
- * line that does not (the tail a SIGKILL cut) is skipped.  Returns the
- * number of lines skipped, or -1 if the file cannot be read. */
+static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg),
+		      void (*fn)(const char *key, json_t *v, void *arg), void *arg);
+
+/* Reads a log: fn(key, value, arg) for each member of each line that
+ * parses, in order; a line that does not (the tail a SIGKILL cut) is
+ * skipped.  Returns the number of lines skipped, or -1 if the file cannot
+ * be read. */
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
 		   void *arg)
+{
+	return read_lines(path, NULL, fn, arg);
+}
+
+static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg),
+		      void (*fn)(const char *key, json_t *v, void *arg), void *arg)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -89,11 +125,13 @@ int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void
 		const char *key;
 		json_t *v;
 
-		if (!j || !json_is_object(j) || json_object_size(j) != 1) {
+		if (!j || !json_is_object(j) || !json_object_size(j)) {
 			skipped++;
 			json_decref(j);
 			continue;
 		}
+		if (line_fn)
+			line_fn(j, arg);
 		for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it)) {
 			key = json_object_iter_key(it);
 			v = json_object_iter_value(it);
@@ -113,18 +151,22 @@ struct compact {
 	void *arg;
 };
 
-static void compact_line(const char *key, json_t *v, void *arg)
+/* a whole line as it was read, then each member to the caller's fn */
+static void compact_line(json_t *line, void *arg)
 {
 	struct compact *c = arg;
 	int saved = log_fd;
-	json_t *line = json_object();
 
-	json_object_set(line, key, v);
 	log_fd = c->fd;
 	if (write_line(line) == 0)
 		c->written++;
 	log_fd = saved;
-	json_decref(line);
+}
+
+static void compact_member(const char *key, json_t *v, void *arg)
+{
+	struct compact *c = arg;
+
 	if (c->fn)
 		c->fn(key, v, c->arg);
 }
@@ -140,7 +182,7 @@ int sb_runlog_compact(const char *src, const char *dst,
 	c.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (c.fd < 0)
 		return -1;
-	skipped = sb_runlog_read(src, compact_line, &c);
+	skipped = read_lines(src, compact_line, compact_member, &c);
 	if (close(c.fd) || skipped < 0 || rename(tmp, dst)) {
 		unlink(tmp);
 		return -1;

@@ -128,3 +128,21 @@ double sb_mann_whitney_p_asymptotic(const double *x, int nx, const double *y, in
 {
 	return mwu(x, nx, y, ny, 2);
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The one median of stratbench (limits, compare, merge, plot): as Google
+ * Benchmark computes its median aggregate (the mean of the middle two of
+ * an even count). */
+double sb_median(double *v, int n)
+{
+	if (n < 1)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}

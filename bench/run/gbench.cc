@@ -105,6 +105,7 @@ void forward(const Run &r)
 	}
 	sb_run_report rep = {};
 	rep.name = name.c_str();
+	rep.registered = r.run_name.function_name.c_str();
 	rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
 	rep.iterations = r.iterations;
 	rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
@@ -172,6 +173,7 @@ void forward_group(const std::vector<Run> &runs)
 			sb_run_report rep = {};
 
 			rep.name = names[i].c_str();
+			rep.registered = r.run_name.function_name.c_str();
 			rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
 			rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
 			rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
@@ -215,7 +217,7 @@ public:
 			json << "]}\n";
 			context_hook(json.str().c_str(), context_hook_arg);
 		}
-		return inner_->ReportContext(ctx);
+		return report_context_lines(ctx);
 	}
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
@@ -235,6 +237,25 @@ public:
 	}
 
 private:
+	// The context as the inner reporter prints it, less the lines of the
+	// keys that are data for the files, not for people (sb_points: one
+	// JSON text of every point).
+	bool report_context_lines(const Context &ctx)
+	{
+		std::ostream &err = inner_->GetErrorStream();
+		std::ostringstream text;
+		std::string line;
+		bool ok;
+
+		inner_->SetErrorStream(&text);
+		ok = inner_->ReportContext(ctx);
+		inner_->SetErrorStream(&err);
+		std::istringstream in(text.str());
+		while (std::getline(in, line))
+			if (line.compare(0, 11, "sb_points: ") != 0)
+				err << line << '\n';
+		return ok;
+	}
 	std::unique_ptr<benchmark::BenchmarkReporter> inner_;
 	bool hooked_;
 	bool reported_ = false;		// the context, at a first stage
@@ -443,33 +464,6 @@ void sb_bench_repetitions(sb_bench *b, int n)
 }
 
 void sb_bench_stage(sb_bench *b, int stage) { b->stage = stage; }
-
-void sb_gbench_base_name(const char *run_name, char *buf, size_t len)
-{
-	static const char *const parts[] = { "iterations:", "repeats:", "min_time:",
-					     "min_warmup_time:", "manual_time", "real_time" };
-	std::string out, name(run_name ? run_name : "");
-	size_t pos = 0;
-
-	while (pos <= name.size()) {
-		size_t end = name.find('/', pos);
-		std::string tok = name.substr(pos, end == std::string::npos ? end : end - pos);
-		bool gb = false;
-
-		for (const char *p : parts) {
-			size_t n = std::strlen(p);
-
-			gb |= p[n - 1] == ':' ? tok.compare(0, n, p) == 0 : tok == p;
-		}
-		if (!gb || pos == 0)
-			out += (pos ? "/" : "") + tok;
-		if (end == std::string::npos)
-			break;
-		pos = end + 1;
-	}
-	if (len)
-		std::snprintf(buf, len, "%s", out.c_str());
-}
 
 int sb_state_range(sb_state *s, int i, int64_t *out)
 {

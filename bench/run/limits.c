@@ -1,5 +1,6 @@
 /* limits.c — the calibration table and the limits of limits.h. */
 #include "run/limits.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -53,19 +54,6 @@ void sb_calib_record(const char *key, int rel, double value, double weight)
 		e->n++;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Median of the records weighing at least a quarter of the heaviest. */
 static double entry_value(const struct calib_entry *e)
 {
@@ -77,7 +65,7 @@ static double entry_value(const struct calib_entry *e)
 	for (i = 0; i < e->n; i++)
 		if (e->weight[i] * 4 >= wmax)
 			v[k++] = e->value[i];
-	return median(v, k);
+	return sb_median(v, k);
 }
 
 int sb_calib_lookup(const char *key, double *value)
@@ -100,7 +88,7 @@ int sb_calib_lookup_rel(const char *prefix, int rel, double *value)
 		if (table[i].rel == rel && table[i].n && strncmp(table[i].key, prefix, len) == 0)
 			v[k++] = entry_value(&table[i]);
 	if (k)
-		*value = median(v, k);
+		*value = sb_median(v, k);
 	free(v);
 	return k ? 0 : -1;
 }
@@ -143,21 +131,14 @@ double sb_of_limit(double ops_per_s, double limit_ops)
 	return limit_ops > 0 && isfinite(limit_ops) && ops_per_s >= 0 ? ops_per_s / limit_ops : NAN;
 }
 
-/* A name less /threads:N, /place:P and GB's parts: the 1-thread key. */
-static void solo_key_of(const char *name, char *buf, size_t len)
+/* The 1-thread key of a point: its group (the point less threads and
+ * placement, point.h), never its name split apart. */
+static void solo_key(const struct sb_point_fields *f, char *buf, size_t len)
 {
-	char tmp[256], *save = NULL, *tok;
-	size_t n = (size_t)snprintf(buf, len, "solo:");
+	char g[400];
 
-	sb_gbench_base_name(name, tmp, sizeof(tmp));
-	for (tok = strtok_r(tmp, "/", &save); tok; tok = strtok_r(NULL, "/", &save))
-		if (strncmp(tok, "threads:", 8) && strncmp(tok, "place:", 6) && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n > 5 ? "/" : "", tok);
-}
-
-static void solo_key(const struct sb_point *pt, char *buf, size_t len)
-{
-	solo_key_of(pt->name, buf, len);
+	sb_point_group(f, NULL, g, sizeof(g));
+	snprintf(buf, len, "solo:%s", g);
 }
 
 static bool counter(const struct sb_run_report *r, const char *name, double *v)
@@ -172,48 +153,37 @@ static bool counter(const struct sb_run_report *r, const char *name, double *v)
 
 void sb_limits_on_run(const struct sb_run_report *r, void *arg)
 {
-	char tmp[256], key[300], *save = NULL, *tok, *part[16];
-	const char *place = NULL, *variant = NULL;
+	const struct sb_point_fields *f = r->registered ? sb_points_find(r->registered) : NULL;
+	const char *op, *toucher, *transport;
+	char key[600];
 	double v, rel = -1;
-	int n = 0, threads = 0;
 
 	(void)arg;
-	if (r->error || (r->aggregate && r->aggregate[0]))
+	if (!f || r->error || (r->aggregate && r->aggregate[0]))
 		return;		/* repetitions only: aggregates would count twice */
-	snprintf(tmp, sizeof(tmp), "%s", r->name);
-	for (tok = strtok_r(tmp, "/", &save); tok && n < 16; tok = strtok_r(NULL, "/", &save))
-		part[n++] = tok;
-	if (n < 2)
-		return;
-	for (int i = 2; i < n; i++) {
-		if (!strncmp(part[i], "place:list:", 11))
-			place = part[i] + 11;
-		else if (!strncmp(part[i], "threads:", 8))
-			threads = atoi(part[i] + 8);
-		else if (!strncmp(part[i], "op:", 3) || !strncmp(part[i], "toucher:", 8) ||
-			 !strncmp(part[i], "transport:", 10))
-			variant = part[i];
-	}
-	if (strcmp(part[0], "calibrate")) {
-		if (threads == 1 && counter(r, "ops_per_s", &v)) {
-			solo_key_of(r->name, key, sizeof(key));
+	if (strcmp(f->family, "calibrate")) {
+		if (f->threads == 1 && counter(r, "ops_per_s", &v)) {
+			solo_key(f, key, sizeof(key));
 			sb_calib_record(key, -1, v, 1);
 		}
 		return;
 	}
-	if (!variant)
-		return;
+	op = sb_params_get(&f->params, "op");
+	toucher = sb_params_get(&f->params, "toucher");
+	transport = sb_params_get(&f->params, "transport");
 	/* the bound: the pair's fastest batch (each a mean over 128 transfers),
 	 * what the hardware did when neither member was descheduled */
-	if (!strcmp(part[1], "c2c") && place && counter(r, "one_way_min_ns", &v)) {
+	if (!strcmp(f->strategy, "c2c") && op && counter(r, "one_way_min_ns", &v)) {
 		counter(r, "rel", &rel);
-		snprintf(key, sizeof(key), "c2c:%s:%s", variant + 3, place);
+		snprintf(key, sizeof(key), "c2c:%s:%s", op, f->placement);
 		sb_calib_record(key, (int)rel, v, 1);
-	} else if (!strcmp(part[1], "uncontended") && counter(r, "ns_per_op", &v)) {
-		sb_calib_record(variant, -1, v, 1);
-	} else if (!strcmp(part[1], "flush") && counter(r, "us_per_call", &v)) {
+	} else if (!strcmp(f->strategy, "uncontended") && op && counter(r, "ns_per_op", &v)) {
+		snprintf(key, sizeof(key), "op:%s", op);
+		sb_calib_record(key, -1, v, 1);
+	} else if (!strcmp(f->strategy, "flush") && (toucher || transport) &&
+		   counter(r, "us_per_call", &v)) {
 		/* toucher:none|remote, transport:poll|signal -> flush:<value> */
-		snprintf(key, sizeof(key), "flush:%s", strchr(variant, ':') + 1);
+		snprintf(key, sizeof(key), "flush:%s", toucher ? toucher : transport);
 		sb_calib_record(key, -1, v, 1);
 	}
 }
@@ -223,7 +193,7 @@ static const char *const rmw_ops[] = { "op:cas", "op:fetch_add", "op:xchg", NULL
 int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *limit_ops,
 		 char *why, size_t len)
 {
-	char key[300];
+	char key[600];
 	double v;
 	int i, j, k = 0, guessed = 0;
 
@@ -251,7 +221,7 @@ int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *lim
 				int b = pt->cpus[i] < pt->cpus[j] ? pt->cpus[j] : pt->cpus[i];
 				int rel = sb_topo_relation(pt->topo, a, b);
 
-				snprintf(key, sizeof(key), "c2c:store:%d+%d", a, b);
+				snprintf(key, sizeof(key), "c2c:store:list:%d,%d", a, b);
 				if (sb_calib_lookup(key, &v) == 0) {
 					ow[k++] = v;
 				} else if (rel >= 0 && sb_calib_lookup_rel("c2c:store:", rel, &v) == 0) {
@@ -271,7 +241,7 @@ int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *lim
 				 "median (not measured)", guessed, k);
 		return isfinite(*limit_ops) ? 0 : -1;
 	}
-	solo_key(pt, key, sizeof(key));
+	solo_key(&pt->f, key, sizeof(key));
 	if (sb_calib_lookup(key, &v)) {
 		snprintf(why, len, "limit: unavailable (no 1-thread run of this benchmark "
 			 "earlier in this run)");

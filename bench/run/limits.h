@@ -8,13 +8,14 @@
  * (cmd_run.c).  Every run Google
  * Benchmark reports — what the JSON and CSV hold, once all repetitions of
  * that benchmark are done, before the next one starts — is recorded by
- * sb_limits_on_run() under keys: "c2c:store:A+B" (one_way_min_ns of CPU
- * pair A < B: its fastest batch, each a mean of 128 transfers — the bound
- * the hardware showed, robust to a descheduled member; with its relation), "c2c:cas:A+B", "op:cas" … (uncontended
+ * sb_limits_on_run() from each run's typed point (report/point.h) under
+ * keys: "c2c:store:list:A,B" (one_way_min_ns of CPU pair A < B: its fastest batch, each a mean of 128 transfers — the bound
+ * the hardware showed, robust to a descheduled member; with its relation), "c2c:cas:list:A,B", "op:cas" … (uncontended
  * ns_per_op), "flush:none|remote" (us_per_call of the real kernel's
  * flush), "flush:poll|signal" (us_per_call: the simulated machine's flush
  * round trip per transport), and for every other
- * 1-thread run "solo:<name less threads and placement>" (ops_per_s).  A key
+ * 1-thread run "solo:<its point's group>" (sb_point_group: the point less
+ * threads and placement) (ops_per_s).  A key
  * holds one record per repetition; its value is their median (the weights:
  * records lighter than a quarter of the heaviest are left out).  Main
  * thread only (bodies and reporters run there).
@@ -61,7 +62,7 @@ enum sb_limit_kind {
 };
 
 /* Computes limit_ops for pt (0, or -1 with why[] set); the key of its
- * 1-thread rate is the name without /threads:N/place:P. */
+ * 1-thread rate is its point's group (sb_point_group). */
 int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *limit_ops,
 		 char *why, size_t len);
 /* Reports limit_ops and of_limit (or a label saying why not) for a point

@@ -22,15 +22,17 @@
 #include <stratbench/team.h>
 #include <stratbench/topo.h>
 
+#include "report/point.h"
+
 #define SB_EXIT_USAGE 2		/* run-time failures return Google Benchmark's 1 */
 
 struct sb_point {
-	char name[256];
+	char name[256];			/* built from f (sb_point_name): a key, never split */
+	struct sb_point_fields f;	/* the typed point every results file carries */
 	const char *family;
 	const char *strategy;
 	const char *lock;		/* NULL when the strategy takes none, else lock_name */
 	char lock_name[64];
-	const char *variant;		/* the driver's variant (e.g. "batch:32"), or NULL */
 	int threads;
 	char placement[128];
 	int *cpus;			/* threads OS CPU numbers */
@@ -83,16 +85,17 @@ struct sb_family_driver {
 	const char *default_lock;
 	const struct sb_option *options;	/* NULL or a table ended by .name NULL */
 	/* optional: variants of a strategy, each its own point (e.g. batch
-	 * sizes): fills names (static strings), returns how many; 0 = none */
-	int (*variants)(const char *strategy, const char **names, int max);
-	/* optional: name parts for non-default options ("/acct:exact"), so
-	 * runs compare by name; "" when every option has its default */
-	void (*name_extra)(char *buf, size_t len);
+	 * sizes): fills sets[i] with the variant's parameters (shown in the
+	 * name before threads:N), returns how many; 0 = none */
+	int (*variants)(const char *strategy, struct sb_params *sets, int max);
+	/* optional: the parameters of non-default options (acct=exact), the
+	 * same for every point of the run; none when all have their defaults */
+	void (*params)(struct sb_params *p);
 	/* optional: the driver chooses the CPUs of each point of a strategy
-	 * (variant may be NULL) instead of --threads × --placement: fills
-	 * *sets (malloc'd), returns how many; each becomes place:list:CPUS */
-	int (*cpu_sets)(const struct sb_topo *t, const char *strategy, const char *variant,
-			struct sb_cpu_set **sets);
+	 * (variant NULL when it has none) instead of --threads × --placement:
+	 * fills *sets (malloc'd), returns how many; each becomes place:list:CPUS */
+	int (*cpu_sets)(const struct sb_topo *t, const char *strategy,
+			const struct sb_params *variant, struct sb_cpu_set **sets);
 	/* a calibration family (limits.h): run only when asked for by --family,
 	 * or by --limits: then registered before every other family, briefly:
 	 * once, with

@@ -56,11 +56,6 @@ void sb_bench_min_time(sb_bench *b, double seconds);
 void sb_bench_repetitions(sb_bench *b, int n);
 void sb_bench_stage(sb_bench *b, int stage);		/* default 0; see Stages */
 
-/* The registered name of a run name as GB writes it: less GB's own parts
- * (/iterations:N, /repeats:N, /min_time:S, /min_warmup_time:S,
- * /manual_time, /real_time); truncated to len. */
-void sb_gbench_base_name(const char *run_name, char *buf, size_t len);
-
 /* 0 and *out set, or -1 if i is not an argument of this run. */
 int sb_state_range(sb_state *st, int i, int64_t *out);
 bool sb_state_keep_running(sb_state *st);
@@ -82,6 +77,8 @@ void sb_context_add(const char *key, const char *value);
 /* One reported run, as the reporters see it (aggregates included). */
 struct sb_run_report {
 	const char *name;		/* benchmark name, without /manual_time */
+	const char *registered;		/* the name it was registered with (GB's own
+					 * parts such as /iterations:N left out) */
 	const char *aggregate;		/* "" for an iteration, else mean/median/... */
 	int64_t iterations;
 	int64_t repetition_index;	/* -1 for aggregates */

@@ -1,0 +1,128 @@
+/* timeline.c — DIR/windows.jsonl: the window family's fidelity timelines,
+ * one line per finished fidelity benchmark ({"name", "point", "interval_ns",
+ * "limit", "clock", "windows": [[start_ns, end_ns, pages], ...], ...}; the
+ * driver builds it, README.md "Fidelity mode" says what it holds).  Every
+ * fidelity run of the body hands its line here (sb_timeline_add), replacing
+ * the one held; when Google Benchmark reports the benchmark finished, the
+ * line held — that of the last run the body did — is written
+ * (sb_timeline_flush), as runs.jsonl's lines are: one write(2) on an
+ * O_APPEND descriptor, whole lines only, so a SIGKILL leaves at most a cut
+ * last line, which readers skip.  Main thread only (bodies run there). */
+#include "report/report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int tl_fd = -1;
+static char tl_path[4200];
+static json_t *held;		/* the latest run's line, not yet written */
+
+int sb_timeline_open(const char *path, char *err, size_t errlen)
+{
+	if (snprintf(tl_path, sizeof(tl_path), "%s", path) >= (int)sizeof(tl_path)) {
+		snprintf(err, errlen, "path too long: %s", path);
+		return -1;
+	}
+	tl_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (tl_fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+bool sb_timeline_on(void)
+{
+	return tl_fd >= 0;
+}
+
+int sb_timeline_add(json_t *line)
+{
+	json_decref(held);
+	held = tl_fd >= 0 ? line : NULL;
+	if (tl_fd < 0)
+		json_decref(line);
+	return 0;
+}
+
+static int write_line(int fd, json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	size_t n;
+	int rc = -1;
+
+	if (!s)
+		return -1;
+	n = strlen(s);
+	s[n] = '\n';	/* json_dumps leaves room for its NUL: replace it */
+	if (write(fd, s, n + 1) == (ssize_t)(n + 1))
+		rc = 0;
+	free(s);
+	return rc;
+}
+
+int sb_timeline_flush(const char *registered)
+{
+	const char *name = json_string_value(json_object_get(held, "name"));
+	int rc = 0;
+
+	if (held && tl_fd >= 0 && registered && name && strcmp(name, registered) == 0 &&
+	    (rc = write_line(tl_fd, held)))
+		fprintf(stderr, "stratbench: windows.jsonl: write failed: %s\n", strerror(errno));
+	json_decref(held);	/* another benchmark's (its run was dropped): never written */
+	held = NULL;
+	return rc;
+}
+
+void sb_timeline_close(void)
+{
+	struct stat sb;
+
+	json_decref(held);
+	held = NULL;
+	if (tl_fd < 0)
+		return;
+	/* no fidelity benchmark: no file */
+	if (fstat(tl_fd, &sb) == 0 && sb.st_size == 0)
+		unlink(tl_path);
+	close(tl_fd);
+	tl_fd = -1;
+}
+
+int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
+		     void *arg)
+{
+	char tmp[4300], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int fd, dropped = 0;
+	FILE *in = fopen(src, "r");
+
+	if (!in)
+		return errno == ENOENT ? 0 : -1;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fclose(in);
+		return -1;
+	}
+	while ((n = getline(&line, &cap, in)) > 0) {
+		json_t *j = line[n - 1] == '\n' ? json_loads(line, 0, NULL) : NULL;
+		const char *name = json_string_value(json_object_get(j, "name"));
+
+		if (!name || !keep(name, arg) || write_line(fd, j))
+			dropped++;
+		json_decref(j);
+	}
+	free(line);
+	fclose(in);
+	if (close(fd) || rename(tmp, dst)) {
+		unlink(tmp);
+		return -1;
+	}
+	return dropped;
+}

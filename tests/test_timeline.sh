@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# test_timeline.sh STRATBENCH CHECK_TIMELINE — DIR/windows.jsonl, the window
+# timelines of fidelity runs (README.md "Fidelity mode"): one line per
+# fidelity benchmark, each well formed (check_timeline.c) and the same
+# merge as the figures (its maxima are results.csv's admit_ratio_max and
+# stretch_max); the jiffies clock in ns; no file without a fidelity
+# benchmark; --resume after SIGKILL keeps one line per finished benchmark;
+# and the checker catches broken lines (windows swapped, overlapping, more
+# pages than admitted).
+set -u
+sb=$1
+chk=$2
+tmp=$(mktemp -d /tmp/sb_tl.XXXXXX)
+pid=
+trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/testlib.sh"	# ok, bad, check, col, finish
+
+# fidelity benchmarks of a results directory, from results.csv
+fid_names() { awk -F, 'NR > 1 && $1 ~ /\/mode:fidelity\// { print $1 }' "$1/results.csv" | sort -u; }
+tl_names() { grep -o '^{"name":"[^"]*' "$1/windows.jsonl" | sed 's/^{"name":"//' | sort; }
+# cond 'SHELL CONDITION': for a check of several conditions together
+cond() { eval "$1"; }
+
+# --- a fidelity run: one line per benchmark, well formed --------------------
+# (1 ms windows of 64 pages: about 50 windows in 0.05 s, with pages)
+d=$tmp/fid
+"$sb" run --family=window --strategy=spinlock,trylock --threads=2 --mode=fidelity \
+	--interval-ms=1 --limit=64 --benchmark_min_time=0.05 --out="$d" >"$tmp/fid.out" 2>&1
+rc=$?
+check "fidelity run exits 0 (rc=$rc: $(tail -1 "$tmp/fid.out"))" [ "$rc" -eq 0 ]
+check "windows.jsonl written, no .partial left" \
+	cond '[ -s "$d/windows.jsonl" ] && [ ! -e "$d/windows.jsonl.partial" ]'
+check "one line per fidelity benchmark" cond '[ "$(wc -l <"$d/windows.jsonl")" -eq 2 ] &&
+	[ "$(tl_names "$d")" = "$(fid_names "$d")" ] && [ "$(fid_names "$d" | wc -l)" -eq 2 ]'
+"$chk" --nonempty "$d/windows.jsonl" >"$tmp/fid.chk" 2>"$tmp/fid.chkerr"
+rc=$?
+check "lines well formed, windows in order ($(head -1 "$tmp/fid.chkerr"))" [ "$rc" -eq 0 ]
+check "first line's fields in order" grep -q '^{"name":"window/spinlock/lock:queued/mode:fidelity/threads:2/place:[a-z]*","point":{"family":"window","strategy":"spinlock","lock":"queued","threads":2,.*},"interval_ns":1000000,"limit":64,"clock":"cycles","admitted":[0-9]*,"windows_total":[0-9]*,"windows":\[\[0,[0-9]*,[0-9]*\],.*\],"members":\[\[[0-9]*,[0-9]*\],.*\],"idle":\[[0-9,]*\]}$' "$d/windows.jsonl"
+# the figures of the same (last) run: the listed windows after the set-up's
+# that are not idle are the figures' windows, so their maxima agree
+am=$(col "$d/results.csv" admit_ratio_max)
+sm=$(col "$d/results.csv" stretch_max)
+while read -r name a s; do
+	[ "$a" = - ] && { bad "$name: no figure window listed ($(cat "$tmp/fid.chk"))"; continue; }
+	check "$name: admit max $a and stretch max $s are results.csv's" \
+		awk -F, -v n="$name" -v a="$a" -v s="$s" -v ka="$am" -v ks="$sm" '
+		function off(x, y) { d = x - y; if (d < 0) d = -d; return d > 1e-6 * (y < 0 ? -y : y) + 1e-9 }
+		$1 == n { f++; if (off(a, $ka) || off(s, $ks)) bad = 1 }
+		END { exit !(f == 1 && !bad) }' "$d/results.csv"
+done <"$tmp/fid.chk"
+
+# --- jiffies: ns of whole ticks; --mode=both: the fidelity variant only ------
+d=$tmp/jif
+"$sb" run --family=window --strategy=cmpxchg --threads=2 --mode=both --clock=jiffies --tick-us=20 \
+	--interval-ms=0.1 --limit=32 --benchmark_min_time=0.05 --out="$d" >"$tmp/jif.out" 2>&1
+rc=$?
+check "jiffies run exits 0 (rc=$rc: $(tail -1 "$tmp/jif.out"))" [ "$rc" -eq 0 ]
+check "jiffies: one line, the fidelity variant's" cond '[ "$(wc -l <"$d/windows.jsonl")" -eq 1 ] &&
+	grep -q "^{\"name\":\"window/cmpxchg/mode:fidelity/threads:2/" "$d/windows.jsonl"'
+check "jiffies: clock and interval in ns" grep -q '"interval_ns":100000,"limit":32,"clock":"jiffies"' "$d/windows.jsonl"
+check "jiffies: well formed ($("$chk" "$d/windows.jsonl" 2>&1 >/dev/null | head -1))" \
+	cond '"$chk" --nonempty "$d/windows.jsonl" >/dev/null'
+check "jiffies: boundaries are whole 20 us ticks" bash -c "grep -o '\"windows\":\[[^\"]*' '$d/windows.jsonl' |
+	grep -o '[0-9]*,[0-9]*,[0-9]*\]' | awk -F, '\$1 % 20000 || \$2 % 20000 { b = 1 } END { exit b || !NR }'"
+
+# --- no fidelity benchmark: no file ---------------------------------------
+d=$tmp/thr
+"$sb" run --family=window --strategy=trylock --threads=1 --benchmark_min_time=0.01 --out="$d" \
+	>"$tmp/thr.out" 2>&1
+rc=$?
+check "throughput run: no windows.jsonl (rc=$rc)" cond '[ "$rc" -eq 0 ] && [ -s "$d/results.csv" ] &&
+	[ ! -e "$d/windows.jsonl" ] && [ ! -e "$d/windows.jsonl.partial" ]'
+
+# --- SIGKILL after 2 of 4, then --resume: one line per benchmark -----------
+d=$tmp/kill
+"$sb" run --family=window --strategy=spinlock,trylock --threads=1,2 --mode=fidelity \
+	--interval-ms=1 --limit=64 --benchmark_repetitions=2 --benchmark_min_time=0.1 --quiet \
+	--out="$d" >"$tmp/kill.out" 2>&1 &
+pid=$!
+for i in $(seq 300); do
+	n=$(grep -c '"benchmarks"' "$d/runs.jsonl.partial" 2>/dev/null)
+	[ "${n:-0}" -ge 2 ] && break
+	sleep 0.1
+done
+kill -9 "$pid"; wait "$pid" 2>/dev/null; pid=
+k=$(grep -c '"benchmarks"' "$d/runs.jsonl.partial")
+check "killed after 2 of 4 (k=$k)" cond '[ "$k" -ge 2 ] && [ "$k" -lt 4 ]'
+check "killed: windows.jsonl.partial has at least the finished ones" \
+	[ "$(wc -l <"$d/windows.jsonl.partial")" -ge "$k" ]
+# what a kill can leave besides: a line of a benchmark whose runs.jsonl line
+# was not written (killed between the two; it runs again), and a cut line
+p=$d/windows.jsonl.partial
+n0=$(head -1 "$p" | grep -o '^{"name":"[^"]*' | sed 's/^{"name":"//')
+for c in spinlock/lock:queued/mode:fidelity/threads:1 spinlock/lock:queued/mode:fidelity/threads:2 \
+	trylock/lock:queued/mode:fidelity/threads:1 trylock/lock:queued/mode:fidelity/threads:2; do
+	u=$(echo "$n0" | sed -E "s#^window/[a-z]+/lock:queued/mode:fidelity/threads:[0-9]+/#window/$c/#")
+	if ! grep -q "^{\"name\":\"$u\"" "$p"; then
+		head -1 "$p" | sed "s#^{\"name\":\"[^\"]*#{\"name\":\"$u#" >>"$p"
+		break
+	fi
+done
+head -c 100 "$p" >>"$p"
+"$sb" run --resume="$d" >"$tmp/res.out" 2>&1
+rc=$?
+check "resume exits 0 (rc=$rc: $(tail -1 "$tmp/res.out"))" [ "$rc" -eq 0 ]
+check "resumed: 4 lines, one per benchmark, none twice" cond '[ "$(wc -l <"$d/windows.jsonl")" -eq 4 ] &&
+	[ "$(tl_names "$d" | uniq | wc -l)" -eq 4 ] && [ "$(tl_names "$d")" = "$(fid_names "$d")" ]'
+check "resumed: well formed" cond '"$chk" "$d/windows.jsonl" >/dev/null'
+
+# --- the checker catches broken lines ---------------------------------------
+pt='"point":{"family":"window","strategy":"trylock","lock":"queued","threads":2,"placement":"compact","params":{"mode":"fidelity"}}'
+hd='"interval_ns":1000,"limit":10,"clock":"cycles"'
+line() { echo "{\"name\":\"window/trylock/lock:queued/mode:fidelity/threads:2/place:compact\",$pt,$hd,$1}"; }
+line '"admitted":30,"windows_total":3,"windows":[[0,1000,0],[1000,2000,12],[2000,3000,11]],"members":[[0,0],[5,7],[11,0]],"idle":[]' >"$tmp/good"
+line '"admitted":30,"windows_total":3,"windows":[[0,1000,0],[2000,3000,11],[1000,2000,12]],"members":[[0,0],[11,0],[5,7]],"idle":[]' >"$tmp/swapped"
+line '"admitted":30,"windows_total":3,"windows":[[0,1000,0],[1000,2100,12],[2000,3000,11]],"members":[[0,0],[5,7],[11,0]],"idle":[]' >"$tmp/overlap"
+line '"admitted":20,"windows_total":3,"windows":[[0,1000,0],[1000,2000,12],[2000,3000,11]],"members":[[0,0],[5,7],[11,0]],"idle":[]' >"$tmp/over"
+line '"admitted":30,"windows_total":3,"windows":[[0,1000,0],[1000,2000,12],[2000,3000,11]],"members":[[0,0],[5,6],[11,0]],"idle":[]' >"$tmp/members"
+line '"admitted":30,"windows_total":4,"windows":[[0,1000,0],[1000,2000,12],[2000,3000,11]],"members":[[0,0],[5,7],[11,0]],"idle":[]' >"$tmp/short"
+"$chk" --nonempty "$tmp/good" >"$tmp/good.chk" 2>&1
+rc=$?
+check "checker: a good line passes (rc=$rc: $(cat "$tmp/good.chk"))" cond '[ "$rc" -eq 0 ] &&
+	grep -qx "window/trylock/lock:queued/mode:fidelity/threads:2/place:compact 1.2 1" "$tmp/good.chk"'
+for f in swapped:'out of order' overlap:'out of order' over:'more than the 20 admitted' \
+	members:"members' pages sum to 11" short:'3 windows listed of 4'; do
+	"$chk" "$tmp/${f%%:*}" >/dev/null 2>"$tmp/e"
+	rc=$?
+	check "checker catches ${f%%:*} (rc=$rc: $(cat "$tmp/e"))" cond '[ "$rc" -eq 1 ] && grep -q "${f#*:}" "$tmp/e"'
+done
+# a real line with its first two windows swapped
+sed -E 's/"windows":\[\[0,([0-9]+),([0-9]+)\],\[([0-9]+),([0-9]+),([0-9]+)\]/"windows":[[\3,\4,\5],[0,\1,\2]/' \
+	"$tmp/fid/windows.jsonl" >"$tmp/realswap"
+check "fixture: the real lines changed" bash -c "! cmp -s '$tmp/fid/windows.jsonl' '$tmp/realswap'"
+"$chk" "$tmp/realswap" >/dev/null 2>"$tmp/e"
+rc=$?
+check "checker catches swapped windows in a real line (rc=$rc: $(cat "$tmp/e"))" \
+	cond '[ "$rc" -eq 1 ] && grep -q "out of order" "$tmp/e"'
+head -c 200 "$tmp/good" >"$tmp/cut"
+"$chk" "$tmp/cut" >/dev/null 2>"$tmp/e"
+rc=$?
+check "checker catches a cut line (rc=$rc)" cond '[ "$rc" -eq 1 ] && grep -q "cut short" "$tmp/e"'
+
+finish test_timeline
