@@ -13,28 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* CSV: a field with a comma or quote, quoted (a list:0,1 placement) */
-static void put_csv(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-	fputc('"', f);
-}
-
 /* name and the typed point as CSV fields (empty without a point) */
 static void put_point(FILE *f, const struct sb_bm *b)
 {
 	char params[1200];
 
-	put_csv(f, b->name);
+	sb_csv_field(f, b->name);
 	if (!b->has_point) {
 		fputs(",,,,,,", f);
 		return;
@@ -44,7 +28,7 @@ static void put_point(FILE *f, const struct sb_bm *b)
 	for (const char *c = b->pt.placement; *c; c++)	/* comma-free, as results.csv */
 		fputc(*c == ',' ? '+' : *c, f);
 	fputc(',', f);
-	put_csv(f, params);
+	sb_csv_field(f, params);
 }
 
 static void put_num(FILE *f, double v)

@@ -34,20 +34,25 @@ static const char *const counter_cols[] = {
 	NULL,
 };
 
-static void put_field(const char *s)
+void sb_csv_field(FILE *f, const char *s)
 {
 	/* names never hold quotes or commas, errors may: quote those */
 	if (strpbrk(s, ",\"\n")) {
-		fputc('"', rows);
+		fputc('"', f);
 		for (; *s; s++) {
 			if (*s == '"')
-				fputc('"', rows);
-			fputc(*s == '\n' ? ' ' : *s, rows);
+				fputc('"', f);
+			fputc(*s == '\n' ? ' ' : *s, f);
 		}
-		fputc('"', rows);
+		fputc('"', f);
 	} else {
-		fputs(s, rows);
+		fputs(s, f);
 	}
+}
+
+static void put_field(const char *s)
+{
+	sb_csv_field(rows, s);
 }
 
 /* The run's typed point (point.h) as family,strategy,lock,threads,

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -32,7 +33,13 @@ int sb_csv_append(const char *path, char *err, size_t errlen);
 void sb_csv_cv_threshold(double pct);
 void sb_csv_group(double cv_pct);
 void sb_csv_close(void);
+/* One CSV field: quoted when it holds a comma, quote or newline (a
+ * newline becomes a space) */
+void sb_csv_field(FILE *f, const char *s);
 
+/* runlog.c: j as one line, one write(2) to fd (a whole line or nothing
+ * lands on an O_APPEND file); 0, or -1 */
+int sb_jsonl_write(int fd, json_t *j);
 /* runlog.c: DIR/runs.jsonl, one line per finished benchmark (and context) */
 int sb_runlog_open(const char *path, char *err, size_t errlen);
 int sb_runlog_add(const char *key, json_t *v);	/* takes v's reference */

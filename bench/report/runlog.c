@@ -20,9 +20,9 @@
 
 static int log_fd = -1;
 
-static int write_line(json_t *j)
+int sb_jsonl_write(int fd, json_t *j)
 {
-	char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	size_t n;
 	int rc = -1;
 
@@ -30,10 +30,15 @@ static int write_line(json_t *j)
 		return -1;
 	n = strlen(s);
 	s[n] = '\n';	/* json_dumps leaves room for its NUL: replace it */
-	if (log_fd >= 0 && write(log_fd, s, n + 1) == (ssize_t)(n + 1))
+	if (fd >= 0 && write(fd, s, n + 1) == (ssize_t)(n + 1))
 		rc = 0;
 	free(s);
 	return rc;
+}
+
+static int write_line(json_t *j)
+{
+	return sb_jsonl_write(log_fd, j);
 }
 
 int sb_runlog_open(const char *path, char *err, size_t errlen)

@@ -49,29 +49,13 @@ int sb_timeline_add(json_t *line)
 	return 0;
 }
 
-static int write_line(int fd, json_t *j)
-{
-	char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	size_t n;
-	int rc = -1;
-
-	if (!s)
-		return -1;
-	n = strlen(s);
-	s[n] = '\n';	/* json_dumps leaves room for its NUL: replace it */
-	if (write(fd, s, n + 1) == (ssize_t)(n + 1))
-		rc = 0;
-	free(s);
-	return rc;
-}
-
 int sb_timeline_flush(const char *registered)
 {
 	const char *name = json_string_value(json_object_get(held, "name"));
 	int rc = 0;
 
 	if (held && tl_fd >= 0 && registered && name && strcmp(name, registered) == 0 &&
-	    (rc = write_line(tl_fd, held)))
+	    (rc = sb_jsonl_write(tl_fd, held)))
 		fprintf(stderr, "stratbench: windows.jsonl: write failed: %s\n", strerror(errno));
 	json_decref(held);	/* another benchmark's (its run was dropped): never written */
 	held = NULL;
@@ -114,7 +98,7 @@ int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *
 		json_t *j = line[n - 1] == '\n' ? json_loads(line, 0, NULL) : NULL;
 		const char *name = json_string_value(json_object_get(j, "name"));
 
-		if (!name || !keep(name, arg) || write_line(fd, j))
+		if (!name || !keep(name, arg) || sb_jsonl_write(fd, j))
 			dropped++;
 		json_decref(j);
 	}
