@@ -1,39 +1,40 @@
-# compare.gp — %Change per benchmark between two runs (stratbench compare):
-# one horizontal bar each, solid for an increase, hatched for a decrease
-# (so it reads in black and white; colour too), "*" where the Mann-Whitney
-# p-value is below 0.05.  Variables: datafile ("name<TAB>change<TAB>p"),
-# nbars, metric, plottitle, outbase.
+# compare.gp — %Change per point between two runs: one horizontal bar
+# each, under a line per family naming what its points share; solid green
+# for an increase, hatched red for a decrease (it reads in black and white
+# too); a point noisy on either side (CV above its run's threshold) is a
+# dashed outline, not a bar: its change may be noise; "*" where the
+# Mann-Whitney U p-value of the repetitions is below 0.05.  Shaped in C
+# (bench/report/fig_compare.c).
+# Variables: outbase datafile plottitle nbars metric xmin xmax nnoisy noisykey
+# datafile (tab-separated), the first row on top:
+#   point  %change  p (-: none)  noisy  family header (-: a bar's row)
+W = 1200
+H = 200 + 20 * nbars
 set datafile separator "\t"
-stats datafile using 2 nooutput
-lo = STATS_min < 0 ? STATS_min : 0
-hi = STATS_max > 0 ? STATS_max : 0
-if (lo == hi) { hi = 1 }
-set xrange [lo - 0.08 * (hi - lo) : hi + 0.08 * (hi - lo)]
-set key outside right top vertical noautotitle noenhanced box
+set xrange [xmin:xmax]
+set yrange [nbars - 0.4:-0.6]
+set ytics () noenhanced font ",9"
 set grid x
-set xlabel sprintf("%%Change of %s, (new - old) / old x 100;  * : Mann-Whitney U p < 0.05", metric) noenhanced
-set ytics noenhanced font ",8"
-set yrange [nbars - 0.2:-0.8]	# the first benchmark on top
-set xzeroaxis
-set style fill pattern border -1
-set title plottitle noenhanced font ",10"
+set yzeroaxis lt -1
+set xlabel sprintf("%%Change of the median %s: (new - old) ÷ old × 100;  * : Mann-Whitney U p < 0.05", metric)
+set key outside right top vertical Left reverse samplen 2
+set lmargin 46
 h = 0.35
-height = 140 + 22 * nbars
 
-do for [term in "png svg"] {
-	if (term eq "png") {
-		set terminal pngcairo size 1200,height noenhanced font ",10"
-		set output outbase.".png"
-	} else {
-		set terminal svg size 1200,height dynamic noenhanced font ",10"
-		set output outbase.".svg"
-	}
-	plot datafile using ($2 >= 0 ? $2 / 2 : NaN):0:($2 >= 0 ? $2 / 2 : NaN):(h):ytic(1) \
-		with boxxyerror fs solid 0.5 lc rgb "#1a7f37" title "increase", \
-	     datafile using ($2 < 0 ? $2 / 2 : NaN):0:($2 < 0 ? -$2 / 2 : NaN):(h) \
+do for [t in "png svg"] {
+	eval term(t)
+	set title plottitle font ",11"
+	plot datafile using ($4 == 0 && $2 >= 0 ? $2 / 2 : NaN):0:($2 / 2):(h):ytic(1) \
+		with boxxyerror fs solid 0.6 lc rgb "#1a7f37" title "increase", \
+	     datafile using ($4 == 0 && $2 < 0 ? $2 / 2 : NaN):0:(-$2 / 2):(h) \
 		with boxxyerror fs pattern 4 lc rgb "#b42318" title "decrease", \
-	     datafile using ($2 >= 0 ? $2 : NaN):0:($3 < 0.05 ? "*" : "") with labels \
-		offset char 1, 0 font ",14", \
-	     datafile using ($2 < 0 ? $2 : NaN):0:($3 < 0.05 ? "*" : "") with labels \
-		offset char -1, 0 font ",14"
+	     datafile using ($4 > 0 ? $2 / 2 : NaN):0:(abs($2) / 2):(h) \
+		with boxxyerror lc rgb "#e00000" lw 2 dt 2 fs empty border \
+		title (nnoisy > 0 ? noisykey : ""), \
+	     datafile using (strcol(5) ne "-" ? xmin : NaN):0:5 with labels left \
+		offset char 0.5, 0 font ",9" notitle, \
+	     datafile using ($2 >= 0 ? $2 : NaN):0:(valid(3) && $3 < 0.05 ? "*" : "") \
+		with labels offset char 1, 0 font ",14" notitle, \
+	     datafile using ($2 < 0 ? $2 : NaN):0:(valid(3) && $3 < 0.05 ? "*" : "") \
+		with labels offset char -1, 0 font ",14" notitle
 }

@@ -1,8 +1,10 @@
-/* cmd_plot.c — `stratbench plot DIR`: draws DIR/results.csv with the plot
- * script and gnuplot templates installed with the binary
- * (<prefix>/share/stratbench, found relative to the executable, so a
- * relocated install works), or, for a binary in a build tree, the source
- * checkout's scripts/plot.sh. */
+/* cmd_plot.c — `stratbench plot DIR...` and `stratbench plot --compare OLD
+ * NEW`: the figures of report/plot.h, drawn by gnuplot from the templates
+ * installed with the binary (<prefix>/share/stratbench/plots, found
+ * relative to the executable, so a relocated install works), or, for a
+ * binary in a build tree, the source checkout's plots/; SB_PLOTS names
+ * another directory (a test's broken copy, a user's own).  One line per
+ * error: exit 2 for usage (or a DIR with no results), 1 for a failure. */
 #include "cmd/cmd.h"
 
 #include <errno.h>
@@ -10,36 +12,116 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "report/plot.h"
 
 #ifndef SB_DATADIR_REL
 #define SB_DATADIR_REL "../share/stratbench"
 #endif
 
-/* Fills path with the plot script to use; 0, or -1 when none is found.
+/* dir holds the templates: then made absolute, without ../ (the plot
+ * lines name it) */
+static bool has_templates(char *dir)
+{
+	char path[PATH_MAX + 128], real[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/common.gp", dir);
+	if (access(path, R_OK))
+		return false;
+	if (realpath(dir, real))
+		snprintf(dir, PATH_MAX, "%s", real);
+	return true;
+}
+
+/* Fills dir with the templates' directory; 0, or -1 when none is found.
  * The source checkout is used only by a binary still in its build tree
  * (CMakeCache.txt beside it): an installed one never falls back to it. */
-static int find_plot_script(char *path, size_t len)
+static int find_templates(char *dir, size_t len, char *looked, size_t looklen)
 {
-	char exe[PATH_MAX], *dir;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("SB_PLOTS");
+	char exe[PATH_MAX], *d;
+	ssize_t n;
 
+	if (env && *env) {
+		snprintf(dir, len, "%s", env);
+		snprintf(looked, looklen, "%s (SB_PLOTS)", env);
+		return has_templates(dir) ? 0 : -1;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return -1;
 	exe[n] = '\0';
-	dir = dirname(exe);
-	snprintf(path, len, "%s/%s/plot.sh", dir, SB_DATADIR_REL);
-	if (access(path, R_OK) == 0)
+	d = dirname(exe);
+	snprintf(dir, len, "%s/%s/plots", d, SB_DATADIR_REL);
+	snprintf(looked, looklen, "%s", dir);
+	if (has_templates(dir))
 		return 0;
 #ifdef SB_SOURCE_DIR
-	snprintf(path, len, "%s/CMakeCache.txt", dir);
-	if (access(path, R_OK) == 0) {
-		snprintf(path, len, "%s/scripts/plot.sh", SB_SOURCE_DIR);
-		if (access(path, R_OK) == 0)
+	snprintf(dir, len, "%s/CMakeCache.txt", d);
+	if (access(dir, R_OK) == 0) {
+		snprintf(dir, len, "%s/plots", SB_SOURCE_DIR);
+		if (has_templates(dir))
 			return 0;
 	}
 #endif
 	return -1;
+}
+
+static bool exists(const char *dir, const char *file)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return access(path, F_OK) == 0;
+}
+
+static void print_figs(const struct sb_figs *figs, int from, const char *tpldir)
+{
+	for (int i = from; i < figs->n; i++) {
+		size_t n = strlen(figs->v[i].svg);
+
+		printf("plot: %.*s.png (template %s/%s)\n", (int)(n > 4 ? n - 4 : n),
+		       figs->v[i].svg, tpldir, figs->v[i].tpl);
+	}
+	fflush(stdout);
+}
+
+/* DIR's figures; 0, 1 (failure) or SB_EXIT_USAGE (no results in it) */
+static int plot_dir(const char *dir, const char *tpldir, int *drawn)
+{
+	struct sb_figs figs = { 0 };
+	struct sb_results r;
+	char err[8192];
+	bool machines = exists(dir, "machines.csv");
+	bool results = exists(dir, "gbench.json") || exists(dir, "runs.jsonl") ||
+		       exists(dir, "runs.jsonl.partial");
+	int rc = 0;
+
+	if (!machines && !results) {
+		fprintf(stderr, "stratbench: %s: no results in it (gbench.json, runs.jsonl or "
+			"machines.csv)\n", dir);
+		return SB_EXIT_USAGE;
+	}
+	if (machines && sb_plot_machines(dir, tpldir, &figs, err, sizeof(err)))
+		rc = 1;
+	if (!rc && results) {
+		if (sb_results_load(dir, "ops_per_s", &r, err, sizeof(err))) {
+			rc = 1;
+		} else {
+			rc = sb_plot_results(dir, &r, tpldir, &figs, err, sizeof(err)) ? 1 : 0;
+			/* html.c (another change) adds DIR/index.html here:
+			 * sb_html_write(DIR/index.html, &r, &figs, err, sizeof(err)) */
+			sb_results_free(&r);
+		}
+	}
+	print_figs(&figs, 0, tpldir);
+	*drawn += figs.n;
+	sb_figs_free(&figs);
+	if (rc)
+		fprintf(stderr, "stratbench: %s\n", err);
+	return rc;
 }
 
 static bool compare;
@@ -50,12 +132,24 @@ static const struct sb_option plot_options[] = {
 	{ NULL },
 };
 
+static int plot_compare(const char *old, const char *new, const char *tpldir)
+{
+	struct sb_figs figs = { 0 };
+	char err[8192];
+	int rc = sb_plot_compare(old, new, tpldir, &figs, err, sizeof(err));
+
+	print_figs(&figs, 0, tpldir);
+	sb_figs_free(&figs);
+	if (rc)
+		fprintf(stderr, "stratbench: %s\n", err);
+	return rc ? 1 : 0;
+}
+
 static int plot_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 16 };
-	char script[PATH_MAX + 64];
-	const char *av[20];
-	int n = 0;
+	char tpldir[PATH_MAX], looked[PATH_MAX + 16];
+	int drawn = 0, rc = 0;
 
 	compare = false;
 	if (sb_cmd_args(&sb_cmd_plot, argc, argv, &args))
@@ -67,45 +161,40 @@ static int plot_main(int argc, char **argv)
 			"a results directory (stratbench plot DIR...)");
 		return SB_EXIT_USAGE;
 	}
-	if (find_plot_script(script, sizeof(script))) {
-		fprintf(stderr, "stratbench: cannot find plot.sh (looked in %s next to the "
-			"executable): reinstall stratbench\n", SB_DATADIR_REL);
+	if (find_templates(tpldir, sizeof(tpldir), looked, sizeof(looked))) {
+		fprintf(stderr, "stratbench: no gnuplot templates (common.gp) in %s: reinstall "
+			"stratbench, or set SB_PLOTS to the templates' directory\n", looked);
 		return 1;
 	}
-	fflush(stdout);
-	{	/* --compare runs this binary's compare */
-		char exe[PATH_MAX];
-		ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-		if (len > 0) {
-			exe[len] = '\0';
-			setenv("SB_STRATBENCH", exe, 1);
-		}
-	}
-	av[n++] = "bash";
-	av[n++] = script;
 	if (compare)
-		av[n++] = "--compare";
-	for (int i = 0; i < args.npos; i++)
-		av[n++] = args.pos[i];
-	av[n] = NULL;
-	execvp("bash", (char *const *)av);
-	fprintf(stderr, "stratbench: cannot run bash %s: %s\n", script, strerror(errno));
-	return 1;
+		return plot_compare(args.pos[0], args.pos[1], tpldir);
+	for (int i = 0; i < args.npos && !rc; i++)
+		rc = plot_dir(args.pos[i], tpldir, &drawn);
+	if (!rc && !drawn) {
+		fprintf(stderr, "stratbench: nothing plotted: no figure applies to %s%s\n",
+			args.pos[0], args.npos > 1 ? " and the others" : "");
+		rc = 1;
+	}
+	return rc;
 }
 
 const struct sb_command sb_cmd_plot = {
 	.name = "plot",
 	.summary = "draw every figure a results directory has data for, with gnuplot",
 	.usage = "DIR... | --compare OLD NEW",
-	.description = "Writes DIR/plots/*.png and .svg: throughput against threads per family\n"
-		       "and placement (medians, min-max bars, CV flags), the lock family's wait\n"
-		       "percentiles, and one figure per benchmark group and machine for a\n"
-		       "`stratbench merge` directory; the figures of a family without results\n"
-		       "are not drawn.  --compare OLD NEW draws %Change bars into NEW/plots/.\n"
-		       "Needs gnuplot (Debian: gnuplot-nox).  The templates are\n"
-		       "<prefix>/share/stratbench/plots/*.gp; in a source checkout,\n"
-		       "scripts/plot.sh does the same with plots/*.gp.\n",
+	.description = "Writes DIR/plots/NAME.png and .svg, with NAME.dat (the numbers) and\n"
+		       "NAME.gp (the script that drew them): throughput against threads per\n"
+		       "family and placement, the lock family's wait percentiles, of_limit,\n"
+		       "the core-to-core latency matrix, the window family's fidelity bars and\n"
+		       "timeline (windows.jsonl), the shootdown family against the batch size,\n"
+		       "and one figure per benchmark group and machine for a `stratbench merge`\n"
+		       "directory (machines.csv).  Every series comes from the results' typed\n"
+		       "points and every value is the median over repetitions; points whose CV\n"
+		       "is above the run's threshold are circled.  A family without results gets\n"
+		       "no figure.  --compare OLD NEW draws %Change bars into NEW/plots/.\n"
+		       "Needs gnuplot (Debian: gnuplot-nox); any gnuplot warning is a failure.\n"
+		       "The templates are <prefix>/share/stratbench/plots/*.gp (a checkout's\n"
+		       "plots/ for a binary in its build tree; SB_PLOTS=DIR for others).\n",
 	.options = plot_options,
 	.example = "stratbench run --threads=1,2 --out=results/mine\n"
 		   "stratbench plot results/mine\n"
