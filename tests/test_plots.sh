@@ -1,168 +1,298 @@
 #!/usr/bin/env bash
-# test_plots.sh STRATBENCH — every gnuplot template renders, through
-# scripts/plot.sh, from small fixtures this test writes, without a gnuplot
-# warning (plot.sh fails on any); a family without results gets no figure;
-# a template that warns (a broken copy) makes plot.sh fail.
+# test_plots.sh STRATBENCH — `stratbench plot` draws every figure from
+# results directories this test writes (gbench.json with typed points in
+# sb_schema/sb_points, windows.jsonl, a merge and a compare), without a
+# gnuplot warning (any is a failure); checks what the figures say (the
+# machine and the common parameters in the title and not in the keys, the
+# noisy point marked, zeros on a log axis named, distinct styles, the
+# references named); and the broken fixtures: a point that lacks a field a
+# figure needs fails naming the file and the field, a renamed benchmark
+# gives byte-identical data (no name is parsed), a template that makes
+# gnuplot warn fails.
 set -u
 sb=$1
-root=$(cd "$(dirname "$0")/.." && pwd)
-plot=$root/scripts/plot.sh
 tmp=$(mktemp -d /tmp/sb_plot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/testlib.sh"
 command -v gnuplot >/dev/null || { echo "test_plots: gnuplot missing (apt-get install gnuplot-nox)" >&2; exit 1; }
 
-hdr="name,family,strategy,lock,threads,placement,params,aggregate,repetition,iterations,real_ns,cpu_ns,ops_per_s,ns_per_op,ops_min,ops_max,jain,resets,contended,limited,resets_per_interval,wait_p50_ns,wait_p99_ns,max_wait_ns,trylock_success,cv_pct,noisy,extra,label,error"
-# row FAMILY STRATEGY LOCK THREADS PLACE AGG REP OPS P50 P99 CV NOISY
-row() {
-	local name="$1/$2${3:+/lock:$3}/threads:$4/place:$5"
-	echo "$name,$1,$2,$3,$4,$5,,$6,$7,100,1,1,$8,1,1,1,1,,,,,$9,${10},,,${11},${12},,,"
+# --- fixture writer: points (the sb_points table) and repetitions
+points="" benches=""
+# pt FAMILY STRATEGY LOCK THREADS PLACEMENT [k:v...]: registers a point, sets $name
+pt() {
+	local fam=$1 strat=$2 lock=$3 t=$4 place=$5 js="" nm="" kv
+	shift 5
+	for kv in "$@"; do
+		js+="${js:+,}\"${kv%%:*}\":\"${kv#*:}\""
+		nm+="/$kv"
+	done
+	name="$fam/$strat${lock:+/lock:$lock}$nm/threads:$t/place:${place//,/+}"
+	points+="${points:+,}\"$name\":{\"family\":\"$fam\",\"strategy\":\"$strat\",\"lock\":"
+	points+="$([ -n "$lock" ] && echo "\"$lock\"" || echo null),\"threads\":$t,"
+	points+="\"placement\":\"$place\",\"params\":{$js}}"
 }
-# a run: window (2 policies, 2 placements, one noisy point) and lock (2 locks)
-mkdir -p "$tmp/run"
-{
-	echo "$hdr"
-	for place in compact scatter; do
-		for t in 1 2 4; do
-			for s in trylock spinlock; do
-				noisy=$([ "$s$t$place" = trylock2compact ] && echo 1 || echo 0)
-				for rep in 0 1 2; do
-					row window $s queued $t $place "" $rep $((1000000 * t + rep * 50000)) "" "" 4 $noisy
-				done
-				row window $s queued $t $place median -1 $((1000000 * t + 50000)) "" "" 4 $noisy
-			done
+# rep REP COUNTERS: one repetition of the last point ("k": v, ...)
+rep() {
+	benches+="${benches:+,}{\"name\":\"$name/manual_time\",\"run_name\":\"$name/manual_time\","
+	benches+="\"run_type\":\"iteration\",\"repetitions\":3,\"repetition_index\":$1,\"threads\":1,"
+	benches+="\"iterations\":100,\"real_time\":1,\"cpu_time\":1,\"time_unit\":\"ns\",$2}"
+}
+# cv FRACTION: Google Benchmark's cv aggregate of the last point's ops_per_s
+cv() {
+	benches+=",{\"name\":\"$name/manual_time_cv\",\"run_name\":\"$name/manual_time\","
+	benches+="\"run_type\":\"aggregate\",\"aggregate_name\":\"cv\",\"aggregate_unit\":"
+	benches+="\"percentage\",\"repetitions\":3,\"threads\":1,\"iterations\":3,\"real_time\":0.01,"
+	benches+="\"cpu_time\":0.01,\"time_unit\":\"ns\",\"ops_per_s\":$1}"
+}
+# write_run DIR HOST CPU LABEL: gbench.json of what pt and rep gathered
+write_run() {
+	mkdir -p "$1"
+	printf '{"context": {"sb_schema": "1", "sb_host": "%s", "sb_cpu_model": "%s", "sb_label": "%s", "sb_cv_threshold": "5", "sb_points": "{%s}"}, "benchmarks": [%s]}\n' \
+		"$2" "$3" "$4" "${points//\"/\\\"}" "$benches" >"$1/gbench.json"
+	points="" benches=""
+}
+wparams=(clock:jiffies tick:100)
+# window: two policies in throughput mode (one noisy point), three in
+# fidelity mode (percpu's worst window 1.8: the bars must hold it)
+for t in 1 2 4; do
+	for s in trylock spinlock; do
+		pt window $s queued $t compact mode:throughput "${wparams[@]}"
+		for r in 0 1 2; do
+			ops=$((1000000 * t + r * 10000))
+			[ "$s$t" = trylock2 ] && ops=$((1000000 * (r + 1)))
+			rep $r "\"ops_per_s\": $ops"
 		done
 	done
-	for t in 1 2; do
-		for l in ticket mcs; do
-			for rep in 0 1 2; do
-				row lock $l "" $t compact "" $rep $((500000 / t)) $((20 * t + rep)) $((90 * t + rep)) 2 0
-			done
-		done
-	done
-} >"$tmp/run/results.csv"
-printf '{"context": {"sb_host": "labhost", "sb_cpu_model": "Test CPU", "sb_label": "current"}, "benchmarks": []}\n' \
-	>"$tmp/run/gbench.json"
-
-bash "$plot" "$tmp/run" >"$tmp/out" 2>&1
-rc=$?
-check "plot.sh exits 0 (rc=$rc: $(tail -2 "$tmp/out"))" [ "$rc" -eq 0 ]
-for f in window-throughput-compact window-throughput-scatter lock-throughput-compact lock-latency-compact; do
-	check "$f.png" [ -s "$tmp/run/plots/$f.png" ]
-	check "$f.svg" [ -s "$tmp/run/plots/$f.svg" ]
 done
+for t in 1 2; do
+	for s in trylock spinlock percpu; do
+		pt window $s queued $t compact mode:fidelity "${wparams[@]}"
+		for r in 0 1 2; do
+			worst=1.3
+			[ "$s$t" = percpu2 ] && worst=1.8
+			rep $r "\"ops_per_s\": 5, \"stretch\": 1.0$r, \"stretch_max\": $worst, \"admit_ratio\": 1.00$t, \"admit_ratio_max\": 1.0$t"
+		done
+	done
+done
+# lock: ten locks (ten series, ten styles), waits and limits
+locks="clh mcs ppc_simple pthread_mutex pthread_spin queued tas ticket ttas qspin"
+for t in 1 2; do
+	for l in $locks; do
+		pt lock $l "" $t compact
+		for r in 0 1 2; do
+			p50=10.6
+			[ $t = 2 ] && [ $l != tas ] && p50=$((40 + ${#l} * 5))
+			rep $r "\"ops_per_s\": $((2000000 + ${#l} * 100000 * t + r)), \"wait_p50_ns\": $p50, \"wait_p99_ns\": $((100 * t + ${#l})), \"limit_ops\": 4000000, \"of_limit\": 0.$((5 + t))$r"
+		done
+	done
+done
+# shootdown (simulated): nothing flushed at 1 thread (no responder): zeros
+for t in 1 2; do
+	for s in immediate batched; do
+		for b in 1 32; do
+			pt shootdown $s "" $t compact batch:$b
+			fl=$([ $t = 1 ] && echo 0 || { [ $s = batched ] && echo "0.03125" || echo 1; })
+			for r in 0 1 2; do
+				rep $r "\"ops_per_s\": $((3000000 - b * 1000 + r)), \"ns_per_page\": $((300 + b + r)), \"flushes_per_page\": $fl, \"acks_per_page\": $fl, \"responder_slowdown\": 1.$((t + r))"
+			done
+		done
+	done
+done
+# calibrate: a 3-CPU latency matrix, the cycle counter's cost
+for pair in 0,1 0,2 1,2; do
+	pt calibrate c2c "" 2 "list:$pair" op:store
+	rep 0 "\"one_way_ns\": $((40 + ${pair#*,} * 30)), \"pkg_a\": 0, \"pkg_b\": ${pair#*,}, \"node_a\": 0, \"node_b\": ${pair#*,}"
+done
+pt calibrate uncontended "" 1 list:0 op:cycles
+rep 0 '"ns_per_op": 11.5'
+write_run "$tmp/run" labhost "Test CPU" current
+# windows.jsonl: the timeline of each fidelity policy at 2 threads (and 1, not drawn)
+win() {	# STRATEGY THREADS PAGES
+	local w="" k s e
+	for k in $(seq 0 39); do
+		s=$((k * 1000000)) e=$(((k + 1) * 1000000))
+		[ "$1" = spinlock ] && s=$((k * 1100000)) e=$(((k + 1) * 1100000))
+		w+="${w:+,}[$s,$e,$(($3 + k % 3))]"
+	done
+	printf '{"name": "x", "point": {"family": "window", "strategy": "%s", "lock": "queued", "threads": %s, "placement": "compact", "params": {"mode": "fidelity", "clock": "jiffies", "tick": "100"}}, "interval_ns": 1000000, "limit": 256, "windows": [%s], "idle": [3]}\n' \
+		"$1" "$2" "$w"
+}
+{ win trylock 2 256; win spinlock 2 250; win percpu 2 270; win trylock 1 200; } >"$tmp/run/windows.jsonl"
+# the kernel drivers: µs and TLB IRQs per page (none at 1 thread)
+for t in 1 2; do
+	for m in immediate batched; do
+		for b in 1 32; do
+			pt shootdown kernel-madvise "" $t compact mode:$m batch:$b
+			irq=$([ $t = 1 ] && echo 0 || { [ $m = batched ] && echo 0.03125 || echo 1; })
+			for r in 0 1 2; do
+				rep $r "\"pages_per_s\": 100000, \"us_per_page\": $((2 + t)).$r, \"tlb_irqs_per_page\": $irq"
+			done
+		done
+	done
+done
+write_run "$tmp/run/kernel" labhost "Test CPU" current
+
+"$sb" plot "$tmp/run" "$tmp/run/kernel" >"$tmp/out" 2>&1
+rc=$?
+check "plot exits 0 (rc=$rc: $(tail -1 "$tmp/out"))" [ "$rc" -eq 0 ]
+P=$tmp/run/plots
+for f in window-throughput-compact lock-throughput-compact shootdown-throughput-compact \
+	lock-latency-compact lock-of-limit window-fidelity window-timeline shootdown-cost \
+	shootdown-flushes shootdown-slowdown latency-matrix-store; do
+	check "$f.png, .svg, .dat, .gp" [ -s "$P/$f.png" ] && [ -s "$P/$f.svg" ] && \
+		[ -s "$P/$f.dat" ] && [ -s "$P/$f.gp" ]
+done
+check "kernel: shootdown-kernel" [ -s "$tmp/run/kernel/plots/shootdown-kernel.png" ]
 check "no gnuplot warning" bash -c "! grep -qi warn '$tmp/out'"
-check "title names the machine and the parameters" \
-	grep -q "window throughput, placement compact — labhost (Test CPU), run current; median of 3" \
-	"$tmp/run/plots/window-throughput-compact.svg"
-check "the noisy point is flagged" grep -q "<title>CV > 5 %" "$tmp/run/plots/window-throughput-compact.svg"
-check "a quiet figure has no CV flag" bash -c "! grep -q 'CV >' '$tmp/run/plots/window-throughput-scatter.svg'"
-check "median and min-max in the data" grep -qx "2 2050000 2000000 2100000" "$tmp/run/plots/window-throughput-compact.dat"
-check "latency: p50 and p99 per lock" [ "$(grep -c '^"' "$tmp/run/plots/lock-latency-compact.dat")" -eq 4 ]
-check "latency: median p99 of mcs at 2 threads" grep -qx "2 181" "$tmp/run/plots/lock-latency-compact.dat"
+check "each figure is named with its template" grep -q "^plot: $P/window-fidelity.png (template .*/fidelity.gp)$" "$tmp/out"
+check "no fidelity point in the throughput figure" \
+	[ "$(grep -c '^# ' "$P/window-throughput-compact.dat")" -eq 3 ]	# header + 2 lines
+check "no calibrate throughput figure" [ ! -e "$P/calibrate-throughput-list_0_1.png" ]
 
-# a family without results: no figure for it
-mkdir "$tmp/wonly"
-grep -v '^lock/' "$tmp/run/results.csv" >"$tmp/wonly/results.csv"
-bash "$plot" "$tmp/wonly" >"$tmp/out2" 2>&1
-check "window only: exits 0" [ $? -eq 0 ]
-check "window only: no lock figures" [ -z "$(ls "$tmp/wonly/plots" | grep '^lock')" ]
+# titles: the machine and the parameters every series shares; keys: what differs
+gp=$P/window-throughput-compact.gp
+check "title: machine and common parameters" grep -q '^plottitle = "window throughput against threads — labhost (Test CPU), run current\\nplacement compact, clock=jiffies, tick=100; median of 3 repetitions' "$gp"
+check "keys: the policies alone" [ "$(grep -c '^KEY\[[12]\] = "\(spinlock\|trylock\)/queued"$' "$gp")" -eq 2 ]
+check "keys do not repeat the parameters" bash -c "! grep '^KEY' '$gp' | grep -q 'clock\|compact\|mode'"
+check "y axis names its unit" grep -q '^YLABEL\[1\] = "window calls/s, all threads (median)"' "$gp"
+check "shootdown throughput is pages/s" grep -q '^YLABEL\[1\] = "pages migrated/s' "$P/shootdown-throughput-compact.gp"
+# noise: the trylock point at 2 threads (CV 50 %), on the figure and in the key
+check "noisy point flagged in the data" grep -qx '2 2000000 1000000 3000000 1' "$P/window-throughput-compact.dat"
+check "noisy: counted" grep -qx 'nnoisy = 1' "$gp"
+check "noisy: in the key" grep -q "CV &gt; 5 % (noisy)\|CV > 5 % (noisy)" "$P/window-throughput-compact.svg"
+check "a quiet figure has no noisy mark" grep -qx 'nnoisy = 0' "$P/shootdown-cost.gp"
+# styles: ten locks, ten linetypes and dash patterns; twelve distinct in common.gp
+lg=$P/lock-throughput-compact.gp
+check "ten series, ten styles" [ "$(grep -c '^LT\[' "$lg")" -eq 10 ] && \
+	[ "$(grep '^LT\[' "$lg" | cut -d= -f2 | sort -u | wc -l)" -eq 10 ] && \
+	[ "$(grep '^DT\[' "$lg" | cut -d= -f2 | sort -u | wc -l)" -eq 10 ]
+tpl=$(sed -n 's/^plot: .* (template \(.*\)\/lines.gp)$/\1/p' "$tmp/out" | head -1)
+check "common.gp: 12 linetypes, each its own colour, dash and point" awk '
+	$1 == "set" && $2 == "linetype" && $3 <= 12 { n++; c[$6]++; d[$8]++; p[$10]++ }
+	END { exit !(n == 12 && length(c) == 12 && length(d) == 12 && length(p) == 12) }' "$tpl/common.gp"
+# zeros on a log axis: named in the key, not silently dropped
+sf=$P/shootdown-flushes.gp
+check "log axis: all-zero series say so" \
+	[ "$(grep -c '^KEY\[[0-9]*\] = ".*, 1 thread (all 0: not drawn)"$' "$sf")" -eq 2 ]
+check "log axis: the key explains" grep -q '^NOTE\[3\] = "not drawn: <= 0 on a log axis"' "$sf"
+check "log axis: the zeros are not in the data" bash -c "! grep -q '^[0-9.]* 0 ' '$P/shootdown-flushes.dat'"
+check "flushes and acks in one figure, two dashes" grep -q '^NOTE\[2\] = "dashed: flush requests acked per page"' "$sf"
+check "kernel: zero IRQs named per panel" grep -q '(TLB IRQs all 0: not drawn)' "$tmp/run/kernel/plots/shootdown-kernel.gp"
+# references named for what they are
+check "lock latency: the timing floor" grep -q '^REFKEY\[1\] = "timing floor 10.6 ns"' "$P/lock-latency-compact.gp"
+check "lock of-limit: rmw and handoff" grep -q '^REFKEY\[1\] = "1 = limit_ops: rmw / handoff"' "$P/lock-of-limit.gp"
+check "lock of-limit: the handoff bound assumes a fair handoff" grep -q 'fair-handoff bound' "$P/lock-of-limit.gp"
+# fidelity: a bar group per policy, nothing clipped
+fd=$P/window-fidelity.gp
+check "fidelity: three policies" [ "$(grep -c '^KEY\[' "$fd")" -eq 3 ]
+check "fidelity: the worst window in range" awk -F' = ' '$1 == "YMAX[1]" { exit !($2 > 1.8) }' "$fd"
+check "fidelity: a row per policy and thread count" [ "$(grep -c '^-\?[0-9.]* 1.01 ' "$P/window-fidelity.dat")" -eq 6 ]
+# timeline: 2 threads, a panel per policy, the windows and the limit
+td=$P/window-timeline
+check "timeline: three panels at 2 threads" grep -qx 'npanel = 3' "$td.gp" && \
+	grep -q '^plottitle = "window timeline: pages admitted per window, 2 threads' "$td.gp"
+check "timeline: the limit" grep -qx 'LIMIT\[1\] = 256' "$td.gp"
+check "timeline: spinlock's stretched windows, from window 1" grep -qx '0.000000 1.100000 251 0' "$td.dat"
+check "timeline: the idle window" grep -qx '2.000000 3.000000 256 1' "$td.dat"
+check "latency matrix: 3 CPUs" grep -qx 'n = 3' "$P/latency-matrix-store.gp"
 
-# one thread count and equal values (lock waits all 10 ns): no empty-range warning
-mkdir "$tmp/one"
-{ echo "$hdr"; for rep in 0 1; do row lock ticket "" 1 compact "" $rep 500 10 10 0 0; done; } \
-	>"$tmp/one/results.csv"
-bash "$plot" "$tmp/one" >"$tmp/out7" 2>&1
-rc=$?
-check "one point per series renders (rc=$rc: $(tail -1 "$tmp/out7"))" [ "$rc" -eq 0 ] && \
-	[ -s "$tmp/one/plots/lock-latency-compact.png" ]
-
-# window fidelity: rows of the fidelity mode (their own columns) get the
-# fidelity figure; throughput-mode rows stay in the throughput figure
-mkdir "$tmp/fid"
-fhdr="name,family,strategy,lock,threads,placement,params,aggregate,repetition,iterations,real_ns,cpu_ns,ops_per_s,ns_per_op,ops_min,ops_max,jain,resets,contended,limited,resets_per_interval,wait_p50_ns,wait_p99_ns,max_wait_ns,trylock_success,admit_ratio,admit_ratio_p99,admit_ratio_max,stretch,stretch_max,double_resets,lost_pages,cv_pct,noisy,extra,label,error"
-{
-	echo "$fhdr"
-	for t in 1 2; do for s in spinlock trylock; do for m in throughput fidelity; do
-		for rep in 0 1; do
-			fid=",,,,,,"
-			[ $m = fidelity ] && fid="1.00$rep,1.01,1.02,1.$t,1.$((t + 2)),0,0"
-			echo "window/$s/lock:queued/threads:$t/place:compact/mode:$m,window,$s,queued,$t,compact,mode=$m,,$rep,100,1,1,$((t * 1000 + rep)),1,1,1,1,,,,,,,,,$fid,3,0,,,"
-		done
-	done; done; done
-} >"$tmp/fid/results.csv"
-bash "$plot" "$tmp/fid" >"$tmp/out8" 2>&1
-rc=$?
-check "fidelity figure (rc=$rc: $(tail -1 "$tmp/out8"))" [ "$rc" -eq 0 ] && \
-	[ -s "$tmp/fid/plots/window-fidelity.png" ] && [ -s "$tmp/fid/plots/window-fidelity.svg" ]
-check "fidelity: a series per policy" [ "$(grep -c '^"' "$tmp/fid/plots/window-fidelity.dat")" -eq 2 ]
-check "fidelity: mean stretch and max" grep -qx "2 1.2 1.4 1.0005 1.02" "$tmp/fid/plots/window-fidelity.dat"
-check "throughput leaves fidelity rows out" \
-	[ "$(grep -c '^"' "$tmp/fid/plots/window-throughput-compact.dat")" -eq 2 ]
-check "no fidelity figure without fidelity rows" [ ! -e "$tmp/run/plots/window-fidelity.png" ]
-
-# shootdown: simulated and kernel rows give the per-batch figures
-mkdir -p "$tmp/sd"
-{
-	echo "name,family,strategy,lock,threads,placement,params,aggregate,repetition,ops_per_s,ns_per_page,flushes_per_page,acks_per_page,responder_slowdown,us_per_page,tlb_irqs_per_page,error"
-	for b in 1 32; do
-		echo "shootdown/immediate/batch:$b/threads:2/place:compact,shootdown,immediate,,2,compact,batch=$b,,0,1000,900,1,1,2,,,"
-		echo "shootdown/batched/batch:$b/threads:2/place:compact,shootdown,batched,,2,compact,batch=$b,,0,2000,500,$(awk "BEGIN{print 1/$b}"),$(awk "BEGIN{print 1/$b}"),1.5,,,"
-		echo "shootdown/kernel-madvise/immediate/batch:$b/threads:2/place:compact,shootdown,kernel-madvise,,2,compact,mode=immediate;batch=$b,,0,100,,,,,10,1,"
-		echo "shootdown/kernel-madvise/batched/batch:$b/threads:2/place:compact,shootdown,kernel-madvise,,2,compact,mode=batched;batch=$b,,0,300,,,,,3,$(awk "BEGIN{print 1/$b}"),"
-	done
-} >"$tmp/sd/results.csv"
-bash "$plot" "$tmp/sd" >"$tmp/out9" 2>&1
-rc=$?
-check "shootdown figures (rc=$rc: $(tail -1 "$tmp/out9"))" [ "$rc" -eq 0 ]
-for f in cost flushes acks slowdown kernel; do
-	check "shootdown-$f.png" [ -s "$tmp/sd/plots/shootdown-$f.png" ]
+# broken fixture 2: a benchmark renamed (its gbench.json name and sb_points
+# key), fields unchanged: byte-identical data
+cp -r "$tmp/run" "$tmp/renamed"
+rm -rf "$tmp/renamed/plots"
+old="window/trylock/lock:queued/mode:fidelity/clock:jiffies/tick:100/threads:2/place:compact"
+sed -i "s#$old#zz-renamed/point#g" "$tmp/renamed/gbench.json"
+check "renamed: the name changed" bash -c "grep -q zz-renamed '$tmp/renamed/gbench.json' && ! grep -q '$old' '$tmp/renamed/gbench.json'"
+"$sb" plot "$tmp/renamed" >"$tmp/out2" 2>&1
+check "renamed: plots ($(tail -1 "$tmp/out2"))" [ $? -eq 0 ]
+for d in "$P"/*.dat; do
+	check "renamed: $(basename "$d") identical" cmp -s "$d" "$tmp/renamed/plots/$(basename "$d")"
 done
-check "shootdown acks: simulated requests and kernel IPIs" \
-	[ "$(grep -c '^"' "$tmp/sd/plots/shootdown-acks.dat")" -eq 4 ]
-check "shootdown acks: batched 1/32 at batch 32" grep -qx "32 0.03125" "$tmp/sd/plots/shootdown-acks.dat"
-check "shootdown-kernel: µs and IRQs per page at batch 32" grep -qx "32 3 0.03125" "$tmp/sd/plots/shootdown-kernel.dat"
-check "no shootdown figure without shootdown rows" [ ! -e "$tmp/run/plots/shootdown-cost.png" ]
 
-# compare and multi-machine, from JSON written here
-json() {	# LABEL HOST SCALE
-	printf '{"context": {"sb_label": "%s", "sb_host": "%s", "sb_cpu_model": "CPU %s"}, "benchmarks": [' "$1" "$2" "$2"
-	local first=1 t s rep
-	for t in 1 2 4; do for s in trylock spinlock; do for rep in 0 1 2; do
-		[ $first -eq 1 ] || printf ','
-		first=0
-		printf '{"name": "window/%s/threads:%s/place:compact/manual_time", "run_name": "window/%s/threads:%s/place:compact/manual_time", "run_type": "iteration", "repetition_index": %s, "iterations": 10, "real_time": 1, "cpu_time": 1, "time_unit": "ns", "ops_per_s": %s}' \
-			$s $t $s $t $rep $(($3 * t * 1000 + rep * 7 + (t == 2 ? rep * 900 : 0)))
-	done; done; done
-	printf ']}\n'
+# broken fixture 1: a point that lacks what a figure needs
+mkdir "$tmp/nothreads"
+sed 's#\\"threads\\":2,\\"placement\\":\\"compact\\",\\"params\\":{\\"mode\\":\\"fidelity#\\"placement\\":\\"compact\\",\\"params\\":{\\"mode\\":\\"fidelity#' \
+	"$tmp/run/gbench.json" >"$tmp/nothreads/gbench.json"
+"$sb" plot "$tmp/nothreads" >/dev/null 2>"$tmp/err1"
+rc=$?
+check "no threads: fails (rc=$rc)" [ "$rc" -eq 1 ]
+check "no threads: one line naming file and field ($(head -1 "$tmp/err1"))" \
+	[ "$(wc -l <"$tmp/err1")" -eq 1 ] && grep -q "nothreads/gbench.json: .*\"threads\" is missing" "$tmp/err1"
+mkdir "$tmp/nopoint"
+sed "s#\\\\\"$old\\\\\":{[^}]*}}#\\\\\"gone\\\\\":{\\\\\"family\\\\\":\\\\\"x\\\\\",\\\\\"strategy\\\\\":\\\\\"x\\\\\",\\\\\"lock\\\\\":null,\\\\\"threads\\\\\":1,\\\\\"placement\\\\\":\\\\\"compact\\\\\",\\\\\"params\\\\\":{}}#" \
+	"$tmp/run/gbench.json" >"$tmp/nopoint/gbench.json"
+"$sb" plot "$tmp/nopoint" >/dev/null 2>"$tmp/err2"
+check "no sb_points entry: fails, one line naming file and benchmark ($(head -1 "$tmp/err2"))" \
+	[ "$(wc -l <"$tmp/err2")" -eq 1 ] && grep -q "nopoint/gbench.json: benchmark $old has no entry in sb_points" "$tmp/err2"
+mkdir "$tmp/nobatch"
+sed 's#\\"batch\\":\\"32\\"##' "$tmp/run/gbench.json" >"$tmp/nobatch/gbench.json"
+"$sb" plot "$tmp/nobatch" >/dev/null 2>"$tmp/err3"
+check "no batch: fails naming file, field and figure ($(head -1 "$tmp/err3"))" \
+	[ "$(wc -l <"$tmp/err3")" -eq 1 ] && grep -q "nobatch/gbench.json: .*: point has no parameter \"batch\" (figure shootdown-cost needs it)" "$tmp/err3"
+mkdir "$tmp/badwin"
+cp "$tmp/run/gbench.json" "$tmp/badwin/"
+{ win trylock 2 256; win spinlock 2 250 | sed 's/"threads": 2, //'; } >"$tmp/badwin/windows.jsonl"
+"$sb" plot "$tmp/badwin" >/dev/null 2>"$tmp/err4"
+check "windows.jsonl without threads: names line and field ($(head -1 "$tmp/err4"))" \
+	[ "$(wc -l <"$tmp/err4")" -eq 1 ] && grep -q "badwin/windows.jsonl line 2: point field \"threads\" is missing" "$tmp/err4"
+mkdir "$tmp/plain"
+printf '{"context": {"host_name": "h"}, "benchmarks": [{"name": "a/manual_time", "run_type": "iteration", "real_time": 1, "cpu_time": 1, "time_unit": "ns", "ops_per_s": 1}]}\n' \
+	>"$tmp/plain/gbench.json"
+"$sb" plot "$tmp/plain" >/dev/null 2>"$tmp/err5"
+check "plain Google Benchmark JSON: no typed points, said ($(head -1 "$tmp/err5"))" \
+	grep -q "plain/gbench.json: no typed points" "$tmp/err5"
+
+# broken fixture 3: a template that makes gnuplot warn
+cp -r "$tpl" "$tmp/tpl"
+printf '%s\n' "set terminal dumb; set output '/dev/null'; unset logscale; set autoscale" \
+	"plot '-' using 1:2 with points" "1 2" "e" >>"$tmp/tpl/lines.gp"
+SB_PLOTS=$tmp/tpl "$sb" plot "$tmp/run" >/dev/null 2>"$tmp/err6"
+rc=$?
+check "a warning template fails (rc=$rc)" [ "$rc" -eq 1 ]
+check "and names the figure and the warning ($(head -1 "$tmp/err6"))" \
+	grep -q "gnuplot warned on figure window-throughput-compact (template lines.gp.*warning" "$tmp/err6"
+SB_PLOTS=$tmp/none "$sb" plot "$tmp/run" >/dev/null 2>"$tmp/err7"
+check "no templates: one line, exit 1" [ $? -eq 1 ] && [ "$(wc -l <"$tmp/err7")" -eq 1 ] && \
+	grep -q "no gnuplot templates" "$tmp/err7"
+# no data at all: one line, exit 2
+mkdir "$tmp/empty"
+"$sb" plot "$tmp/empty" >/dev/null 2>"$tmp/err8"
+check "no results: exit 2, one line" [ $? -eq 2 ] && [ "$(wc -l <"$tmp/err8")" -eq 1 ]
+
+# compare and merge: two runs of the window family, one point noisy (CV 121 %)
+two_runs() {	# DIR HOST LABEL SCALE NOISY
+	local t s r ops
+	for t in 1 2 4; do for s in trylock spinlock; do
+		pt window $s queued $t compact "${wparams[@]}"
+		for r in 0 1 2; do
+			ops=$(($4 * t * 1000 + r * 7))
+			[ "$5$s$t" = 1trylock2 ] && ops=$((r == 2 ? 9000 : 1000))
+			rep $r "\"ops_per_s\": $ops"
+		done
+		cv "$([ "$5$s$t" = 1trylock2 ] && echo 1.21 || echo 0.0001)"
+	done; done
+	write_run "$1" "$2" "CPU $2" "$3"
 }
-mkdir -p "$tmp/prev" "$tmp/cur"
-json prev hostA 100 >"$tmp/prev/gbench.json"
-json current hostB 90 >"$tmp/cur/gbench.json"
-SB_STRATBENCH=$sb bash "$plot" --compare "$tmp/prev" "$tmp/cur" >"$tmp/out3" 2>&1
+two_runs "$tmp/prev" hostA prev 100 0
+two_runs "$tmp/cur" hostB current 90 1
+"$sb" plot --compare "$tmp/prev" "$tmp/cur" >"$tmp/out3" 2>&1
 check "compare figure ($(tail -1 "$tmp/out3"))" [ -s "$tmp/cur/plots/compare-vs-prev.png" ] && \
 	[ -s "$tmp/cur/plots/compare-vs-prev.svg" ]
-check "compare: bars from stratbench compare" [ "$(wc -l <"$tmp/cur/plots/compare-vs-prev.dat")" -eq 6 ]
+cd_=$tmp/cur/plots/compare-vs-prev.dat
+check "compare: a bar per point, under the family's line" [ "$(grep -c $'\t-$' "$cd_")" -eq 6 ] && \
+	grep -q $'^\tNaN\t-\t0\twindow: placement compact, clock=jiffies, tick=100$' "$cd_"
+check "compare: -10 % where nothing else changed" grep -q $'^spinlock/queued, 1 thread\t-9.99' "$cd_"
+check "compare: the noisy point is outlined, not solid" grep -q $'^trylock/queued, 2 threads\t[-0-9.]*\t[-0-9.]*\t1\t-$' "$cd_" && \
+	grep -q "CV &gt; 5 % on either side (noisy)\|CV > 5 % on either side (noisy)" "$tmp/cur/plots/compare-vs-prev.svg"
+check "compare: the machines in the title" grep -q '^plottitle = "%Change of ops_per_s (median) from prev to cur\\nnew: hostB (CPU hostB), run current\\nold: hostA (CPU hostA), run prev"' "$tmp/cur/plots/compare-vs-prev.gp"
 "$sb" merge "$tmp/prev" "$tmp/cur" --out="$tmp/m" 2>/dev/null
-bash "$plot" "$tmp/m" >"$tmp/out4" 2>&1
-check "multi-machine figures ($(tail -1 "$tmp/out4"))" [ -s "$tmp/m/plots/machines-window_trylock-compact.png" ] && \
-	[ -s "$tmp/m/plots/machines-window_spinlock-compact.svg" ]
-check "multi-machine: a line per machine" [ "$(grep -c '^"' "$tmp/m/plots/machines-window_trylock-compact.dat")" -eq 2 ]
+"$sb" plot "$tmp/m" >"$tmp/out4" 2>&1
+mf=$tmp/m/plots/machines-window_trylock_lock-queued-compact-clock-jiffies_tick-100
+check "machines figure ($(tail -1 "$tmp/out4"))" [ -s "$mf.png" ] && [ -s "$mf.svg" ]
+check "machines: a line per machine, keyed by its name" grep -qx 'KEY\[1\] = "current"' "$mf.gp" && \
+	grep -qx 'KEY\[2\] = "prev"' "$mf.gp"
+check "machines: the CPUs in the title" grep -q 'current (CPU hostB), prev (CPU hostA)\|prev (CPU hostA), current (CPU hostB)' "$mf.gp"
+check "machines: the noisy point" grep -qx 'nnoisy = 1' "$mf.gp"
 check "no gnuplot warning (compare, machines)" bash -c "! grep -qi warn '$tmp/out3' '$tmp/out4'"
-
-# broken fixture: a template that makes gnuplot warn must fail plot.sh
-cp -r "$root/plots" "$tmp/tpl"
-# one point: gnuplot renders, with "Warning: empty x range"
-printf '%s\n' "set terminal dumb; set output '/dev/null'; unset logscale; set autoscale" \
-	"plot '-' using 1:2 with points" "1 2" "e" >>"$tmp/tpl/throughput.gp"
-rm -rf "$tmp/run/plots"
-SB_PLOTS=$tmp/tpl bash "$plot" "$tmp/run" >"$tmp/out5" 2>&1
-check "a warning template fails plot.sh" [ $? -ne 0 ]
-check "and names the warning" grep -q "gnuplot warned on throughput.gp" "$tmp/out5"
-# no data at all: one line, exit 2
-mkdir "$tmp/none"
-bash "$plot" "$tmp/none" >/dev/null 2>"$tmp/err6"
-check "no data: exit 2" [ $? -eq 2 ]
-check "no data: one line" [ "$(wc -l <"$tmp/err6")" -eq 1 ]
 
 finish test_plots
