@@ -13,12 +13,11 @@ trap 'rm -rf "$tmp"' EXIT
 p=$tmp/prefix
 cmake --install "$build" --prefix "$p" >"$tmp/install.log" 2>&1
 check "cmake --install ($(tail -1 "$tmp/install.log"))" [ $? -eq 0 ]
-for f in bin/stratbench share/man/man1/stratbench.1 share/stratbench/plot.sh share/stratbench/lib.sh \
-	share/stratbench/plots/throughput.gp share/doc/stratbench/README.md \
+for f in bin/stratbench share/man/man1/stratbench.1 share/stratbench/plots/common.gp \
+	share/stratbench/plots/lines.gp share/doc/stratbench/README.md \
 	share/bash-completion/completions/stratbench; do
 	check "installed $f" [ -s "$p/$f" ]
 done
-check "plot.sh is executable" [ -x "$p/share/stratbench/plot.sh" ]
 
 cd "$tmp" || exit 1	# nowhere near the source tree
 sb=$p/bin/stratbench
@@ -33,7 +32,7 @@ rc=$?
 check "installed plot exits 0 (rc=$rc: $(tail -1 plot.out))" [ "$rc" -eq 0 ]
 check "installed plot drew the PNG" [ -s r/plots/window-throughput-compact.png ]
 check "installed plot used the installed template" \
-	grep -qF "(template $p/share/stratbench/plots/throughput.gp)" plot.out
+	grep -qF "(template $p/share/stratbench/plots/lines.gp)" plot.out
 if ! command -v man >/dev/null; then
 	echo "test_install: man is not installed here: man -w / man -l checks skipped" >&2
 else
@@ -47,18 +46,18 @@ check "installed completion registers" bash -c ". '$p/share/bash-completion/comp
 mv "$p" "$tmp/moved"
 "$tmp/moved/bin/stratbench" plot r >plot2.out 2>&1
 check "moved install plots ($(tail -1 plot2.out))" \
-	grep -qF "(template $tmp/moved/share/stratbench/plots/throughput.gp)" plot2.out
+	grep -qF "(template $tmp/moved/share/stratbench/plots/lines.gp)" plot2.out
 
 # broken installs fail loudly instead of using the source checkout
-rm "$tmp/moved/share/stratbench/plots/throughput.gp"
+rm "$tmp/moved/share/stratbench/plots/lines.gp"
 "$tmp/moved/bin/stratbench" plot r >plot3.out 2>&1
 check "missing template: exit 1" [ $? -eq 1 ]
-check "missing template: named" grep -q "no gnuplot templates" plot3.out
-rm "$tmp/moved/share/stratbench/plot.sh"
+check "missing template: named" grep -q "no gnuplot template .*lines.gp" plot3.out
+rm "$tmp/moved/share/stratbench/plots/common.gp"
 "$tmp/moved/bin/stratbench" plot r >plot4.out 2>&1
-check "missing plot.sh: exit 1" [ $? -eq 1 ]
-check "missing plot.sh: one line" [ "$(wc -l <plot4.out)" -eq 1 ]
-check "missing plot.sh: named" grep -q "cannot find plot.sh" plot4.out
+check "no templates at all: exit 1" [ $? -eq 1 ]
+check "no templates at all: one line" [ "$(wc -l <plot4.out)" -eq 1 ]
+check "no templates at all: named" grep -q "no gnuplot templates (common.gp)" plot4.out
 "$tmp/moved/bin/stratbench" plot >plot5.out 2>&1
 check "plot without DIR: usage" [ $? -eq 2 ]
 

@@ -88,7 +88,8 @@ static void print_figs(const struct sb_figs *figs, int from, const char *tpldir)
 	fflush(stdout);
 }
 
-/* DIR's figures; 0, 1 (failure) or SB_EXIT_USAGE (no results in it) */
+/* DIR's figures; 0, 1 (failure) or SB_EXIT_USAGE (no results in it, or
+ * results that cannot be read) */
 static int plot_dir(const char *dir, const char *tpldir, int *drawn)
 {
 	struct sb_figs figs = { 0 };
@@ -108,7 +109,7 @@ static int plot_dir(const char *dir, const char *tpldir, int *drawn)
 		rc = 1;
 	if (!rc && results) {
 		if (sb_results_load(dir, "ops_per_s", &r, err, sizeof(err))) {
-			rc = 1;
+			rc = SB_EXIT_USAGE;	/* bad input, as compare says it */
 		} else {
 			rc = sb_plot_results(dir, &r, tpldir, &figs, err, sizeof(err)) ? 1 : 0;
 			/* html.c (another change) adds DIR/index.html here:
