@@ -101,6 +101,8 @@ void sb_version_print(FILE *f);
  * -1 and err */
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen);
 void sb_plan_free(void);
+/* the lines of strategies skipped by the plan (kept until every usage check passed) */
+void sb_plan_say_skipped(void);
 
 /* cli.c */
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen);

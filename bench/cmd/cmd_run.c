@@ -4,12 +4,19 @@
  * finished window fidelity benchmark, when there is one) and DIR/run.json
  * (what --resume needs).
  * SIGINT/SIGTERM stop after the benchmark run in flight: the files are
- * finished and renamed, the exit status is 130/143; a second signal kills. */
+ * finished and renamed, the exit status is 130/143; a second signal kills.
+ * Every write is checked: a file gets its final name only once it is
+ * complete and synced (NAME.partial, fsync, rename, fsync of DIR); a failed
+ * write stops the run, keeps every file under its .partial name (what
+ * --resume reads) and is one line, exit 1.  DIR/.lock is flock()ed for the
+ * whole run or resume: a second one of DIR is refused, naming the pid. */
 #include "cmd/cmd.h"
 #include "run/limits.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,14 +49,17 @@ static int path_of(char *buf, size_t n, const char *dir, const char *name)
 	return snprintf(buf, n, "%s/%s", dir, name) >= (int)n ? -1 : 0;
 }
 
-static void rename_partial(const char *dir, const char *name)
+/* DIR/NAME.partial to DIR/NAME, synced (report.h); an absent partial is
+ * no error (no fidelity benchmark: no windows.jsonl) */
+static int commit_partial(const char *dir, const char *name, char *err, size_t errlen)
 {
 	char from[4300], to[4200];
 
 	path_of(to, sizeof(to), dir, name);
 	snprintf(from, sizeof(from), "%s.partial", to);
-	if (rename(from, to) && errno != ENOENT)
-		fprintf(stderr, "stratbench: cannot rename %s: %s\n", from, strerror(errno));
+	if (access(from, F_OK) && errno == ENOENT)
+		return 0;
+	return sb_file_commit(from, to, err, errlen);
 }
 
 static void remove_out(const char *dir, const char *name)
@@ -59,6 +69,19 @@ static void remove_out(const char *dir, const char *name)
 	path_of(p, sizeof(p), dir, name);
 	if (unlink(p) && errno != ENOENT)
 		fprintf(stderr, "stratbench: cannot remove %s: %s\n", p, strerror(errno));
+}
+
+/* The directories prepare_out created, outermost first: removed again
+ * when the run turns out to have nothing to run. */
+static char *created[64];
+static int ncreated;
+
+static void remove_created(void)
+{
+	while (ncreated > 0) {
+		rmdir(created[--ncreated]);
+		free(created[ncreated]);
+	}
 }
 
 /* mkdir -p; refuses a directory that already holds results. */
@@ -71,16 +94,22 @@ static int prepare_out(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "bad output directory '%s'", dir);
 		return -1;
 	}
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
+	for (p = path + 1;; p++) {
+		bool last = !*p;
+
+		if (*p && *p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(path, 0777) && errno != EEXIST)
+		if (mkdir(path, 0777) == 0) {
+			if (ncreated < 64)
+				created[ncreated++] = strdup(path);
+		} else if (errno != EEXIST) {
 			goto fail;
+		}
+		if (last)
+			break;
 		*p = '/';
 	}
-	if (mkdir(path, 0777) && errno != EEXIST)
-		goto fail;
 	if (stat(path, &sb) || !S_ISDIR(sb.st_mode)) {
 		snprintf(err, errlen, "output '%s' is not a directory", dir);
 		return -1;
@@ -102,6 +131,45 @@ static int prepare_out(const char *dir, char *err, size_t errlen)
 fail:
 	snprintf(err, errlen, "cannot create output directory '%s': %s", path, strerror(errno));
 	return -1;
+}
+
+/* DIR/.lock, flock()ed exclusively for the life of the process (the
+ * descriptor is never closed: the kernel drops the lock at exit, however
+ * it ends); it holds the holder's pid.  Readers take it shared
+ * (results_read.c).  -1 with err naming the holder if another has it. */
+static int lock_out(const char *dir, char *err, size_t errlen)
+{
+	char path[4200], pid[32];
+	int fd, n;
+
+	path_of(path, sizeof(path), dir, ".lock");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		n = (int)pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		if (e == EWOULDBLOCK)
+			snprintf(err, errlen, "'%s' is in use: stratbench pid %s is writing it "
+				 "(a run or --resume holds %s); wait for it to end", dir,
+				 *pid ? pid : "?", path);
+		else
+			snprintf(err, errlen, "cannot lock %s: %s", path, strerror(e));
+		close(fd);
+		return -1;
+	}
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* --- what --resume finds done ------------------------------------------- */
@@ -169,46 +237,73 @@ static void done_free(struct done *d)
 }
 
 /* Keeps the CSV rows of finished benchmarks: src (results.csv or its
- * partial) to DIR/results.csv.partial, atomically. */
+ * partial) to DIR/results.csv.partial, atomically and synced.  -2 (err
+ * names the line) when src is not a results.csv, -1 when it cannot be
+ * written. */
 static int keep_done_rows(const char *src, const char *dir, const struct done *d, char *err,
 			  size_t errlen)
 {
 	char dst[4200], tmp[4300], *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, total = 0;
 	ssize_t n;
-	FILE *in = fopen(src, "r"), *out;
-	int row = 0;
+	FILE *in = sb_input_open(src, err, errlen);
+	int row = 0, fd = -1, e = 0, lineno = 0;
+	bool bad = false;
 
+	if (!in)
+		return -2;
 	path_of(dst, sizeof(dst), dir, "results.csv.partial");
 	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
-	out = in ? fopen(tmp, "w") : NULL;
-	if (!out) {
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
 		snprintf(err, errlen, "cannot rewrite %s: %s", src, strerror(errno));
-		if (in)
-			fclose(in);
+		fclose(in);
 		return -1;
 	}
-	while ((n = getline(&line, &cap, in)) > 0) {
-		char *comma = strchr(line, ',');
+	while ((n = getline(&line, &cap, in)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
+		char *comma = strchr(line, ','), why[128];
 
-		if (line[n - 1] != '\n' || !comma)
-			continue;	/* cut by a kill */
+		lineno++;
+		if (line[n - 1] != '\n')
+			continue;	/* the last, cut by a kill */
 		if (row++ == 0) {
-			if (strncmp(line, "name,", 5))
+			if (!sb_csv_header_ok(line)) {
+				snprintf(err, errlen, "%s:1: not results.csv's header", src);
+				bad = true;
 				break;
-			fputs(line, out);
-			continue;
-		}
-		*comma = '\0';
-		if (done_has_run(line, d)) {
+			}
+		} else if (sb_csv_check_row(line, why, sizeof(why)) || !comma) {
+			snprintf(err, errlen, "%s:%d: not a results.csv row (%s)", src, lineno,
+				 comma ? why : "no field");
+			bad = true;
+			break;
+		} else {
+			*comma = '\0';
+			if (!done_has_run(line, d))
+				continue;
 			*comma = ',';
-			fputs(line, out);
+		}
+		if (sb_write_all(fd, line, (size_t)n)) {
+			e = errno;
+			break;
 		}
 	}
 	free(line);
 	fclose(in);
-	if (fclose(out) || row == 0 || rename(tmp, dst)) {
-		snprintf(err, errlen, "cannot rewrite %s%s", src, row ? "" : " (empty)");
+	if (!e && !bad && fsync(fd))
+		e = errno;
+	if (close(fd) && !e)
+		e = errno;
+	if (bad) {
+		unlink(tmp);
+		return -2;	/* not a results.csv: a usage error (err names the line) */
+	}
+	if (e || row == 0) {
+		snprintf(err, errlen, "cannot rewrite %s: %s", src, e ? strerror(e) : "empty");
+		unlink(tmp);
+		return -1;
+	}
+	if (sb_file_commit(tmp, dst, err, errlen)) {
 		unlink(tmp);
 		return -1;
 	}
@@ -261,24 +356,37 @@ static void replay_limits(json_t *benchmarks)
 }
 
 /* gbench.json from the log: the latest context, every finished benchmark. */
-static int write_json_from_log(const char *dir, const struct done *d)
+static int write_json_from_log(const char *dir, const struct done *d, char *err,
+			       size_t errlen)
 {
-	char path[4200], tmp[4300];
+	char path[4200];
 	json_t *j = json_object();
 	int rc;
 
 	path_of(path, sizeof(path), dir, "gbench.json");
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	json_object_set(j, "context", d->context ? d->context : json_object());
+	json_object_set_new(j, "context", d->context ? json_incref(d->context) : json_object());
 	json_object_set(j, "benchmarks", d->benchmarks);
-	rc = json_dump_file(j, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
 	json_decref(j);
-	if (rc || rename(tmp, path)) {
-		fprintf(stderr, "stratbench: cannot write %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		return -1;
+	return rc;
+}
+
+/* An absent file, or one resume may read (report.h's bounds); false with
+ * err saying why not. */
+static bool input_ok(const char *dir, const char *path, char *err, size_t errlen)
+{
+	char why[4400];
+	FILE *f;
+
+	if (access(path, F_OK) && errno == ENOENT)
+		return true;
+	f = sb_input_open(path, why, sizeof(why));
+	if (f) {
+		fclose(f);
+		return true;
 	}
-	return 0;
+	snprintf(err, errlen, "cannot resume '%s': %s", dir, why);
+	return false;
 }
 
 /* Reads what DIR holds, leaves DIR/runs.jsonl.partial and
@@ -295,10 +403,13 @@ static int resume_prepare(const char *dir, struct done *d, char *err, size_t err
 	path_of(csvp, sizeof(csvp), dir, "results.csv.partial");
 	d->benchmarks = json_array();
 	src = access(logp, F_OK) == 0 ? logp : log;
+	if (!input_ok(dir, src, err, errlen))
+		return -2;
 	if (access(src, F_OK)) {
 		d->benchmarks = json_array();	/* killed before any benchmark finished */
 	} else if ((dropped = sb_runlog_compact(src, logp, done_line, d)) < 0) {
-		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s", dir, src);
+		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s: %s", dir, src,
+			 strerror(errno));
 		return -1;
 	} else if (dropped) {
 		fprintf(stderr, "stratbench: resume: %d unfinished line%s of %s dropped\n",
@@ -308,8 +419,10 @@ static int resume_prepare(const char *dir, struct done *d, char *err, size_t err
 		unlink(log);
 	src = access(csvp, F_OK) == 0 ? csvp : csv;
 	if (access(src, F_OK) == 0) {
-		if (keep_done_rows(src, dir, d, err, errlen))
-			return -1;
+		int k = keep_done_rows(src, dir, d, err, errlen);
+
+		if (k)
+			return k;
 		if (src == csv)
 			unlink(csv);
 	}
@@ -319,14 +432,27 @@ static int resume_prepare(const char *dir, struct done *d, char *err, size_t err
 	path_of(log, sizeof(log), dir, "windows.jsonl");
 	path_of(logp, sizeof(logp), dir, "windows.jsonl.partial");
 	src = access(logp, F_OK) == 0 ? logp : log;
+	if (!input_ok(dir, src, err, errlen))
+		return -2;
 	if (sb_timeline_keep(src, logp, done_has, d) < 0) {
-		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s", dir, src);
+		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s: %s", dir, src,
+			 strerror(errno));
 		return -1;
 	}
 	if (src == log)
 		unlink(log);
 	path_of(path, sizeof(path), dir, "gbench.json.partial");
 	unlink(path);	/* GB's, cut short: runs.jsonl has its finished benchmarks */
+	/* and the last session's gbench.json: from now on runs.jsonl.partial
+	 * holds more, and a resume killed before its end must not leave a
+	 * stale gbench.json beside it (the next one writes it from the log) */
+	path_of(path, sizeof(path), dir, "gbench.json");
+	if (unlink(path) && errno != ENOENT) {
+		snprintf(err, errlen, "cannot resume '%s': cannot remove %s: %s", dir, path,
+			 strerror(errno));
+		return -1;
+	}
+	sb_fsync_dir_of(path);
 	return 0;
 }
 
@@ -382,6 +508,43 @@ static int run_args_only(int argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
+/* The files of a finished session get their final names: results.csv,
+ * gbench.json (GB's, or for a resume from the log), windows.jsonl, then
+ * runs.jsonl last (a reader takes runs.jsonl.partial over gbench.json
+ * while it exists), then run.json.  0, or -1 with err (nothing after the
+ * first failure is renamed: every file keeps a complete .partial). */
+static int finish_files(const char *dir, bool resume, bool complete, int argc, char **argv,
+			const char *label, char *err, size_t errlen)
+{
+	char path[4200];
+
+	if (commit_partial(dir, "results.csv", err, errlen))
+		return -1;
+	if (resume) {
+		struct done all = { 0 };
+		int rc;
+
+		all.benchmarks = json_array();
+		path_of(path, sizeof(path), dir, "runs.jsonl.partial");
+		if (sb_runlog_read(path, done_line, &all) < 0) {
+			snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+			done_free(&all);
+			return -1;
+		}
+		rc = write_json_from_log(dir, &all, err, errlen);
+		done_free(&all);
+		if (rc)
+			return -1;
+		remove_out(dir, "gbench.json.partial");
+	} else if (commit_partial(dir, "gbench.json", err, errlen)) {
+		return -1;
+	}
+	if (commit_partial(dir, "windows.jsonl", err, errlen) ||
+	    commit_partial(dir, "runs.jsonl", err, errlen))
+		return -1;
+	return sb_resume_record(dir, argc, argv, label, complete, err, errlen);
+}
+
 static int run_main(int argc, char **argv)
 {
 	static char out_json[4200];
@@ -391,8 +554,8 @@ static int run_main(int argc, char **argv)
 	struct sb_opts o;
 	char err[8192], path[4200], **rargv = NULL;
 	const char *resume = NULL;
-	int i, rc = SB_EXIT_USAGE, rargc = 0, total;
-	bool list_only = false, quiet = false, complete;
+	int i, rc = SB_EXIT_USAGE, rargc = 0, total, lock_fd = -1;
+	bool list_only = false, quiet = false, complete, fresh = false;
 
 	if (sb_opts_parse(&o, argc, argv, err, sizeof(err)))
 		goto usage;
@@ -401,6 +564,15 @@ static int run_main(int argc, char **argv)
 		quiet = o.quiet;
 		if (run_args_only(argc, argv, err, sizeof(err)) ||
 		    sb_resume_load(resume, &rargc, &rargv, &complete, err, sizeof(err)))
+			goto usage;
+		/* one writer: held until exit, before anything in DIR is read
+		 * for the resume or changed */
+		if ((lock_fd = lock_out(resume, err, sizeof(err))) < 0)
+			goto usage;
+		/* another resume may have finished it while we waited for nothing */
+		sb_resume_free_argv(rargc, rargv);
+		rargv = NULL;
+		if (sb_resume_load(resume, &rargc, &rargv, &complete, err, sizeof(err)))
 			goto usage;
 		if (complete) {
 			fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", resume);
@@ -441,7 +613,9 @@ static int run_main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	for (i = 1; i < o.gb_argc; i++) {	/* the last one counts, as in GB */
+	if (sb_gbench_filter_check(o.gb_argc, o.gb_argv, err, sizeof(err)))
+		goto usage;
+	for (i = 1; i < o.gb_argc; i++) {	/* one value only (cli.c) */
 		const char *a = o.gb_argv[i];
 
 		if (strncmp(a, "--benchmark_list_tests", 22) == 0 && (!a[22] || a[22] == '='))
@@ -453,15 +627,21 @@ static int run_main(int argc, char **argv)
 		o.out = NULL;
 	}
 	if (resume) {
-		if (resume_prepare(resume, &done, err, sizeof(err)))
+		/* -2: DIR holds what is not results (exit 2); -1: it could
+		 * not be rewritten (exit 1); either way DIR is as it was */
+		if ((i = resume_prepare(resume, &done, err, sizeof(err)))) {
+			rc = i == -2 ? SB_EXIT_USAGE : 1;
 			goto usage;
+		}
 		o.skip = done_has;
 		o.skip_arg = &done;
 	}
+	/* the plan keeps its "skipped" lines until every usage check passed */
 	switch (sb_plan_register(&o, t, err, sizeof(err))) {
 	case 0:
 		break;
-	case 1:		/* everything asked for cannot run here, and said so */
+	case 1:		/* everything asked for cannot run here: each skip says why */
+		sb_plan_say_skipped();
 		rc = 0;
 		goto out;
 	default:
@@ -470,23 +650,48 @@ static int run_main(int argc, char **argv)
 	if (resume)	/* after the plan: its typed points key the table */
 		replay_limits(done.benchmarks);
 	total = sb_gbench_count(o.gb_argc, o.gb_argv);
-	if (o.out && !resume) {
-		if (prepare_out(o.out, err, sizeof(err)) ||
-		    sb_resume_record(o.out, argc, argv, o.label, false, err, sizeof(err)))
-			goto usage;
+	if (total == 0 && !resume) {
+		const char *flt = NULL;
+
+		for (i = 1; i < o.gb_argc; i++)
+			if (!strncmp(o.gb_argv[i], "--benchmark_filter=", 19))
+				flt = o.gb_argv[i] + 19;
+		snprintf(err, sizeof(err), "--benchmark_filter='%s' matches none of the %d "
+			 "benchmarks planned (see --benchmark_list_tests)", flt ? flt : "",
+			 sb_gbench_count(1, argv));
+		goto usage;
 	}
+	if (o.out && !resume) {
+		/* the last usage check: nothing is created before it */
+		if (prepare_out(o.out, err, sizeof(err)) ||
+		    (lock_fd = lock_out(o.out, err, sizeof(err))) < 0 ||
+		    prepare_out(o.out, err, sizeof(err)))	/* a run that started meanwhile */
+			goto usage;
+		fresh = true;	/* DIR/.lock and run.json are ours */
+		if (sb_resume_record(o.out, argc, argv, o.label, false, err, sizeof(err))) {
+			rc = 1;
+			goto usage;
+		}
+	}
+	sb_plan_say_skipped();
 	if (o.out) {
 		path_of(path, sizeof(path), o.out, "results.csv.partial");
 		if ((resume && access(path, F_OK) == 0 ? sb_csv_append : sb_csv_open)(
-			    path, err, sizeof(err)))
+			    path, err, sizeof(err))) {
+			rc = 1;
 			goto usage;
+		}
 		sb_csv_cv_threshold(o.cv_threshold);
 		path_of(path, sizeof(path), o.out, "runs.jsonl.partial");
-		if (sb_runlog_open(path, err, sizeof(err)))
+		if (sb_runlog_open(path, err, sizeof(err))) {
+			rc = 1;
 			goto usage;
+		}
 		path_of(path, sizeof(path), o.out, "windows.jsonl.partial");
-		if (sb_timeline_open(path, err, sizeof(err)))
+		if (sb_timeline_open(path, err, sizeof(err))) {
+			rc = 1;
 			goto usage;
+		}
 		sb_gbench_on_context(on_context, NULL);
 		snprintf(out_json, sizeof(out_json), "--benchmark_out=%s/gbench.json.partial", o.out);
 		o.gb_argv[o.gb_argc++] = out_json;
@@ -515,7 +720,7 @@ static int run_main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%d benchmarks finished before this session", done.n);
 		sb_context_add("sb_resumed", path);
 	}
-	if (!list_only && total > 0)	/* else GB says nothing matched */
+	if (!list_only && total > 0)
 		sb_quiet_check();
 	if (resume && total == 0) {
 		rc = 0;		/* everything had finished: only the files to complete */
@@ -536,28 +741,34 @@ static int run_main(int argc, char **argv)
 	sb_csv_close();
 	sb_runlog_close();
 	sb_timeline_close();	/* an empty file is removed: no fidelity benchmark */
+	if (o.out && sb_gbench_out_errno()) {
+		path_of(path, sizeof(path), o.out, "gbench.json.partial");
+		sb_out_fail(path, sb_gbench_out_errno());
+	}
 	if (o.out && rc == SB_EXIT_USAGE && !resume) {
-		/* nothing ran (no benchmark matched): leave the directory reusable */
+		/* nothing ran (GB refused its flags): leave the directory as it was */
 		for (const char *const *f = out_files + 4; *f; f++)
 			remove_out(o.out, *f);
+		remove_out(o.out, ".lock");
+		remove_created();
+	} else if (o.out && sb_out_failure()) {
+		/* never a final name on a file that failed; GB's JSON, cut, goes
+		 * (runs.jsonl.partial has every finished benchmark) */
+		if (sb_gbench_out_errno())
+			remove_out(o.out, "gbench.json.partial");
+		fprintf(stderr, "stratbench: %s: results not complete (the finished ones stay in "
+			"%s/*.partial; 'stratbench run --resume=%s' when it can write)\n",
+			sb_out_failure(), o.out, o.out);
+		rc = 1;
+		goto out;
 	} else if (o.out) {
-		rename_partial(o.out, "results.csv");
-		if (resume) {
-			struct done all = { 0 };
-
-			all.benchmarks = json_array();
-			path_of(path, sizeof(path), o.out, "runs.jsonl.partial");
-			sb_runlog_read(path, done_line, &all);
-			if (write_json_from_log(o.out, &all) == 0)
-				remove_out(o.out, "gbench.json.partial");
-			done_free(&all);
-		} else {
-			rename_partial(o.out, "gbench.json");
+		if (finish_files(o.out, resume, !got_signal, argc, argv, o.label, err,
+				 sizeof(err))) {
+			fprintf(stderr, "stratbench: %s: results not complete ('stratbench run "
+				"--resume=%s' when it can write)\n", err, o.out);
+			rc = 1;
+			goto out;
 		}
-		rename_partial(o.out, "runs.jsonl");
-		rename_partial(o.out, "windows.jsonl");
-		if (sb_resume_record(o.out, argc, argv, o.label, !got_signal, err, sizeof(err)))
-			fprintf(stderr, "stratbench: %s\n", err);
 		if (got_signal)
 			fprintf(stderr, "stratbench: interrupted: finished results kept in %s/; "
 				"'stratbench run --resume=%s' runs the rest\n", o.out, o.out);
@@ -570,7 +781,15 @@ static int run_main(int argc, char **argv)
 	goto out;
 usage:
 	fprintf(stderr, "stratbench: %s\n", err);
+	if (fresh) {	/* ours: leave nothing behind */
+		remove_out(o.out, "run.json");
+		remove_out(o.out, ".lock");
+	}
+	remove_created();	/* the directories made here, if still empty */
 out:
+	for (i = 0; i < ncreated; i++)
+		free(created[i]);
+	ncreated = 0;
 	done_free(&done);
 	sb_plan_free();
 	sb_counters_spec_free(cnt);
@@ -578,6 +797,7 @@ out:
 	sb_opts_free(&o);
 	if (rargv)
 		sb_resume_free_argv(rargc, rargv);
+	(void)lock_fd;	/* held until exit */
 	return rc;
 }
 

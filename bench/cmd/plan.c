@@ -72,8 +72,31 @@ static void free_list(char **v)
 	free(v);
 }
 
+/* The strategies this machine cannot run, one line each: kept until
+ * sb_plan_say_skipped(), so that a usage error found after planning is the
+ * only line printed. */
+static char *skip_buf;
+static size_t skip_len;
+static FILE *skip_note;
+
+void sb_plan_say_skipped(void)
+{
+	if (skip_note)
+		fclose(skip_note);
+	skip_note = NULL;
+	if (skip_buf)
+		fputs(skip_buf, stderr);
+	free(skip_buf);
+	skip_buf = NULL;
+}
+
 void sb_plan_free(void)
 {
+	if (skip_note)
+		fclose(skip_note);
+	skip_note = NULL;
+	free(skip_buf);
+	skip_buf = NULL;
 	sb_bench_clear_all();	/* the benchmarks point at the points */
 	sb_points_clear();
 	while (points) {
@@ -301,7 +324,11 @@ int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err
 	char **strat = NULL, **locks = NULL, **places = NULL;
 	bool locks_owned = true;
 	int *threads = NULL;
-	int rc = plan_register(o, t, &strat, &locks, &places, &threads, &locks_owned, err, errlen);
+	int rc;
+
+	if (!skip_note)
+		skip_note = open_memstream(&skip_buf, &skip_len);
+	rc = plan_register(o, t, &strat, &locks, &places, &threads, &locks_owned, err, errlen);
 
 	if (rc)
 		sb_err_oneline(err);	/* errors echo user input: one line (err.h) */
@@ -409,7 +436,9 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 			if (strat && !limits && !in_list(strat, nstrat, name))
 				continue;
 			if (drv->unavailable && drv->unavailable(name, t, why, sizeof(why))) {
-				fprintf(stderr, "stratbench: %s: skipped: %s\n", name, why);
+				/* said by sb_plan_say_skipped(), after every usage check */
+				if (skip_note)
+					fprintf(skip_note, "stratbench: %s: skipped: %s\n", name, why);
 				skipped++;
 				continue;
 			}

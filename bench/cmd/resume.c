@@ -16,7 +16,7 @@
 int sb_resume_record(const char *dir, int argc, char **argv, const char *label, bool complete,
 		     char *err, size_t errlen)
 {
-	char path[4200], tmp[4300], buf[1024];
+	char path[4200], buf[1024];
 	json_t *j = json_object(), *a = json_array();
 	int i, rc;
 
@@ -33,15 +33,10 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
 	json_object_set_new(j, "label", label ? json_string(label) : json_null());
 	json_object_set_new(j, "complete", json_boolean(complete));
 	snprintf(path, sizeof(path), "%s/run.json", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	rc = json_dump_file(j, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	/* written whole and synced, then renamed (report.h) */
+	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
 	json_decref(j);
-	if (rc || rename(tmp, path)) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 static const char *str_of(json_t *j, const char *key)
@@ -66,7 +61,14 @@ int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, cha
 			 "directory of stratbench run --out)", dir);
 		return -1;
 	}
-	j = json_load_file(path, 0, &e);
+	{	/* a regular file of bounded size (report.h) */
+		FILE *f = sb_input_open(path, err, errlen);
+
+		if (!f)
+			return -1;
+		j = json_loadf(f, 0, &e);
+		fclose(f);
+	}
 	a = j ? json_object_get(j, "argv") : NULL;
 	rhost = j ? str_of(j, "host") : NULL;
 	rmodel = j ? str_of(j, "cpu_model") : NULL;

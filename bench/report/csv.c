@@ -1,15 +1,19 @@
 /* csv.c — results.csv: one row per reported run (repetitions and aggregates
  * included).  A benchmark's rows are written and flushed together when it
  * finishes, so a partial sweep keeps every finished result; each row says
- * how noisy its benchmark was (cv_pct, noisy).  Columns: README.md. */
+ * how noisy its benchmark was (cv_pct, noisy).  Columns: README.md.
+ * Every write is checked: the first that fails is recorded (sb_out_fail,
+ * which stops the run) and nothing more is written. */
 #include "report/point.h"
 #include "report/report.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static FILE *csv;
+static char csv_path[4200];
 static FILE *rows;		/* the benchmark in progress (open_memstream) */
 static char *rows_buf;
 static size_t rows_len;
@@ -117,29 +121,131 @@ static void csv_row(const struct sb_run_report *r, void *arg)
 	fputc('\n', rows);
 }
 
-static int csv_start(void)
+/* 0, or -1 after recording the failure */
+static int csv_check(void)
 {
+	if (fflush(csv) == 0 && !ferror(csv))
+		return 0;
+	sb_out_fail(csv_path, errno ? errno : EIO);
+	return -1;
+}
+
+static int csv_start(const char *path)
+{
+	snprintf(csv_path, sizeof(csv_path), "%s", path);
 	rows = open_memstream(&rows_buf, &rows_len);
 	sb_gbench_on_run(csv_row, NULL);
 	return rows ? 0 : -1;
 }
 
+/* The header line, without its newline. */
+static void put_header(FILE *f)
+{
+	fputs("name,family,strategy,lock,threads,placement,params,aggregate,repetition,"
+	      "iterations,real_ns,cpu_ns", f);
+	for (int c = 0; counter_cols[c]; c++)
+		fprintf(f, ",%s", counter_cols[c]);
+	fputs(",cv_pct,noisy,extra,label,error", f);
+}
+
+bool sb_csv_header_ok(const char *line)
+{
+	char *h = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&h, &n);
+	bool ok;
+
+	if (!f)
+		return false;
+	put_header(f);
+	fclose(f);
+	ok = h && strncmp(line, h, n) == 0 && (line[n] == '\n' || line[n] == '\0' ||
+					     (line[n] == '\r' && line[n + 1] == '\n'));
+	free(h);
+	return ok;
+}
+
+/* A number as %g or %lld writes it, or (allow_empty) nothing. */
+static bool numeric(const char *s, size_t n, bool allow_empty)
+{
+	char buf[64], *end;
+
+	if (!n)
+		return allow_empty;
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	strtod(buf, &end);
+	return *end == '\0';
+}
+
+int sb_csv_check_row(const char *line, char *why, size_t n)
+{
+	/* 0-based columns that hold numbers: threads (empty for the harness's
+	 * own benchmarks), repetition, iterations, real_ns, cpu_ns */
+	static const int num_cols[] = { 4, 8, 9, 10, 11 };
+	int want = 12 + (int)(sizeof(counter_cols) / sizeof(counter_cols[0]) - 1) + 5;
+	int field = 0;
+	const char *p = line, *start = line;
+	bool quoted = false;
+
+	for (;; p++) {
+		if (quoted) {
+			if (!*p)
+				break;
+			if (*p == '"' && p[1] == '"')
+				p++;
+			else if (*p == '"')
+				quoted = false;
+			continue;
+		}
+		if (*p == '"' && p == start) {
+			quoted = true;
+			continue;
+		}
+		if (*p == ',' || *p == '\n' || *p == '\r' || !*p) {
+			for (size_t k = 0; k < sizeof(num_cols) / sizeof(num_cols[0]); k++)
+				if (num_cols[k] == field &&
+				    !numeric(start, (size_t)(p - start), field == 4)) {
+					snprintf(why, n, "field %d is not a number", field + 1);
+					return -1;
+				}
+			field++;
+			start = p + 1;
+			if (*p != ',')
+				break;
+		}
+	}
+	if (quoted) {
+		snprintf(why, n, "an unterminated quote");
+		return -1;
+	}
+	if (field != want) {
+		snprintf(why, n, "%d fields, want %d", field, want);
+		return -1;
+	}
+	return 0;
+}
+
 int sb_csv_open(const char *path, char *err, size_t errlen)
 {
-	int c;
-
 	csv = fopen(path, "wx");	/* never overwrite earlier results */
 	if (!csv) {
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
 		return -1;
 	}
-	fputs("name,family,strategy,lock,threads,placement,params,aggregate,repetition,"
-	      "iterations,real_ns,cpu_ns", csv);
-	for (c = 0; counter_cols[c]; c++)
-		fprintf(csv, ",%s", counter_cols[c]);
-	fputs(",cv_pct,noisy,extra,label,error\n", csv);
-	fflush(csv);
-	return csv_start();
+	put_header(csv);
+	fputc('\n', csv);
+	errno = 0;
+	if (fflush(csv) || ferror(csv)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+		fclose(csv);
+		csv = NULL;
+		unlink(path);
+		return -1;
+	}
+	return csv_start(path);
 }
 
 int sb_csv_append(const char *path, char *err, size_t errlen)
@@ -149,7 +255,7 @@ int sb_csv_append(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot append to %s: %s", path, strerror(errno));
 		return -1;
 	}
-	return csv_start();
+	return csv_start(path);
 }
 
 void sb_csv_cv_threshold(double pct)
@@ -164,6 +270,9 @@ void sb_csv_group(double cv_pct)
 	if (!csv || !rows)
 		return;
 	fflush(rows);
+	if (sb_out_failure())
+		goto next;	/* nothing after a failed write */
+	errno = 0;
 	if (cv_pct >= 0) {
 		snprintf(cv, sizeof(cv), "%.3g", cv_pct);
 		snprintf(noisy, sizeof(noisy), "%d", cv_pct > cv_threshold);
@@ -177,22 +286,35 @@ void sb_csv_group(double cv_pct)
 		fwrite(p, 1, (size_t)(m - p), csv);
 		fprintf(csv, "%s,%s", cv, noisy);
 	}
-	fflush(csv);	/* the benchmark's rows, together */
+	csv_check();	/* the benchmark's rows, together */
+next:
 	fclose(rows);
 	free(rows_buf);
 	rows_buf = NULL;
 	rows = open_memstream(&rows_buf, &rows_len);
 }
 
-void sb_csv_close(void)
+int sb_csv_close(void)
 {
+	int rc = 0;
+
 	if (rows) {
 		fclose(rows);
 		free(rows_buf);
 		rows_buf = NULL;
 		rows = NULL;
 	}
-	if (csv)
-		fclose(csv);
+	if (!csv)
+		return 0;
+	errno = 0;
+	if (csv_check() || fsync(fileno(csv))) {
+		sb_out_fail(csv_path, errno ? errno : EIO);
+		rc = -1;
+	}
+	if (fclose(csv) && !rc) {
+		sb_out_fail(csv_path, errno ? errno : EIO);
+		rc = -1;
+	}
 	csv = NULL;
+	return rc;
 }

@@ -32,24 +32,54 @@ int sb_csv_open(const char *path, char *err, size_t errlen);
 int sb_csv_append(const char *path, char *err, size_t errlen);
 void sb_csv_cv_threshold(double pct);
 void sb_csv_group(double cv_pct);
-void sb_csv_close(void);
+int sb_csv_close(void);		/* flushed, synced and closed: 0, or -1 (said) */
 /* One CSV field: quoted when it holds a comma, quote or newline (a
  * newline becomes a space) */
 void sb_csv_field(FILE *f, const char *s);
+/* csv.c: is line (with or without its newline) results.csv's header; is a
+ * row whole (the header's field count, numbers where numbers go): 0, or -1
+ * with why */
+bool sb_csv_header_ok(const char *line);
+int sb_csv_check_row(const char *line, char *why, size_t n);
 
-/* runlog.c: j as one line, one write(2) to fd (a whole line or nothing
- * lands on an O_APPEND file); 0, or -1 */
+/* runlog.c: j as one line, written whole to fd (one write(2) unless the
+ * kernel writes it short; the rest follows); 0, or -1 with errno */
 int sb_jsonl_write(int fd, json_t *j);
+/* runlog.c: durable files.  Every byte of buf to fd (short writes and
+ * EINTR retried; a write of 0 is ENOSPC): 0, or -1 with errno */
+int sb_write_all(int fd, const void *buf, size_t n);
+/* fsync the directory that holds path: 0, or -1 with errno */
+int sb_fsync_dir_of(const char *path);
+/* tmp (complete, closed) gets its final name: fsync tmp, rename, fsync the
+ * directory; on failure err says which file and why and tmp stays */
+int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen);
+/* path written whole through path.tmp and sb_file_commit (json_dumps flags) */
+int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, size_t errlen);
+/* The first failed write of a run's output files: recorded (said once, at
+ * the end, by whoever finishes the run) and the run stopped after the
+ * benchmark in flight.  sb_out_failure(): "cannot write PATH: why", or NULL */
+void sb_out_fail(const char *path, int errnum);
+const char *sb_out_failure(void);
+/* runlog.c: an input results file, opened for reading only if it is a
+ * regular file of at most SB_INPUT_MAX bytes (never blocks on a FIFO); NULL
+ * with err "PATH: why" (one line) otherwise.  256 MiB: a default suite's
+ * gbench.json is about 1 MB, a full --threads=all sweep of a 256-PU machine
+ * with every counter under 100 MB */
+#define SB_INPUT_MAX (256 << 20)
+FILE *sb_input_open(const char *path, char *err, size_t errlen);
 /* runlog.c: DIR/runs.jsonl, one line per finished benchmark (and context) */
 int sb_runlog_open(const char *path, char *err, size_t errlen);
 int sb_runlog_add(const char *key, json_t *v);	/* takes v's reference */
 /* {"name", "point" (from point.h's table), "benchmarks"}: takes benchmarks' reference */
 int sb_runlog_add_bench(const char *registered, json_t *benchmarks);
-void sb_runlog_close(void);
+int sb_runlog_close(void);	/* synced and closed: 0, or -1 (recorded) */
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
 		   void *arg);
-/* src's lines that parse, to dst (atomically), each also to fn; returns the
- * number of lines dropped or -1 */
+/* the same, with err ("PATH: why", one line) when it returns -1 */
+int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
+		       void *arg, char *err, size_t errlen);
+/* src's lines that parse, to dst (atomically, synced), each also to fn;
+ * returns the number of lines dropped or -1 (errno set) */
 int sb_runlog_compact(const char *src, const char *dst,
 		      void (*fn)(const char *key, json_t *v, void *arg), void *arg);
 
@@ -118,7 +148,7 @@ bool sb_timeline_on(void);		/* open: a body builds its line */
 int sb_timeline_add(json_t *line);
 /* the benchmark finished: writes the line held if it is registered's */
 int sb_timeline_flush(const char *registered);
-void sb_timeline_close(void);
+int sb_timeline_close(void);	/* synced and closed: 0, or -1 (recorded) */
 /* src's whole lines whose "name" keep() accepts, to dst (atomically; src
  * may be dst); returns the number dropped, 0 when src is absent, or -1 */
 int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),

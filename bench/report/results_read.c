@@ -10,9 +10,11 @@
 #include <stratbench/err.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,16 +62,15 @@ json_t *sb_json_loads_gb(const char *text, json_error_t *e)
 	return j;
 }
 
+/* A whole input file: regular, at most SB_INPUT_MAX bytes (report.h). */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
+	FILE *f = sb_input_open(path, err, errlen);
+	char *buf = NULL, *nul;
 	size_t cap = 0, n = 0, r;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	do {
 		if (n + 65536 + 1 > cap) {
 			char *more = realloc(buf, 2 * cap + 65536 + 1);
@@ -85,8 +86,28 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 		}
 		r = fread(buf + n, 1, cap - n - 1, f);
 		n += r;
+		if (n > SB_INPUT_MAX) {	/* grew while read */
+			snprintf(err, errlen, "%s: over the %d MiB a results file may hold", path,
+				 SB_INPUT_MAX >> 20);
+			free(buf);
+			fclose(f);
+			return NULL;
+		}
 	} while (r > 0);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
 	fclose(f);
+	nul = memchr(buf, '\0', n);
+	if (nul) {	/* jansson would stop there: say so */
+		snprintf(err, errlen, "%s: not valid JSON (a NUL byte at offset %zu)", path,
+			 (size_t)(nul - buf));
+		free(buf);
+		return NULL;
+	}
 	buf[n] = '\0';
 	*len = n;
 	return buf;
@@ -245,27 +266,62 @@ static void log_line(const char *key, json_t *v, void *arg)
 		json_array_extend(json_object_get(root, "benchmarks"), v);
 }
 
-/* A results directory without gbench.json (a run killed by SIGKILL): its
- * runs.jsonl[.partial] as Google Benchmark JSON text; NULL if none. */
-static char *from_log(const char *dir, char *path, size_t n)
+/* A results directory's runs.jsonl[.partial] as Google Benchmark JSON
+ * text: the finished benchmarks of a run killed, failed or in progress.
+ * NULL with err if it cannot be read, or with *path set to DIR/gbench.json
+ * and err empty if there is none.  Lines that do not parse (a benchmark
+ * cut by a kill) are skipped and said, in one line. */
+static char *from_log(const char *dir, char *path, size_t n, char *err, size_t errlen)
 {
 	static const char *const names[] = { "runs.jsonl.partial", "runs.jsonl" };
 	json_t *root;
 	char *text = NULL;
+	int skipped;
 
 	for (int i = 0; i < 2; i++) {
 		snprintf(path, n, "%s/%s", dir, names[i]);
-		if (access(path, R_OK))
+		if (access(path, F_OK))
 			continue;
 		root = json_object();
 		json_object_set_new(root, "benchmarks", json_array());
-		if (sb_runlog_read(path, log_line, root) >= 0)
+		skipped = sb_runlog_read_err(path, log_line, root, err, errlen);
+		if (skipped >= 0)
 			text = json_dumps(root, 0);
+		if (skipped > 0)
+			fprintf(stderr, "stratbench: note: %s: %d unfinished line%s skipped (a "
+				"benchmark cut short: --resume runs it again)\n", path, skipped,
+				skipped > 1 ? "s" : "");
 		json_decref(root);
 		return text;
 	}
 	snprintf(path, n, "%s/gbench.json", dir);
 	return NULL;
+}
+
+/* A directory being written holds DIR/.lock, flock()ed by the run or
+ * resume writing it (cmd_run.c): say so (the holder's pid) and read what
+ * is finished.  The shared lock is only tried, never waited for or held:
+ * a reader never holds up a run. */
+static void say_if_written(const char *dir)
+{
+	char path[4200], pid[32];
+	int fd, k;
+
+	snprintf(path, sizeof(path), "%s/.lock", dir);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		flock(fd, LOCK_UN);
+		close(fd);
+		return;
+	}
+	k = (int)read(fd, pid, sizeof(pid) - 1);
+	pid[k > 0 ? k : 0] = '\0';
+	pid[strcspn(pid, "\n")] = '\0';
+	close(fd);
+	fprintf(stderr, "stratbench: note: %s is being written (stratbench pid %s): reading the "
+		"benchmarks finished so far\n", dir, *pid ? pid : "?");
 }
 
 static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
@@ -279,12 +335,28 @@ static int load(const char *arg, const char *metric, struct sb_results *r, char 
 
 	memset(r, 0, sizeof(*r));
 	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char lp[4200];
+
+		say_if_written(arg);
 		snprintf(path, sizeof(path), "%s/gbench.json", arg);
-		if (access(path, F_OK) && (text = from_log(arg, path, sizeof(path)))) {
-			len = strlen(text);	/* killed: the finished benchmarks of runs.jsonl */
-			goto parse;
+		snprintf(lp, sizeof(lp), "%s/runs.jsonl.partial", arg);
+		/* runs.jsonl.partial is newer than any gbench.json beside it (a
+		 * resume in progress or killed: cmd_run.c), and without a
+		 * gbench.json runs.jsonl is all there is */
+		if (access(lp, F_OK) == 0 || access(path, F_OK)) {
+			err[0] = '\0';
+			text = from_log(arg, path, sizeof(path), err, errlen);
+			if (text) {
+				len = strlen(text);
+				goto parse;
+			}
+			if (err[0]) {
+				r->path = strdup(path);
+				return -1;
+			}
 		}
 	} else {
+
 		snprintf(path, sizeof(path), "%s", arg);
 	}
 	text = slurp(path, &len, err, errlen);

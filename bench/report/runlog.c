@@ -6,33 +6,198 @@
  * O_APPEND descriptor after the benchmark's CSV rows are flushed, so a
  * SIGKILL loses at most the benchmark in flight: a line that does not
  * parse (cut by the kill) is ignored and that benchmark is run again by
- * --resume.  Google Benchmark writes gbench.json itself only at the end. */
+ * --resume.  Google Benchmark writes gbench.json itself only at the end.
+ * Every write is checked (sb_write_all): the first that fails is recorded
+ * (sb_out_fail) and stops the run; the file keeps its .partial name. */
 #include "report/point.h"
 #include "report/report.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 static int log_fd = -1;
+static char log_path[4200];
+static char out_failure[4400];
+
+void sb_out_fail(const char *path, int errnum)
+{
+	if (out_failure[0])
+		return;		/* the first one is the cause */
+	snprintf(out_failure, sizeof(out_failure), "cannot write %s: %s", path,
+		 strerror(errnum));
+	sb_gbench_stop();
+}
+
+const char *sb_out_failure(void)
+{
+	return out_failure[0] ? out_failure : NULL;
+}
+
+int sb_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int sb_fsync_dir_of(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, rc = -1, e;
+
+	if (!copy)
+		return -1;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(copy);
+	if (fd < 0)
+		return -1;
+	/* some file systems cannot sync a directory: that is no lost data */
+	rc = fsync(fd) && errno != EINVAL && errno != EROFS ? -1 : 0;
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen)
+{
+	int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || (fsync(fd) && errno != EINVAL)) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (rename(tmp, final)) {
+		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
+		return -1;
+	}
+	if (sb_fsync_dir_of(final)) {
+		snprintf(err, errlen, "cannot sync the directory of %s: %s", final,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, size_t errlen)
+{
+	char tmp[4300], *s = json_dumps(j, flags);
+	int fd = -1, rc = -1;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp) || !s) {
+		snprintf(err, errlen, "cannot write %s: %s", path, s ? "path too long" :
+			 "out of memory");
+		free(s);
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0 || sb_write_all(fd, s, strlen(s)) || sb_write_all(fd, "\n", 1) ||
+	    fsync(fd)) {
+		snprintf(err, errlen, "cannot write %s: %s", fd < 0 ? tmp : path, strerror(errno));
+		goto out;
+	}
+	if (close(fd)) {
+		fd = -1;
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	rc = sb_file_commit(tmp, path, err, errlen);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		unlink(tmp);
+	free(s);
+	return rc;
+}
+
+/* What a path is, for a refusal. */
+static const char *kind_of(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" :
+	       S_ISDIR(m) ? "a directory" : "not a regular file";
+}
+
+FILE *sb_input_open(const char *path, char *err, size_t errlen)
+{
+	/* O_NONBLOCK: opening a FIFO with no writer must not wait */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e;
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		e = errno;
+		snprintf(err, errlen, "%s: %s: results are read from regular files only", path,
+			 fstat(fd, &st) ? strerror(e) : kind_of(st.st_mode));
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (st.st_size > SB_INPUT_MAX) {
+		snprintf(err, errlen, "%s: %lld bytes: over the %d MiB a results file may hold",
+			 path, (long long)st.st_size, SB_INPUT_MAX >> 20);
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	f = fdopen(fd, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
 
 int sb_jsonl_write(int fd, json_t *j)
 {
 	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	size_t n;
-	int rc = -1;
+	int rc = -1, e;
 
-	if (!s)
+	if (!s) {
+		errno = ENOMEM;
 		return -1;
+	}
 	n = strlen(s);
 	s[n] = '\n';	/* json_dumps leaves room for its NUL: replace it */
-	if (fd >= 0 && write(fd, s, n + 1) == (ssize_t)(n + 1))
-		rc = 0;
+	if (fd >= 0)
+		rc = sb_write_all(fd, s, n + 1);
+	else
+		errno = EBADF;
+	e = errno;
 	free(s);
+	errno = e;
 	return rc;
 }
 
@@ -43,6 +208,7 @@ static int write_line(json_t *j)
 
 int sb_runlog_open(const char *path, char *err, size_t errlen)
 {
+	snprintf(log_path, sizeof(log_path), "%s", path);
 	log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
 	if (log_fd < 0) {
 		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
@@ -55,14 +221,14 @@ static int add_line(json_t *line)
 {
 	int rc;
 
-	if (log_fd < 0) {
+	if (log_fd < 0 || sb_out_failure()) {	/* nothing after a failed write */
 		json_decref(line);
 		return 0;
 	}
 	rc = write_line(line);
-	json_decref(line);
 	if (rc)
-		fprintf(stderr, "stratbench: runs.jsonl: write failed: %s\n", strerror(errno));
+		sb_out_fail(log_path, errno);
+	json_decref(line);
 	return rc;
 }
 
@@ -94,15 +260,25 @@ int sb_runlog_add_bench(const char *registered, json_t *benchmarks)
 	return add_line(line);
 }
 
-void sb_runlog_close(void)
+int sb_runlog_close(void)
 {
+	int rc = 0;
+
+	if (log_fd >= 0 && (fsync(log_fd) || close(log_fd))) {
+		sb_out_fail(log_path, errno);
+		rc = -1;
+	} else if (log_fd >= 0) {
+		log_fd = -1;
+	}
 	if (log_fd >= 0)
 		close(log_fd);
 	log_fd = -1;
+	return rc;
 }
 
 static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg),
-		      void (*fn)(const char *key, json_t *v, void *arg), void *arg);
+		      void (*fn)(const char *key, json_t *v, void *arg), void *arg, char *err,
+		      size_t errlen);
 
 /* Reads a log: fn(key, value, arg) for each member of each line that
  * parses, in order; a line that does not (the tail a SIGKILL cut) is
@@ -111,21 +287,32 @@ static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg)
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
 		   void *arg)
 {
-	return read_lines(path, NULL, fn, arg);
+	char why[4400];
+
+	return read_lines(path, NULL, fn, arg, why, sizeof(why));
+}
+
+int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
+		       void *arg, char *err, size_t errlen)
+{
+	return read_lines(path, NULL, fn, arg, err, errlen);
 }
 
 static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg),
-		      void (*fn)(const char *key, json_t *v, void *arg), void *arg)
+		      void (*fn)(const char *key, json_t *v, void *arg), void *arg, char *err,
+		      size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = sb_input_open(path, err, errlen);
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, total = 0;
 	ssize_t n;
 	int skipped = 0;
 
 	if (!f)
 		return -1;
-	while ((n = getline(&line, &cap, f)) > 0) {
+	/* the file may grow while it is read (a run writing it): read what
+	 * the cap allows */
+	while ((n = getline(&line, &cap, f)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
 		json_t *j = line[n - 1] == '\n' ? json_loads(line, 0, NULL) : NULL;
 		const char *key;
 		json_t *v;
@@ -151,7 +338,7 @@ static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg)
 
 struct compact {
 	int fd;
-	int written;
+	int written, failed, err;
 	void (*fn)(const char *key, json_t *v, void *arg);
 	void *arg;
 };
@@ -163,8 +350,11 @@ static void compact_line(json_t *line, void *arg)
 	int saved = log_fd;
 
 	log_fd = c->fd;
-	if (write_line(line) == 0)
+	if (write_line(line) == 0) {
 		c->written++;
+	} else if (!c->failed++) {
+		c->err = errno;
+	}
 	log_fd = saved;
 }
 
@@ -180,16 +370,25 @@ int sb_runlog_compact(const char *src, const char *dst,
 		      void (*fn)(const char *key, json_t *v, void *arg), void *arg)
 {
 	char tmp[4300];
-	struct compact c = { -1, 0, fn, arg };
-	int skipped;
+	struct compact c = { -1, 0, 0, 0, fn, arg };
+	char err[4400];
+	int skipped, e;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
 	c.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (c.fd < 0)
 		return -1;
-	skipped = read_lines(src, compact_line, compact_member, &c);
-	if (close(c.fd) || skipped < 0 || rename(tmp, dst)) {
+	skipped = read_lines(src, compact_line, compact_member, &c, err, sizeof(err));
+	e = skipped < 0 ? errno : c.err;
+	if (!c.failed && skipped >= 0 && fsync(c.fd))
+		c.failed = 1, e = errno;
+	if (close(c.fd) && !c.failed && skipped >= 0)
+		c.failed = 1, e = errno;
+	if (!c.failed && skipped >= 0 && sb_file_commit(tmp, dst, err, sizeof(err)))
+		c.failed = 1, e = errno;
+	if (c.failed || skipped < 0) {
 		unlink(tmp);
+		errno = e;
 		return -1;
 	}
 	return skipped;

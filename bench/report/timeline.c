@@ -55,57 +55,75 @@ int sb_timeline_flush(const char *registered)
 	int rc = 0;
 
 	if (held && tl_fd >= 0 && registered && name && strcmp(name, registered) == 0 &&
-	    (rc = sb_jsonl_write(tl_fd, held)))
-		fprintf(stderr, "stratbench: windows.jsonl: write failed: %s\n", strerror(errno));
+	    !sb_out_failure() && (rc = sb_jsonl_write(tl_fd, held)))
+		sb_out_fail(tl_path, errno);	/* stops the run; said at its end */
 	json_decref(held);	/* another benchmark's (its run was dropped): never written */
 	held = NULL;
 	return rc;
 }
 
-void sb_timeline_close(void)
+int sb_timeline_close(void)
 {
 	struct stat sb;
+	int rc = 0;
 
 	json_decref(held);
 	held = NULL;
 	if (tl_fd < 0)
-		return;
+		return 0;
 	/* no fidelity benchmark: no file */
 	if (fstat(tl_fd, &sb) == 0 && sb.st_size == 0)
 		unlink(tl_path);
-	close(tl_fd);
+	else if (fsync(tl_fd))
+		rc = -1;
+	if (close(tl_fd))
+		rc = -1;
+	if (rc)
+		sb_out_fail(tl_path, errno);
 	tl_fd = -1;
+	return rc;
 }
 
 int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
 		     void *arg)
 {
-	char tmp[4300], *line = NULL;
-	size_t cap = 0;
+	char tmp[4300], why[4400], *line = NULL;
+	size_t cap = 0, total = 0;
 	ssize_t n;
-	int fd, dropped = 0;
-	FILE *in = fopen(src, "r");
+	int fd, dropped = 0, failed = 0, e = 0;
+	FILE *in;
 
-	if (!in)
+	if (access(src, F_OK))
 		return errno == ENOENT ? 0 : -1;
+	in = sb_input_open(src, why, sizeof(why));
+	if (!in)
+		return -1;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		fclose(in);
 		return -1;
 	}
-	while ((n = getline(&line, &cap, in)) > 0) {
+	while ((n = getline(&line, &cap, in)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
 		json_t *j = line[n - 1] == '\n' ? json_loads(line, 0, NULL) : NULL;
 		const char *name = json_string_value(json_object_get(j, "name"));
 
-		if (!name || !keep(name, arg) || sb_jsonl_write(fd, j))
+		if (!name || !keep(name, arg))
 			dropped++;
+		else if (!failed && sb_jsonl_write(fd, j))
+			failed = 1, e = errno;
 		json_decref(j);
 	}
 	free(line);
 	fclose(in);
-	if (close(fd) || rename(tmp, dst)) {
+	if (!failed && fsync(fd))
+		failed = 1, e = errno;
+	if (close(fd) && !failed)
+		failed = 1, e = errno;
+	if (failed || sb_file_commit(tmp, dst, why, sizeof(why))) {
+		e = failed ? e : errno;
 		unlink(tmp);
+		errno = e;
 		return -1;
 	}
 	return dropped;

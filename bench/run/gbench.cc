@@ -4,7 +4,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -67,6 +69,10 @@ volatile std::sig_atomic_t stop_requested;
 // reporters: each reports the context at its first call only, and
 // finalizes only when last_stage is set (sb_gbench_main, after them all).
 bool last_stage = true;
+
+// The errno of the first failed write to --benchmark_out's stream (0:
+// none): the run stops there, and the file is never given its final name.
+int out_errno;
 
 // The error of the runs skipped after sb_gbench_stop(): never reported.
 const char interrupted_msg[] = "stratbench: interrupted";
@@ -297,15 +303,20 @@ public:
 		if (interrupted(runs))
 			return;
 		aim();
+		errno = 0;
 		Base::ReportRuns(runs);
+		out_->flush();
+		check();
 		forward_group(runs);
 	}
 	void Finalize() override
 	{
 		aim();
+		errno = 0;
 		if (last_stage && reported_)
 			Base::Finalize();
 		out_->flush();
+		check();
 	}
 
 private:
@@ -313,6 +324,14 @@ private:
 	{
 		this->SetOutputStream(out_);
 		this->SetErrorStream(out_);
+	}
+	// the stream failed (ENOSPC, EIO, ...): recorded once, the run stopped
+	void check()
+	{
+		if (out_->good() || out_errno)
+			return;
+		out_errno = errno ? errno : EIO;
+		stop_requested = 1;
 	}
 	std::ostream *out_;
 	bool reported_ = false;
@@ -610,8 +629,17 @@ public:
 			filter.erase(0, 1);
 		if (filter == "all")
 			filter.clear();
-		ok_ = regcomp(&re_, filter.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
+		int rc = regcomp(&re_, filter.c_str(), REG_EXTENDED | REG_NOSUB);
+
+		ok_ = rc == 0;
+		if (!ok_) {
+			char why[256];
+
+			regerror(rc, &re_, why, sizeof(why));
+			why_ = why;
+		}
 		all_ = filter.empty();
+		text_ = filter;
 	}
 	~Filter()
 	{
@@ -620,7 +648,8 @@ public:
 	}
 	Filter(const Filter &) = delete;
 	Filter &operator=(const Filter &) = delete;
-	bool ok() const { return ok_; }		// GB reports a bad filter itself
+	bool ok() const { return ok_; }
+	const std::string &why() const { return why_; }
 	bool selects(const sb_bench &b) const
 	{
 		std::string name = b.name + "/manual_time";
@@ -631,6 +660,7 @@ public:
 private:
 	regex_t re_;
 	bool ok_, all_, negate_;
+	std::string why_, text_;
 };
 
 } // namespace
@@ -651,6 +681,21 @@ int sb_gbench_count(int argc, char *const *argv)
 	for (const auto &b : benches())
 		n += f.selects(*b);
 	return n * (int)(reps > 0 ? reps : 1);
+}
+
+int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen)
+{
+	Filter f(argc, argv);
+	const char *given = nullptr;
+
+	if (f.ok())
+		return 0;
+	for (int i = 1; i < argc; i++)
+		if (!std::strncmp(argv[i], "--benchmark_filter=", 19))
+			given = argv[i] + 19;
+	std::snprintf(err, errlen, "bad value in '--benchmark_filter=%s': not an extended "
+		      "regular expression (%s)", given ? given : "", f.why().c_str());
+	return -1;
 }
 
 int sb_gbench_main(int argc, char **argv)
@@ -725,10 +770,28 @@ int sb_gbench_main(int argc, char **argv)
 			register_gb(b.get());
 	}
 	benchmark::Shutdown();
+	if (out.is_open()) {	// complete on disk, or recorded as failed
+		int fd;
+
+		errno = 0;
+		out.flush();
+		if (!out.good() && !out_errno)
+			out_errno = errno ? errno : EIO;
+		out.close();
+		if (out.fail() && !out_errno)
+			out_errno = errno ? errno : EIO;
+		fd = open(out_path.c_str(), O_RDONLY | O_CLOEXEC);
+		if (!out_errno && (fd < 0 || (fsync(fd) && errno != EINVAL)))
+			out_errno = errno ? errno : EIO;
+		if (fd >= 0)
+			close(fd);
+	}
 	if (matched == 0)	// GB has said so, naming the filter
 		return 2;
 	return any_error ? 1 : 0;
 }
+
+int sb_gbench_out_errno(void) { return out_errno; }
 
 void sb_gbench_register_selftest(void)
 {

@@ -125,6 +125,13 @@ int sb_gbench_count(int argc, char *const *argv);
 int sb_gbench_main(int argc, char **argv);
 /* Any argument left after initialisation that GB did not recognise is an
  * error: sb_gbench_main() reports it and returns 2. */
+/* After sb_gbench_main(): 0 if --benchmark_out's file was written whole,
+ * flushed and synced, else the errno of the first write that failed (the
+ * run stopped there). */
+int sb_gbench_out_errno(void);
+/* 0 if argv's --benchmark_filter is a valid regular expression (GB 1.7.1's
+ * rules), else -1 with err saying why, in stratbench's words. */
+int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
 
 /* Self-benchmarks of the wrapper: a native C++ loop and the C batched loop,
  * for the overhead ratio (registered as harness/...). */
