@@ -151,9 +151,17 @@ static int lock_out(const char *dir, char *err, size_t errlen)
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int e = errno;
 
-		n = (int)pread(fd, pid, sizeof(pid) - 1, 0);
-		pid[n > 0 ? n : 0] = '\0';
-		pid[strcspn(pid, "\n")] = '\0';
+		/* the holder writes its pid just after it took the lock: until
+		 * then the file is empty or names a dead one (a killed run's) */
+		for (int tries = 0; tries < 100; tries++) {
+			n = (int)pread(fd, pid, sizeof(pid) - 1, 0);
+			pid[n > 0 ? n : 0] = '\0';
+			pid[strcspn(pid, "\n")] = '\0';
+			if (*pid && (kill((pid_t)atol(pid), 0) == 0 || errno == EPERM))
+				break;
+			*pid = '\0';
+			usleep(10000);
+		}
 		if (e == EWOULDBLOCK)
 			snprintf(err, errlen, "'%s' is in use: stratbench pid %s is writing it "
 				 "(a run or --resume holds %s); wait for it to end", dir,
