@@ -10,20 +10,21 @@
  * compare.py) where both sides have at least two repetitions, then
  * `Event Before After` tables of the counters (cnt:…/op), then the
  * benchmarks present on one side only.  Values are medians over
- * repetitions.  %Change = (new - old) / old * 100, 6 significant digits. */
+ * repetitions.  %Change = (new - old) / old * 100, 6 significant digits.
+ * --html=FILE also writes the rows as one static page (report/plot.h's
+ * sb_html_compare). */
 #include "cmd/cmd.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/plot.h"
+
 enum fmt { TEXT, MARKDOWN, CSV };
 
-struct row {
-	char *group;		/* e.g. "window/trylock place:scatter" */
-	long threads;		/* -1: the name has no threads:N */
-	const struct sb_bm *old, *new;
-};
+/* a row (struct sb_cmp_row): group (e.g. "window/trylock place:scatter"),
+ * threads (-1: the name has no threads:N), the benchmark on each side */
 
 /* A benchmark's group and threads from its typed point: "family/strategy
  * [/lock] place:P k=v..."; without a point (plain Google Benchmark JSON)
@@ -59,7 +60,7 @@ static bool same_point(const struct sb_bm *a, const struct sb_bm *b)
 
 static int cmp_row(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct sb_cmp_row *x = a, *y = b;
 	int c = strcmp(x->group, y->group);	/* groups by name: stable output */
 
 	return c ? c : (x->threads > y->threads) - (x->threads < y->threads);
@@ -152,7 +153,7 @@ static bool event_of(const char *key, enum ev_kind kind, char *name, size_t n)
 	return true;
 }
 
-static void event_table(enum fmt f, const struct row *r)
+static void event_table(enum fmt f, const struct sb_cmp_row *r)
 {
 	static const char *const what[] = { "perf stats", "vmstat", "interrupts" };
 
@@ -198,7 +199,7 @@ static void event_table(enum fmt f, const struct row *r)
 	}
 }
 
-static const char *opt_metric, *opt_format;
+static const char *opt_metric, *opt_format, *opt_html;
 static const char *const formats[] = { "text", "markdown", "csv", NULL };
 
 static const struct sb_option compare_options[] = {
@@ -207,6 +208,8 @@ static const struct sb_option compare_options[] = {
 	  "else real_time)" },
 	{ "format", SB_OPT_STRING, &opt_format, 0, 0, formats, "text|markdown|csv",
 	  "changelog text tables, markdown tables, or one CSV row per benchmark (default: text)" },
+	{ "html", SB_OPT_STRING, &opt_html, 0, 0, NULL, "FILE",
+	  "also write the comparison as one static HTML page (no external assets)" },
 	{ NULL },
 };
 
@@ -216,12 +219,12 @@ static int compare_main(int argc, char **argv)
 	const char *paths[2], *metric;
 	struct sb_results r[2];
 	enum fmt f = TEXT;
-	struct row *rows = NULL;
+	struct sb_cmp_row *rows = NULL;
 	char err[8192];
 	int nrows = 0, i, j, rc = SB_EXIT_USAGE, only[2] = { 0, 0 };
 	bool loaded[2] = { false, false };
 
-	opt_metric = opt_format = NULL;
+	opt_metric = opt_format = opt_html = NULL;
 	if (sb_cmd_args(&sb_cmd_compare, argc, argv, &args))
 		return SB_EXIT_USAGE;
 	sb_args_free(&args);
@@ -264,7 +267,8 @@ static int compare_main(int argc, char **argv)
 	for (i = 0; i < r[0].n; i++)
 		for (j = 0; j < r[1].n; j++)
 			if (same_point(&r[0].bm[i], &r[1].bm[j])) {
-				struct row *more = realloc(rows, sizeof(*rows) * (size_t)(nrows + 1));
+				struct sb_cmp_row *more =
+					realloc(rows, sizeof(*rows) * (size_t)(nrows + 1));
 
 				if (!more) {
 					snprintf(err, sizeof(err), "out of memory");
@@ -295,7 +299,7 @@ static int compare_main(int argc, char **argv)
 			sig |= rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2;
 		if (f == CSV) {
 			for (k = i; k < end; k++) {
-				const struct row *w = &rows[k];
+				const struct sb_cmp_row *w = &rows[k];
 				char o[64], n[64], c[64], om[64], oM[64], nm[64], nM[64];
 				double p = pvalue(w->old, w->new);
 
@@ -397,6 +401,11 @@ static int compare_main(int argc, char **argv)
 	if (!nrows)
 		fprintf(stderr, "stratbench: compare: no benchmark in both (%d only in OLD, %d "
 			"only in NEW)\n", only[0], only[1]);
+	if (opt_html && sb_html_compare(opt_html, paths, r, metric, rows, nrows, err,
+					sizeof(err))) {
+		rc = 1;
+		goto fail;
+	}
 	rc = 0;
 	goto out;
 fail:
@@ -414,7 +423,7 @@ out:
 const struct sb_command sb_cmd_compare = {
 	.name = "compare",
 	.summary = "changelog tables: %Change per benchmark between two runs",
-	.usage = "OLD NEW [--metric=NAME] [--format=text|markdown|csv]",
+	.usage = "OLD NEW [--metric=NAME] [--format=text|markdown|csv] [--html=FILE]",
 	.description = "OLD and NEW are results directories (DIR/gbench.json, or a killed run's\n"
 		       "runs.jsonl) or Google Benchmark JSON files, ours or plain.  Per benchmark\n"
 		       "group (the name less threads:N): threads, Prev, Current, %Change =\n"
@@ -422,9 +431,14 @@ const struct sb_command sb_cmd_compare = {
 		       "two-sided Mann-Whitney U p-value as Google Benchmark's compare.py reports\n"
 		       "it, where both sides have 2+ repetitions; then Event Before After tables\n"
 		       "of the counters (cnt:NAME/op), and the benchmarks on one side only.\n"
+		       "--html=FILE also writes one static page: both fingerprints side by\n"
+		       "side, these tables with each side's noisy medians marked (CV above its\n"
+		       "run's threshold), and the %Change figure inline when `stratbench plot\n"
+		       "--compare OLD NEW` drew it (NEW/plots/compare-vs-OLD.svg).\n"
 		       "Malformed, truncated, empty or non-Google-Benchmark input: one line, exit 2.\n",
 	.options = compare_options,
 	.example = "stratbench compare results/prev results/current\n"
-		   "stratbench compare old.json new.json --metric=real_time --format=markdown\n",
+		   "stratbench compare old.json new.json --metric=real_time --format=markdown\n"
+		   "stratbench compare results/prev results/current --html=compare.html\n",
 	.run = compare_main,
 };

@@ -54,4 +54,21 @@ int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct
 int sb_html_write(const char *path, const struct sb_results *r, const struct sb_figs *figs,
 		  char *err, size_t errlen);
 
+/* html_compare.c: `stratbench compare OLD NEW --html=FILE` — the same kind
+ * of page for a comparison: both fingerprints side by side, a changelog
+ * table per group (Prev, Current, %Change, p(U); a side whose CV of metric
+ * is above its run's threshold marked noisy), the points on one side only,
+ * and the %Change figure inline when `stratbench plot --compare OLD NEW`
+ * drew it (NEW/plots/compare-vs-OLD.svg), else one line saying so.  rows:
+ * the points both have, sorted by group then threads (compare's own). */
+struct sb_cmp_row {
+	char *group;			/* "window/trylock/queued place:compact k=v" */
+	long threads;			/* -1: none (plain Google Benchmark JSON) */
+	const struct sb_bm *old, *new;
+};
+/* arg: OLD and NEW as given (directories or files), r: their results */
+int sb_html_compare(const char *path, const char *const arg[2], const struct sb_results r[2],
+		    const char *metric, const struct sb_cmp_row *rows, int nrows, char *err,
+		    size_t errlen);
+
 #endif
