@@ -39,9 +39,22 @@ model=${SB_WINDOW_MODEL-"--clock=jiffies --tick-us=100 --interval-ms=1 --limit=2
 # page is a small part of their wall time (handshakes, re-faults).
 main=()
 [ $# -eq 0 ] && main=(--benchmark_filter=-^shootdown/kernel-)
-# shellcheck disable=SC2086
-"$SB_ROOT/build/stratbench" run --out="$out" --benchmark_min_time=0.1 \
-	--benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --limits $model "${main[@]}" "$@" || rc=$?
+# the defaults below give way to an option of the same name given here:
+# stratbench refuses an option repeated with another value (the results
+# directory is SB_OUT's: the plots below are drawn from it)
+given() {
+	local a
+	for a in "${args[@]}"; do [ "${a%%=*}" = "${1%%=*}" ] && return 0; done
+	return 1
+}
+args=("$@")
+defaults=()
+# shellcheck disable=SC2206
+for d in --benchmark_min_time=0.1 --benchmark_repetitions=3 \
+	--benchmark_enable_random_interleaving=true --limits $model; do
+	given "$d" || defaults+=("$d")
+done
+"$SB_ROOT/build/stratbench" run --out="$out" "${defaults[@]}" "${main[@]}" "$@" || rc=$?
 [ "$rc" -eq 2 ] && exit 2	# usage error: nothing was run
 [ -s "$out/results.csv" ] && "$SB_ROOT/scripts/plot.sh" "$out"
 if [ $# -eq 0 ]; then

@@ -21,6 +21,7 @@ while IFS='|' read -r needle args; do
 	T=$tmp/case$n
 	mkdir -p "$T"
 	touch "$T/afile"
+	mkdir "$T/held" && echo '{}' >"$T/held/run.json"	# a directory holding results
 	eval "set -- $args"
 	out=()
 	case $1 in run|calibrate)
@@ -38,6 +39,8 @@ while IFS='|' read -r needle args; do
 		ls "$T/out"/{gbench.json,results.csv,runs.jsonl}* >/dev/null 2>&1; then
 		why="results written to $T/out"
 	fi
+	# a usage error creates nothing: not even the directory
+	[ -n "$why" ] || [ ${#out[@]} -eq 0 ] || [ ! -e "$T/out" ] || why="$T/out was created"
 	if [ -z "$why" ]; then
 		pass=$((pass + 1))
 	else
@@ -126,9 +129,30 @@ bad value | calibrate --pairs=bogus
 compare needs two results | compare $T
 cannot read | compare $T/nosuch $T/nosuch2
 bad value | compare $T $T --format=xml
-unexpected argument | compare $T $T $T
+takes at most 2 (got | compare $T $T $T
+# --- one line, before anything else is printed or created (issue 20)
+repeats '--threads=1' with another value | run --strategy=null --threads=1 --threads=2
+repeats '--clock=cycles' with another value | run --strategy=trylock --clock=cycles --clock=jiffies
+repeats '--out= | run --strategy=null --out=$T/a --out=$T/b
+repeats '--benchmark_min_time=0.1' | run --strategy=null --benchmark_min_time=0.1 --benchmark_min_time=0.2
+repeats '--benchmark_filter=a' | run --strategy=null --benchmark_filter=a --benchmark_filter=b
+repeats '--benchmark_repetitions=2' | calibrate --benchmark_repetitions=2 --benchmark_repetitions=3
+repeats '--metric=a' | compare $T $T --metric=a --metric=b
+repeats '--placement=compact' | topo --placement=compact --placement=scatter
+want true or false | run --strategy=null --benchmark_enable_random_interleaving=maybe
+want true or false | run --strategy=null --benchmark_list_tests=yes
+want true or false | run --strategy=null --benchmark_report_aggregates_only=1
+not an extended regular expression | run --strategy=null '--benchmark_filter=('
+not an extended regular expression | run --strategy=null --benchmark_filter=-[z
+takes at most 16 (got '17' as number 17) | merge 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 --out=$T/m
+bad value in '--threads=0': want one thread count | topo --placement=compact --threads=0
+bad value in '--threads=two': want one thread count | topo --placement=compact --threads=two
+cannot create output directory '/proc/nope' | run --strategy=kernel-move_pages,null --threads=1 --out=/proc/nope
+already holds results (run.json) | run --strategy=kernel-move_pages,null --threads=1 --out=$T/held
+/dev/null: a character device | compare /dev/null $T
+/dev/null: a character device | merge /dev/null $T --out=$T/m
 TABLE
 
 echo "test_bad_input: $n invocations"
 echo "test_bad_input: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$n" -ge 40 ]
+[ "$fail" -eq 0 ] && [ "$n" -ge 80 ]

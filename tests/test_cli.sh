@@ -353,10 +353,11 @@ check "no .partial after a run" [ ! -e "$tmp/agg/results.csv.partial" ]
 	--benchmark_repetitions=2 --benchmark_report_aggregates_only=true >/dev/null 2>&1
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/ao" >/dev/null 2>&1
 check "plot from aggregate rows only" [ -s "$tmp/ao/plots/window-throughput-compact.png" ]
-# GB reads any bool value: false ones run and write results
+# a bool flag is true or false (GB would read any other word as true)
 "$sb" run --strategy=null --threads=1 --placement=compact --out="$tmp/lt0" "${fast[@]}" \
-	--benchmark_list_tests=0 --benchmark_counters_tabular=on >/dev/null 2>&1
-check "list_tests=0 runs and writes" [ -s "$tmp/lt0/results.csv" ]
+	--benchmark_list_tests=false --benchmark_counters_tabular=true >/dev/null 2>&1
+check "list_tests=false runs and writes" [ -s "$tmp/lt0/results.csv" ]
+expect2 "list_tests=0 is refused" "want true or false" run --strategy=null --benchmark_list_tests=0
 # a console-format file gets no colour codes; threads 1 and 2 are two
 # stages (run/limits.h), one file: both points, one context / CSV header
 "$sb" run --strategy=null --threads=1,2 --placement=compact "${fast[@]}" \

@@ -167,7 +167,7 @@ done
 expect2 "compare missing file" "cannot read" compare "$tmp/nosuch" "$good"
 expect2 "compare dir without results" "emptydir/gbench.json: cannot read" compare "$tmp/emptydir" "$good"
 expect2 "compare one argument" "compare needs two results" compare "$good"
-expect2 "compare three arguments" "unexpected argument" compare "$good" "$good" "$good"
+expect2 "compare three arguments" "takes at most 2" compare "$good" "$good" "$good"
 expect2 "compare bad format" "bad value" compare "$good" "$good" --format=xml
 expect2 "compare unknown option" "unknown option" compare "$good" "$good" --nosuch
 expect2 "compare unknown metric" "no benchmark reports 'nosuch'" compare "$good" "$good" --metric=nosuch

@@ -156,7 +156,12 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 	if (!eq && g->kind != GB_BOOL)
 		goto bad;
 	switch (g->kind) {
-	case GB_BOOL:	/* any value: GB's IsTruthyFlagValue() reads it (sb_gb_truthy) */
+	case GB_BOOL:	/* GB reads any word as true: only these two mean what they say */
+		if (eq && strcmp(v, "true") && strcmp(v, "false")) {
+			snprintf(err, errlen, "bad value in '%s': want true or false", a);
+			return -1;
+		}
+		break;
 	case GB_ANY:	/* GB reads any value of these; nothing to check */
 		break;
 	case GB_COUNT:
@@ -344,6 +349,25 @@ static void bad_value(const struct sb_option *op, const char *a, char *err, size
 	snprintf(err, errlen, "bad value in '%s': want %s", a, want);
 }
 
+/* argv[i] repeats an earlier option with another value: the last one would
+ * win silently, so it is refused (the same value twice passes). */
+static int repeated(char **argv, int i, char *err, size_t errlen)
+{
+	const char *a = argv[i];
+	size_t k = strcspn(a, "=");
+
+	if (strncmp(a, "--", 2) || k <= 2)
+		return 0;
+	for (int j = 1; j < i; j++)
+		if (!strncmp(argv[j], a, k) && (argv[j][k] == '=' || !argv[j][k]) &&
+		    strcmp(argv[j], a)) {
+			snprintf(err, errlen, "'%s' repeats '%s' with another value: give %.*s once",
+				 a, argv[j], (int)k, a);
+			return -1;
+		}
+	return 0;
+}
+
 static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
 		     char *err, size_t errlen)
 {
@@ -362,6 +386,9 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 		const struct sb_option *bad = NULL;
 		int r = 0;
 
+		if (repeated(argv, i, err, errlen))
+			return -1;
+
 		if (c->gbench_flags && sb_gb_flag_like(a)) {
 			if (sb_gb_flag_check(a, err, errlen))
 				return -1;
@@ -371,6 +398,11 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 		if (a[0] != '-' && args->npos < maxpos) {
 			args->pos[args->npos++] = a;
 			continue;
+		}
+		if (a[0] != '-' && maxpos > 0) {
+			snprintf(err, errlen, "too many arguments: stratbench %s takes at most %d "
+				 "(got '%s' as number %d)", c->name, maxpos, a, maxpos + 1);
+			return -1;
 		}
 		if (a[0] != '-') {
 			snprintf(err, errlen, "unexpected argument '%s' (see stratbench %s --help)",
