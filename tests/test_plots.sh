@@ -215,7 +215,7 @@ sed 's#\\"threads\\":2,\\"placement\\":\\"compact\\",\\"params\\":{\\"mode\\":\\
 	"$tmp/run/gbench.json" >"$tmp/nothreads/gbench.json"
 "$sb" plot "$tmp/nothreads" >/dev/null 2>"$tmp/err1"
 rc=$?
-check "no threads: fails (rc=$rc)" [ "$rc" -eq 1 ]
+check "no threads: refused as bad input (rc=$rc)" [ "$rc" -eq 2 ]
 check "no threads: one line naming file and field ($(head -1 "$tmp/err1"))" \
 	[ "$(wc -l <"$tmp/err1")" -eq 1 ] && grep -q "nothreads/gbench.json: .*\"threads\" is missing" "$tmp/err1"
 mkdir "$tmp/nopoint"

@@ -112,8 +112,12 @@ static int plot_dir(const char *dir, const char *tpldir, int *drawn)
 			rc = SB_EXIT_USAGE;	/* bad input, as compare says it */
 		} else {
 			rc = sb_plot_results(dir, &r, tpldir, &figs, err, sizeof(err)) ? 1 : 0;
-			/* html.c (another change) adds DIR/index.html here:
-			 * sb_html_write(DIR/index.html, &r, &figs, err, sizeof(err)) */
+			if (!rc) {	/* DIR/index.html: the figures inline (html.c) */
+				char page[PATH_MAX + 16];
+
+				snprintf(page, sizeof(page), "%s/index.html", dir);
+				rc = sb_html_write(page, &r, &figs, err, sizeof(err)) ? 1 : 0;
+			}
 			sb_results_free(&r);
 		}
 	}
@@ -192,7 +196,10 @@ const struct sb_command sb_cmd_plot = {
 		       "directory (machines.csv).  Every series comes from the results' typed\n"
 		       "points and every value is the median over repetitions; points whose CV\n"
 		       "is above the run's threshold are circled.  A family without results gets\n"
-		       "no figure.  --compare OLD NEW draws %Change bars into NEW/plots/.\n"
+		       "no figure.  DIR/index.html shows every figure inline with the run's\n"
+		       "fingerprint, a summary table per family and the noisy points: one\n"
+		       "file, no external assets.  --compare OLD NEW draws %Change bars into\n"
+		       "NEW/plots/ (and `stratbench compare OLD NEW --html=FILE` the page).\n"
 		       "Needs gnuplot (Debian: gnuplot-nox); any gnuplot warning is a failure.\n"
 		       "The templates are <prefix>/share/stratbench/plots/*.gp (a checkout's\n"
 		       "plots/ for a binary in its build tree; SB_PLOTS=DIR for others).\n",
