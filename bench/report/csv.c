@@ -8,6 +8,7 @@
 #include "report/report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,6 +82,13 @@ static void put_point_fields(const char *registered)
 	put_field(params);
 }
 
+static void put_num(double v)
+{
+	if (!isnan(v))
+		fprintf(rows, "%.6g", v);
+	fputc(',', rows);
+}
+
 static void csv_row(const struct sb_run_report *r, void *arg)
 {
 	char *extra = NULL;
@@ -92,8 +100,10 @@ static void csv_row(const struct sb_run_report *r, void *arg)
 	put_field(r->name);
 	fputc(',', rows);
 	put_point_fields(r->registered);
-	fprintf(rows, ",%s,%lld,%lld,%.6g,%.6g,", r->aggregate,
-		(long long)r->repetition_index, (long long)r->iterations, r->real_ns, r->cpu_ns);
+	fprintf(rows, ",%s,%lld,%lld,", r->aggregate, (long long)r->repetition_index,
+		(long long)r->iterations);
+	put_num(r->real_ns);	/* empty on cv rows: a fraction is no time */
+	put_num(r->cpu_ns);
 	for (c = 0; counter_cols[c]; c++) {
 		for (k = 0; k < r->ncounters; k++)
 			if (strcmp(r->counter_names[k], counter_cols[c]) == 0)

@@ -366,6 +366,8 @@ void sb_lines_finish(struct sb_lines *ls)
 {
 	struct attrs A;
 
+	if (!ls->n)
+		return;		/* no line: nothing to sort (qsort takes no NULL) */
 	qsort(ls->l, (size_t)ls->n, sizeof(*ls->l), cmp_line);
 	for (int i = 0; i < ls->n; i++) {
 		struct sb_line *l = &ls->l[i];

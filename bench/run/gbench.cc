@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <regex.h>
 #include <cstdio>
@@ -117,6 +118,8 @@ void forward(const Run &r)
 	rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
 	rep.real_ns = r.GetAdjustedRealTime() / mult * 1e9;
 	rep.cpu_ns = r.GetAdjustedCPUTime() / mult * 1e9;
+	if (r.run_type == Run::RT_Aggregate && r.aggregate_unit == benchmark::kPercentage)
+		rep.real_ns = rep.cpu_ns = NAN;	// a cv: a fraction, not a time
 	rep.label = r.report_label.c_str();
 	rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
 	rep.ncounters = (int)names.size();
