@@ -230,5 +230,29 @@ corrupt "$good" "$tmp/c4" '$s/$/\n1.798,garbage/'
 bounded "resume: a garbage row" 2 "not a results.csv row" run --resume="$tmp/c4"
 check "a refused resume keeps results.csv" cmp -s "$good/results.csv" <(head -n -1 "$tmp/c4/results.csv")
 
+# --- plot: inputs that are not results -----------------------------------------
+# plot reads gbench.json or runs.jsonl (never results.csv): a garbage CSV row
+# names no figure; a cut or endless gbench.json is refused in one line
+if command -v gnuplot >/dev/null; then
+	cp -r "$good" "$tmp/pc"
+	rm -rf "$tmp/pc/plots"
+	echo '1.79800773,garbage,,,2,x' >>"$tmp/pc/results.csv"
+	"$sb" plot "$tmp/pc" >/dev/null 2>"$tmp/pc.err"
+	check "plot, a garbage results.csv row: exit 0 from gbench.json" [ $? -eq 0 ]
+	check "plot, a garbage results.csv row: no figure named from it" \
+		bash -c "! ls '$tmp/pc/plots' | grep -q '1\.798\|garbage'"
+	check "plot, a garbage results.csv row: figures drawn" \
+		bash -c "ls '$tmp/pc/plots'/*.png >/dev/null 2>&1"
+else
+	echo "test_fsfaults: plot of a garbage results.csv skipped: no gnuplot"
+fi
+cp -r "$good" "$tmp/pt"
+head -c 3000 "$good/gbench.json" >"$tmp/pt/gbench.json"
+bounded "plot, a cut gbench.json" 2 "pt/gbench.json: not valid JSON" plot "$tmp/pt"
+bounded "plot, gbench.json -> /dev/zero" 2 "gbench.json: a character device" plot "$tmp/dz"
+bounded "plot, gbench.json -> FIFO" 2 "gbench.json: a FIFO" plot "$tmp/df"
+bounded "plot, a sparse gbench.json" 2 "over the 256 MiB" plot "$tmp/ds"
+bounded "plot /dev/zero" 2 "/dev/zero: no results in it" plot /dev/zero
+
 echo "test_fsfaults: $((SECONDS - t0)) s"
 finish test_fsfaults
