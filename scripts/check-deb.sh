@@ -96,6 +96,11 @@ stratbench run --out=results --benchmark_min_time=0.01 >run.log 2>&1 || { tail -
 echo "check-deb: $(($(wc -l <results/results.csv) - 1)) result rows"
 stratbench plot results
 for f in window lock baseline shootdown; do ls results/plots/$f-throughput-*.png >/dev/null; done
+[ -s results/index.html ]
+# the installed README links its example figures and docs: all shipped
+for l in $(grep -oE "\]\((plots|docs)/[^)#]+" /usr/share/doc/stratbench/README.md | sed "s/^](//"); do
+	[ -s "/usr/share/doc/stratbench/$l" ] || { echo "check-deb: README links $l, not installed" >&2; exit 1; }
+done
 echo "check-deb: ok"
 '
 echo "check-deb.sh: ok after $(($(date +%s) - start)) s" >&2

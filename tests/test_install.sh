@@ -19,6 +19,23 @@ for f in bin/stratbench share/man/man1/stratbench.1 share/stratbench/plots/commo
 	check "installed $f" [ -s "$p/$f" ]
 done
 
+# every file the installed README links (figures, docs) is installed beside it
+doc=$p/share/doc/stratbench
+# missing_links DIR README: the plots/ and docs/ files README links that DIR lacks
+missing_links() {
+	local l
+	for l in $(grep -oE '\]\((plots|docs)/[^)#]+' "$2" | sed 's/^](//' | sort -u); do
+		[ -s "$1/$l" ] || echo "$l"
+	done
+}
+check "the README links figures and docs" grep -qE '\]\((plots|docs)/' "$doc/README.md"
+check "installed README: every link installed ($(missing_links "$doc" "$doc/README.md" | head -3))" \
+	[ -z "$(missing_links "$doc" "$doc/README.md")" ]
+# broken fixture: a link to a file that was not installed is found
+{ cat "$doc/README.md"; echo '![x](plots/examples/no-such-figure.png)'; } >"$tmp/README.bad"
+check "a link to a file not installed is caught" \
+	[ "$(missing_links "$doc" "$tmp/README.bad")" = plots/examples/no-such-figure.png ]
+
 cd "$tmp" || exit 1	# nowhere near the source tree
 sb=$p/bin/stratbench
 "$sb" list >list.out 2>&1
