@@ -30,14 +30,22 @@ echo "$reps repetitions each, interleaved at random in one process; ops/s: media
 echo "(best of the repetitions: on a loaded machine the least disturbed run of each side)"
 printf '%-56s %12s %12s %8s %12s %12s %8s\n' benchmark "none median" "on median" ratio \
 	"none best" "on best" ratio
-# name (column 1) ends in /counters:none or /counters:on; aggregate is column 8,
-# ops_per_s column 13
-awk -F, 'NR > 1 && ($8 == "median" || $8 == "") {
-		side = $1; sub(/.*\/counters:/, "", side)
-		name = $1; sub(/\/counters:[a-z]+$/, "", name)
+# the two sides differ only in the point's counters parameter (params
+# column: counters=none|on); the rest of the typed point is the pair's key
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["aggregate"] == "median" || $c["aggregate"] == "" {
+		side = ""; rest = ""
+		np = split($c["params"], kv, ";")
+		for (i = 1; i <= np; i++)
+			if (kv[i] ~ /^counters=/) side = substr(kv[i], 10)
+			else rest = rest (rest == "" ? "" : " ") kv[i]
+		if (side == "") next
+		name = $c["family"] "/" $c["strategy"] ($c["lock"] != "" ? "/" $c["lock"] : "") \
+			" threads:" $c["threads"] " " $c["placement"] (rest != "" ? " " rest : "")
 		if (!(name in seen)) { seen[name] = 1; order[++n] = name }
-		if ($8 == "median") med[name, side] = $13
-		else if ($13 > best[name, side]) best[name, side] = $13
+		v = $c["ops_per_s"]
+		if ($c["aggregate"] == "median") med[name, side] = v
+		else if (v > best[name, side]) best[name, side] = v
 	}
 	END {
 		for (i = 1; i <= n; i++) {
