@@ -125,6 +125,16 @@ if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/mnt" && mount -t tmpfs -o size=512k tmpfs
 		rm -f "$mnt/fill"
 		resume_ok "$d" "ENOSPC $free KiB"
 	done
+	# merge: machines.csv and merge.json, each complete or not there
+	umount "$mnt"
+	mount -t tmpfs -o size=4k tmpfs "$mnt"
+	"$sb" merge "$tmp/fsize4" --out="$mnt/m" >/dev/null 2>"$tmp/merge.err"
+	rc=$?
+	check "merge on a full disk: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+	check "merge on a full disk: one line" [ "$(wc -l <"$tmp/merge.err")" -eq 1 ]
+	check "merge on a full disk: names the file" \
+		grep -q "cannot write $mnt/m/merge.json.*: No space left on device" "$tmp/merge.err"
+	check "merge on a full disk: no cut merge.json" [ ! -e "$mnt/m/merge.json" ]
 	umount "$mnt"; mnt=
 else
 	echo "test_fsfaults: ENOSPC on a small tmpfs skipped: needs root and tmpfs"
@@ -210,6 +220,15 @@ bounded "merge a sparse file" 2 "over the 256 MiB" merge "$tmp/sparse" "$good" -
 check "merge refused: no output" [ ! -e "$tmp/m1/machines.csv" ]
 bounded "resume: runs.jsonl.partial -> /dev/zero" 2 "a character device" run --resume="$tmp/dl"
 check "a refused resume leaves run.json" [ -e "$tmp/dl/run.json" ]
+
+# --- a cut last line of runs.jsonl is said, not skipped silently -------------
+mkdir "$tmp/torn"
+cp "$good/run.json" "$tmp/torn/"
+head -c -40 "$good/runs.jsonl" >"$tmp/torn/runs.jsonl.partial"
+"$sb" compare "$tmp/torn" "$good" >/dev/null 2>"$tmp/torn.err"
+check "compare, a cut runs.jsonl line: exit 0" [ $? -eq 0 ]
+check "compare, a cut runs.jsonl line: said, with the count" \
+	grep -q "runs.jsonl.partial: 1 unfinished line skipped" "$tmp/torn.err"
 
 # --- a results.csv that is not one: --resume names the line ------------------
 # corrupt SRC DIR SED: DIR, a copy of SRC made resumable, its CSV edited

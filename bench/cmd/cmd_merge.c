@@ -115,6 +115,7 @@ static int merge_main(int argc, char **argv)
 		snprintf(err, sizeof(err), "cannot write %s: %s", tmp, strerror(errno));
 		goto fail;
 	}
+	rc = 1;		/* from here, a failure is the file system's */
 	fprintf(f, "machine,name,family,strategy,lock,threads,placement,params,metric,median,"
 		"min,max,cv_pct,repetitions\n");
 	for (i = 0; i < n; i++)
@@ -132,8 +133,20 @@ static int merge_main(int argc, char **argv)
 			put_num(f, b->cv);
 			fprintf(f, ",%d\n", b->nreps);
 		}
-	if (fclose(f) || rename(tmp, path)) {
-		snprintf(err, sizeof(err), "cannot write %s: %s", path, strerror(errno));
+	/* complete and synced before it gets its name (report.h) */
+	errno = 0;
+	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
+		snprintf(err, sizeof(err), "cannot write %s: %s", tmp, strerror(errno ? errno : EIO));
+		fclose(f);
+		unlink(tmp);
+		goto fail;
+	}
+	if (fclose(f)) {
+		snprintf(err, sizeof(err), "cannot write %s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		goto fail;
+	}
+	if (sb_file_commit(tmp, path, err, sizeof(err))) {
 		unlink(tmp);
 		goto fail;
 	}
@@ -153,10 +166,8 @@ static int merge_main(int argc, char **argv)
 	json_object_set_new(meta, "metric", json_string(metric));
 	json_object_set_new(meta, "sources", src);
 	snprintf(path, sizeof(path), "%s/merge.json", out);
-	if (json_dump_file(meta, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER)) {
-		snprintf(err, sizeof(err), "cannot write %s", path);
+	if (sb_json_write_file(path, meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, sizeof(err)))
 		goto fail;
-	}
 	fprintf(stderr, "stratbench: %d machines merged into %s/machines.csv\n", n, out);
 	rc = 0;
 	goto out;

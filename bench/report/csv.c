@@ -192,8 +192,9 @@ static bool numeric(const char *s, size_t n, bool allow_empty)
 
 int sb_csv_check_row(const char *line, char *why, size_t n)
 {
-	/* 0-based columns that hold numbers: threads (empty for the harness's
-	 * own benchmarks), repetition, iterations, real_ns, cpu_ns */
+	/* 0-based columns that hold numbers or nothing: threads (empty for
+	 * the harness's own benchmarks), repetition, iterations, real_ns,
+	 * cpu_ns (empty in a cv row) */
 	static const int num_cols[] = { 4, 8, 9, 10, 11 };
 	int want = 12 + (int)(sizeof(counter_cols) / sizeof(counter_cols[0]) - 1) + 5;
 	int field = 0;
@@ -217,7 +218,7 @@ int sb_csv_check_row(const char *line, char *why, size_t n)
 		if (*p == ',' || *p == '\n' || *p == '\r' || !*p) {
 			for (size_t k = 0; k < sizeof(num_cols) / sizeof(num_cols[0]); k++)
 				if (num_cols[k] == field &&
-				    !numeric(start, (size_t)(p - start), field == 4)) {
+				    !numeric(start, (size_t)(p - start), true)) {
 					snprintf(why, n, "field %d is not a number", field + 1);
 					return -1;
 				}
