@@ -147,7 +147,8 @@ static int make_rows(const struct cmp *c, struct row *rows)
 		if (j == nf)
 			fam[nf++] = c->bar[i].old->pt.family;
 	}
-	qsort(fam, (size_t)nf, sizeof(*fam), cmp_str);
+	if (nf)
+		qsort(fam, (size_t)nf, sizeof(*fam), cmp_str);
 	for (int f = 0; f < nf; f++)
 		k += family_rows(c, fam[f], rows + k);
 	for (int i = 0; i < c->n; i++)

@@ -114,7 +114,8 @@ static int collect(struct sb_plot *p, const char *op, struct matrix *m)
 	for (int i = 0; i < n; i++)
 		if (is_pair(&p->r->bm[i], op) && add_pair(p, m, &p->r->bm[i]))
 			return -1;
-	qsort(m->cpu, (size_t)m->ncpu, sizeof(*m->cpu), cmp_cpu);
+	if (m->ncpu)
+		qsort(m->cpu, (size_t)m->ncpu, sizeof(*m->cpu), cmp_cpu);
 	return 0;
 }
 

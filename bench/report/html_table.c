@@ -112,7 +112,8 @@ static int fam_collect(const struct sb_results *r, const char *name, struct fam 
 	for (int i = 0; i < r->n; i++)
 		if (!strcmp(family_of(&r->bm[i]), name))
 			f->b[f->n++] = &r->bm[i];
-	qsort(f->b, (size_t)f->n, sizeof(const struct sb_bm *), cmp_bm);	/* NOLINT */
+	if (f->n)
+		qsort(f->b, (size_t)f->n, sizeof(const struct sb_bm *), cmp_bm);	/* NOLINT */
 	for (int i = 0; i < f->n; i++) {
 		struct sb_stat s;
 

@@ -372,7 +372,8 @@ void sb_lines_finish(struct sb_lines *ls)
 	for (int i = 0; i < ls->n; i++) {
 		struct sb_line *l = &ls->l[i];
 
-		qsort(l->v, (size_t)l->n, sizeof(*l->v), cmp_xy);
+		if (l->n)	/* a line with no value has no array (qsort takes no NULL) */
+			qsort(l->v, (size_t)l->n, sizeof(*l->v), cmp_xy);
 		l->group = i && cmp_fields(&l->f, &ls->l[i - 1].f) ? ls->l[i - 1].group + 1 :
 		    i ? ls->l[i - 1].group : 0;
 		l->style = l->group % 12 + 1;
