@@ -5,9 +5,10 @@
 #     once in one line naming the writer's pid; compare reads it, saying so
 #   - two resumes of one directory started together, 4 trials: one runs,
 #     the other is refused; gbench.json then holds every benchmark
-#   - a resume SIGKILLed at a random moment, 20 trials in a row: after
-#     each, compare reads exactly the benchmarks runs.jsonl holds (never a
-#     stale gbench.json); a last resume completes the sweep
+#   - a resume SIGKILLed at a random moment, 20 trials in a row, of a run
+#     stopped by SIGINT (so a gbench.json of its first benchmarks exists):
+#     after each, compare reads exactly the benchmarks runs.jsonl holds
+#     (never that stale gbench.json); a last resume completes the sweep
 set -u
 sb=$1
 tmp=$(mktemp -d /tmp/sb_lock.XXXXXX)
@@ -58,12 +59,13 @@ check "the run: 4 benchmarks" [ "$(compared "$d")" -eq 4 ]
 check "compare after the run: no note" [ ! -s "$tmp/cmp.err" ]
 
 # --- two resumes at once -------------------------------------------------------
-# interrupted DIR: a sweep SIGKILLed after its first benchmark
+# interrupted DIR [SIG]: a sweep stopped by SIG (default KILL) after its
+# first benchmark; SIGINT finishes the files: a gbench.json of what finished
 interrupted() {
 	"$sb" run "${sweep[@]}" --out="$1" >/dev/null 2>&1 &
 	local p=$!
 	wait_lines "$1" 1
-	kill -9 "$p"; wait "$p" 2>/dev/null
+	kill -"${2:-9}" "$p"; wait "$p" 2>/dev/null
 }
 for trial in 1 2 3 4; do
 	d=$tmp/two$trial
@@ -89,7 +91,8 @@ done
 d=$tmp/killed
 sweep=(--strategy=null,spinlock,trylock,cmpxchg --threads=1,2 --placement=compact
 	--benchmark_min_time=0.1 --benchmark_repetitions=2 --quiet --counters=none)
-interrupted "$d"
+interrupted "$d" INT
+check "killed resumes: SIGINT left a gbench.json to go stale" [ -e "$d/gbench.json" ]
 RANDOM=20	# the same moments each time
 stale=0 wrong=0
 for trial in $(seq 20); do
