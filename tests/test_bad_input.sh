@@ -81,7 +81,7 @@ want a whole number from 0 to 2147483647 | run --strategy=null --home-node=42949
 cannot create output directory | run --strategy=null --out=$T/afile/x
 drop --benchmark_out | run --strategy=null --out=$T/z --benchmark_out=$T/x
 cannot write | run --strategy=null --benchmark_out=/no/dir/x
-not a regular file | run --strategy=null --benchmark_out=$T
+not a regular file (a directory) | run --strategy=null --benchmark_out=$T
 matches none of the |  run --strategy=null --benchmark_filter=zzz
 matches none of the |  run --strategy=null --threads=1,2 --benchmark_filter=zzz
 bad value | run --strategy=null --label=a/b

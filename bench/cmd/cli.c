@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int parse_double(const char *s, double *out, double min, double max)
@@ -191,6 +192,7 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 	case GB_FILE: {
 		char dir[4096];
 		char *slash;
+		struct stat st;
 
 		snprintf(dir, sizeof(dir), "%s", v);
 		slash = strrchr(dir, '/');
@@ -201,6 +203,10 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 		if (access(slash ? dir : ".", W_OK)) {
 			snprintf(err, errlen, "cannot write '%s': its directory is missing or read-only",
 				 v);
+			return -1;
+		}
+		if (stat(v, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "cannot write '%s': not a regular file (a directory)", v);
 			return -1;
 		}
 		break;

@@ -71,34 +71,6 @@ static void remove_out(const char *dir, const char *name)
 		fprintf(stderr, "stratbench: cannot remove %s: %s\n", p, strerror(errno));
 }
 
-/* Can path be created or overwritten (its directory exists and is
- * writable; an existing file is writable and regular)?  Nothing created. */
-static bool out_writable(const char *path, char *err, size_t errlen)
-{
-	char dir[4200], *slash;
-	struct stat st;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash == dir)
-		dir[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
-	if (!*path || (stat(path, &st) == 0 ? !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) :
-			 errno != ENOENT)) {
-		snprintf(err, errlen, "cannot write '%s': %s", path,
-			 *path ? "not a regular file" : "no file name");
-		return false;
-	}
-	if (access(dir, W_OK | X_OK) || (stat(path, &st) == 0 && access(path, W_OK))) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return false;
-	}
-	return true;
-}
-
 /* The directories prepare_out created, outermost first: removed again
  * when the run turns out to have nothing to run. */
 static char *created[64];
@@ -651,10 +623,6 @@ static int run_main(int argc, char **argv)
 	}
 	if (sb_gbench_filter_check(o.gb_argc, o.gb_argv, err, sizeof(err)))
 		goto usage;
-	for (i = 1; i < o.gb_argc; i++)	/* GB's own file: writable, said before the run */
-		if (!strncmp(o.gb_argv[i], "--benchmark_out=", 16) &&
-		    !out_writable(o.gb_argv[i] + 16, err, sizeof(err)))
-			goto usage;
 	for (i = 1; i < o.gb_argc; i++) {	/* one value only (cli.c) */
 		const char *a = o.gb_argv[i];
 
