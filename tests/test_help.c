@@ -165,6 +165,88 @@ static int unknown_documented(const struct sb_command *c, const char *text)
 	return bad;
 }
 
+/* How often needle occurs in text. */
+static int occurrences(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* Every family a driver runs is named in text (between from and to when
+ * given); returns how many are not. */
+static int families_missing(const char *text, const char *from, const char *to,
+			    const char *where)
+{
+	const char *b = from ? strstr(text, from) : text;
+	const char *e = b && to ? strstr(b, to) : NULL;
+	size_t len = b ? e ? (size_t)(e - b) : strlen(b) : 0;
+	int miss = 0;
+
+	for (int f = 0; sb_drivers[f]; f++) {
+		const char *fam = sb_drivers[f]->family;
+		bool found = false;
+
+		for (const char *p = b; p && (p = strstr(p, fam)) && p < b + len; p++)
+			found = true;
+		if (!found) {
+			fprintf(stderr, "  %s: the %s family is not named\n", where, fam);
+			miss++;
+		}
+	}
+	return miss;
+}
+
+/* The overview and the man page name every family; each family's options
+ * are one section; the exit statuses are each command's own, and the
+ * man page's list has run's 130/143. */
+static void check_overview(const char *sb, const char *man)
+{
+	char line[4200];
+	FILE *p;
+	char *text;
+
+	snprintf(line, sizeof(line), "'%s' help", sb);
+	p = popen(line, "r");
+	text = p ? slurp(p) : NULL;
+	if (p)
+		pclose(p);
+	CHECK(text != NULL, "stratbench help ran");
+	if (!text)
+		return;
+	CHECK(families_missing(text, NULL, "Commands:", "overview") == 0,
+	      "the overview names every family");
+	CHECK(families_missing(man, ".SH DESCRIPTION", ".SH COMMANDS", "man DESCRIPTION") == 0,
+	      "the man page's DESCRIPTION names every family");
+	CHECK(families_missing("window, lock", NULL, NULL, "control") > 0,
+	      "control: a text without shootdown is caught");
+	free(text);
+	text = strstr(man, ".SH EXIT STATUS");
+	CHECK(text && strstr(text, ".B 130\n") && strstr(text, ".B 143\n"),
+	      "the man page's EXIT STATUS lists 130 and 143");
+	text = help_of(sb, "compare");
+	CHECK(text && strstr(text, "Exit status:") && !strstr(strstr(text, "Exit status:"), "benchmark"),
+	      "compare's exit status says nothing of a benchmark failing");
+	free(text);
+	text = help_of(sb, "list");
+	CHECK(text && strstr(text, "Exit status:") && !strstr(strstr(text, "Exit status:"), " 1 "),
+	      "list's exit status has no 1");
+	free(text);
+	text = help_of(sb, "run");
+	CHECK(text && strstr(text, "Exit status:") && strstr(strstr(text, "Exit status:"), "130") &&
+	      strstr(strstr(text, "Exit status:"), "143"), "run's exit status has 130 and 143");
+	for (int f = 0; text && sb_drivers[f]; f++) {
+		char title[128];
+
+		snprintf(title, sizeof(title), "Options of the %s family:", sb_drivers[f]->family);
+		CHECK(occurrences(text, title) <= 1, "run --help has one '%s' (%d)", title,
+		      occurrences(text, title));
+	}
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	char *man, *readme, *run_help = NULL;
@@ -212,6 +294,8 @@ int main(int argc, char **argv)
 		else
 			free(text);
 	}
+
+	check_overview(argv[1], man);
 
 	/* negative controls: the checker must be able to fail */
 	CHECK(run_help != NULL, "run --help captured");

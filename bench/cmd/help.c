@@ -15,9 +15,62 @@
 #define STRATBENCH_VERSION "unknown"
 #endif
 
+#define EXIT_USAGE_TEXT "2 usage error (one line on stderr naming the problem, nothing run)"
+
+/* The exit statuses, per command: what 1 means differs (a benchmark that
+ * failed, a file that could not be written), and only run stops on a
+ * signal with 130/143.  A command not listed exits 0 or 2. */
+static const struct {
+	const char *cmd, *text;
+} exit_statuses[] = {
+	{ "run", "0 ok; 1 a benchmark failed at run time (the others' results are kept); "
+		 EXIT_USAGE_TEXT "; 130 or 143 stopped by SIGINT or SIGTERM after the benchmark "
+		 "in flight (the files written so far are complete; --resume=DIR runs the rest)." },
+	{ "calibrate", "0 ok; 1 a calibration benchmark failed at run time; " EXIT_USAGE_TEXT "." },
+	{ "selftest", "0 ok; 1 a self-test benchmark failed; " EXIT_USAGE_TEXT "." },
+	{ "compare", "0 ok; 1 a file could not be written; 2 usage error, or results that "
+		     "cannot be read (one line on stderr naming the problem)." },
+	{ "merge", "0 ok; 1 a file could not be written; 2 usage error, or results that cannot "
+		   "be read (one line on stderr naming the problem)." },
+	{ "plot", "0 ok; 1 nothing could be plotted, or a file could not be written; 2 usage "
+		  "error, or results that cannot be read (one line on stderr naming the problem)." },
+};
+
+static const char exit_status_other[] = "0 ok; " EXIT_USAGE_TEXT ".";
+
+/* all of them, for the overview */
 static const char exit_status[] =
-	"0 ok; 1 a benchmark failed at run time (the others' results are kept); "
-	"2 usage error (one line on stderr naming the problem, nothing run).";
+	"0 ok; 1 run, calibrate, selftest: a benchmark failed at run time (the others' results "
+	"are kept); compare, merge, plot: a file could not be written or plotted; "
+	EXIT_USAGE_TEXT "; 130 or 143 run was stopped by SIGINT or SIGTERM (the files written "
+	"so far are complete).";
+
+static const char *exit_status_of(const char *cmd)
+{
+	for (size_t i = 0; i < sizeof(exit_statuses) / sizeof(exit_statuses[0]); i++)
+		if (!strcmp(exit_statuses[i].cmd, cmd))
+			return exit_statuses[i].text;
+	return exit_status_other;
+}
+
+/* "calibrate, window, lock, shootdown, baseline": each family once (two
+ * drivers may share one) */
+static const char *family_list(void)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	for (int f = 0; sb_drivers[f] && n < sizeof(buf); f++) {
+		bool seen = false;
+
+		for (int g = 0; g < f; g++)
+			seen |= !strcmp(sb_drivers[g]->family, sb_drivers[f]->family);
+		if (!seen)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "",
+					      sb_drivers[f]->family);
+	}
+	return buf;
+}
 
 /* roff: a leading . or ' would be a request; \ is the escape; - in option
  * names must be \- to survive as a minus sign (copy-paste). */
@@ -201,16 +254,49 @@ void sb_help_command(struct sb_doc *d, const struct sb_command *c)
 		for (const struct sb_option *op = c->options; op->name; op++)
 			doc_table_option(d, op);
 	}
+	/* one section per family, with the options of every driver of it
+	 * (shootdown: simulated and kernel); a name two drivers share is one
+	 * option each parses, both rows shown, the later one's help naming
+	 * its strategies */
 	for (int f = 0; c->family_options && sb_drivers[f]; f++) {
-		const struct sb_option *op = sb_drivers[f]->options;
+		const char *fam = sb_drivers[f]->family;
+		bool seen = false, titled = false;
 		char title[128];
 
-		if (!op || !op->name)
+		for (int g = 0; g < f; g++)
+			seen |= !strcmp(sb_drivers[g]->family, fam);
+		if (seen)
 			continue;
-		snprintf(title, sizeof(title), "Options of the %s family", sb_drivers[f]->family);
-		doc_heading(d, title);
-		for (; op->name; op++)
-			doc_table_option(d, op);
+		snprintf(title, sizeof(title), "Options of the %s family", fam);
+		for (int g = f; sb_drivers[g]; g++) {
+			const struct sb_family_driver *drv = sb_drivers[g];
+
+			if (strcmp(drv->family, fam) || !drv->options)
+				continue;
+			for (const struct sb_option *op = drv->options; op->name; op++) {
+				struct sb_option o = *op;
+				char help[512];
+
+				if (!titled)
+					doc_heading(d, title);
+				titled = true;
+				if (g > f && drv->names && drv->names[0]) {
+					/* kernel-madvise, kernel-mprotect: "kernel-*" */
+					size_t k = strcspn(drv->names[0], "-") + 1;
+
+					for (int i = 1; drv->names[i]; i++)
+						if (strncmp(drv->names[i], drv->names[0], k))
+							k = 0;
+					if (k > strlen(drv->names[0]))
+						k = 0;
+					snprintf(help, sizeof(help), "%.*s%s: %s", (int)k,
+						 drv->names[0], k ? "*" : drv->names[0],
+						 op->help ? op->help : "");
+					o.help = help;
+				}
+				doc_table_option(d, &o);
+			}
+		}
 	}
 	if (c->gbench_flags) {
 		doc_heading(d, "Google Benchmark 1.7.1 flags (passed through, values checked first)");
@@ -218,9 +304,14 @@ void sb_help_command(struct sb_doc *d, const struct sb_command *c)
 	}
 	if (c->example)
 		doc_example(d, c->example);
-	if (!d->man) {
+	if (d->man) {
+		doc_heading(d, "Exit status");
+		fputs(".PP\n", d->f);
+		roff_puts(d->f, exit_status_of(c->name));
+		fputs("\n", d->f);
+	} else {
 		fputs("\nExit status: ", d->f);
-		wrap(d->f, exit_status, 13);
+		wrap(d->f, exit_status_of(c->name), 13);
 	}
 }
 
@@ -234,9 +325,11 @@ void sb_help_overview(FILE *f)
 	fputs("usage: stratbench COMMAND [options]\n"
 	      "       stratbench help [COMMAND] | COMMAND --help | --version\n"
 	      "\nMicrobenchmarks of the synchronization strategies of Linux memory management\n"
-	      "(rate-limit window policies, locks), on hwloc-pinned threads under Google\n"
-	      "Benchmark.\n"
-	      "\nCommands:\n", f);
+	      "(rate-limit window policies, locks, TLB shootdown), on hwloc-pinned threads\n"
+	      "under Google Benchmark.\n", f);
+	fputs("\nFamilies: ", f);
+	wrap(f, family_list(), 10);
+	fputs("\nCommands:\n", f);
 	for (int i = 0; sb_commands[i]; i++)
 		fprintf(f, "  %-10s %s\n", sb_commands[i]->name, sb_commands[i]->summary);
 	fputs("\nExit status: ", f);
@@ -257,15 +350,26 @@ void sb_help_man(FILE *f)
 	fputs(".B stratbench\n\\-\\-version\n"
 	      ".SH DESCRIPTION\n"
 	      "Runs the synchronization strategies that Linux memory management argues about\n"
-	      "(the NUMA\\-migration rate\\-limit window, the locks it takes) on hwloc\\-pinned\n"
-	      "threads under Google Benchmark, and writes Google Benchmark JSON, a flat CSV\n"
-	      "and gnuplot plots.\n"
-	      ".SH COMMANDS\n", f);
+	      "(the NUMA\\-migration rate\\-limit window, the locks it takes, the TLB\n"
+	      "shootdowns that follow a migration, simulated and the kernel's) on\n"
+	      "hwloc\\-pinned threads under Google Benchmark, and writes Google Benchmark\n"
+	      "JSON, a flat CSV and gnuplot plots.\n"
+	      ".PP\nFamilies: ", f);
+	roff_puts(f, family_list());
+	fputs(".\n.SH COMMANDS\n", f);
 	for (int i = 0; sb_commands[i]; i++)
 		sb_help_command(&d, sb_commands[i]);
-	fputs(".SH EXIT STATUS\n", f);
-	roff_puts(f, exit_status);
-	fputs("\n.SH FILES\n.TP\n.I <prefix>/share/stratbench/plots/*.gp\n"
+	fputs(".SH EXIT STATUS\n"
+	      ".TP\n.B 0\nok.\n"
+	      ".TP\n.B 1\nrun, calibrate, selftest: a benchmark failed at run time (the others'\n"
+	      "results are kept); compare, merge, plot: a file could not be written, or\n"
+	      "nothing could be plotted.\n"
+	      ".TP\n.B 2\nusage error, or results that cannot be read: one line on stderr\n"
+	      "naming the problem, nothing run.\n"
+	      ".TP\n.B 130\nrun was stopped by SIGINT after the benchmark in flight; the files\n"
+	      "written so far are complete (\\fB\\-\\-resume\\fR runs the rest).\n"
+	      ".TP\n.B 143\nthe same, stopped by SIGTERM.\n"
+	      ".PP\nEach command's section above states its own.\n.SH FILES\n.TP\n.I <prefix>/share/stratbench/plots/*.gp\n"
 	      "gnuplot templates used by \\fBstratbench plot\\fR.\n"
 	      ".TP\n.I <prefix>/share/doc/stratbench/README.md\n"
 	      "the columns of results.csv, the counters, the strategies.\n"
