@@ -456,6 +456,12 @@ fi
 "$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" >/dev/null 2>"$tmp/notty"
 check "no progress when stderr is not a terminal" bash -c "! grep -q '\[1/1\]' '$tmp/notty'"
 expect2 "empty label" "bad value" run --strategy=null --label=
+# Google Benchmark 1.8's suffixes: say what 1.7.1 wants
+expect2 "min_time 0.05s" "wants a plain number of seconds, e.g. --benchmark_min_time=0.05 " \
+	run --strategy=null --benchmark_min_time=0.05s
+expect2 "min_time 10x" "iteration count ('x') is Google Benchmark 1.8's syntax" \
+	run --strategy=null --benchmark_min_time=10x
+expect2 "min_time abc" "bad value in '--benchmark_min_time=abc'\$" run --strategy=null --benchmark_min_time=abc
 "$sb" run --strategy=null --threads=all --placement=compact --benchmark_list_tests=true >"$tmp/all_t" 2>&1
 if [ "$(nproc)" -eq 2 ]; then
 	"$sb" run --strategy=null --placement=compact --benchmark_list_tests=true >"$tmp/auto_t" 2>&1

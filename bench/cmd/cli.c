@@ -170,8 +170,24 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 			goto bad;
 		break;
 	case GB_SECONDS:
-		if (parse_double(v, &d, 0, 1e6))
+		if (parse_double(v, &d, 0, 1e6)) {
+			size_t n = strlen(v);
+
+			/* "0.05s", "2x": Google Benchmark 1.8's syntax, not 1.7.1's */
+			if (n > 1 && strchr("sx", v[n - 1]) && isdigit((unsigned char)v[n - 2])) {
+				if (v[n - 1] == 's')
+					snprintf(err, errlen, "bad value in '%s': Google Benchmark "
+						 "1.7.1 wants a plain number of seconds, e.g. "
+						 "--%s=%.*s ('s' is 1.8's syntax)", a, g->name,
+						 (int)(n - 1), v);
+				else
+					snprintf(err, errlen, "bad value in '%s': an iteration count "
+						 "('x') is Google Benchmark 1.8's syntax; 1.7.1 "
+						 "wants a plain number of seconds", a);
+				return -1;
+			}
 			goto bad;
+		}
 		break;
 	case GB_FORMAT:
 		if (!strcmp(v, "csv")) {
