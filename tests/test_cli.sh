@@ -456,6 +456,12 @@ fi
 "$sb" run --strategy=null --threads=1 --placement=compact "${fast[@]}" >/dev/null 2>"$tmp/notty"
 check "no progress when stderr is not a terminal" bash -c "! grep -q '\[1/1\]' '$tmp/notty'"
 expect2 "empty label" "bad value" run --strategy=null --label=
+# a calibration strategy alone: point to its family
+expect2 "c2c without its family" "add --family=calibrate" run --strategy=c2c
+expect2 "uncontended,null without its family" "strategy 'uncontended' is a calibration" \
+	run --strategy=null,uncontended
+"$sb" run --strategy=c2c --family=calibrate --benchmark_list_tests=true >"$tmp/c2c_list" 2>&1
+check "c2c with --family=calibrate is listed" grep -q "^calibrate/c2c/" "$tmp/c2c_list"
 # Google Benchmark 1.8's suffixes: say what 1.7.1 wants
 expect2 "min_time 0.05s" "wants a plain number of seconds, e.g. --benchmark_min_time=0.05 " \
 	run --strategy=null --benchmark_min_time=0.05s

@@ -381,12 +381,22 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 		strat = split(o->strategy, &nstrat);
 		*strat_p = strat;
 		for (i = 0; i < nstrat; i++) {
-			bool found = false;
+			bool found = false, runs = false;
+			const char *calib = NULL;
 
 			for (f = 0; sb_drivers[f]; f++)
 				if ((!o->family || strcmp(o->family, sb_drivers[f]->family) == 0) &&
-				    drv_has(sb_drivers[f], strat[i]))
+				    drv_has(sb_drivers[f], strat[i])) {
 					found = true;
+					runs |= o->family || !sb_drivers[f]->calibrates;
+					if (sb_drivers[f]->calibrates)
+						calib = sb_drivers[f]->family;
+				}
+			if (found && !runs) {	/* a calibration runs only when asked for */
+				snprintf(err, errlen, "strategy '%s' is a calibration, run only when "
+					 "its family is asked for: add --family=%s", strat[i], calib);
+				return -1;
+			}
 			if (!found) {
 				snprintf(err, errlen, "unknown strategy '%s'%s%s (see stratbench list)",
 					 strat[i], o->family ? " in family " : "",
