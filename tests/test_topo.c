@@ -239,6 +239,23 @@ static void thread_counts(void)
 	expect_counts("synthetic:pack:1 core:1 pu:1", "auto", "1");
 	expect_counts("synthetic:pack:1 core:3 pu:1", "all", "1,2,3");
 	expect_counts("synthetic:pack:1 core:8 pu:1", "4,1,4,2", "4,1,2");
+	expect_counts("synthetic:pack:1 core:8 pu:1", "1-4", "1,2,3,4");	/* hwloc's list syntax */
+	expect_counts("synthetic:pack:1 core:8 pu:1", "1-4,8", "1,2,3,4,8");
+	expect_counts("synthetic:pack:1 core:8 pu:1", "6,2-3,3-3", "6,2,3");
+	t = load("synthetic:pack:1 core:8 pu:1");
+	for (const char *const *b = (const char *const[]){ "4-1", "1-", "-4", "1-2-3", "0-2", "1--2",
+							   "1-+3", "1- 3", "a-b", "2-4,", NULL };
+	     *b; b++) {
+		err[0] = '\0';
+		CHECK(sb_topo_thread_counts(t, *b, c, 8, err, sizeof(err)) < 0 &&
+		      strstr(err, "bad thread count") && !strchr(err, '\n'),
+		      "bad range '%s' refused in one line: %s", *b, err);
+	}
+	CHECK(sb_topo_thread_counts(t, "1-9", c, 16, err, sizeof(err)) < 0 &&
+	      strstr(err, "9 threads but this machine has 8 CPUs"), "range above #PUs: %s", err);
+	CHECK(sb_topo_thread_counts(t, "1-8", c, 4, err, sizeof(err)) < 0 &&
+	      strstr(err, "too many"), "range beyond the buffer: %s", err);
+	sb_topo_destroy(t);
 	t = load("synthetic:pack:2 core:48 pu:2");
 	n = sb_topo_thread_counts(t, "auto", (int[64]){ 0 }, 64, err, sizeof(err));
 	CHECK(n > 0 && n <= 16, "192 PUs: auto stays O(log N), got %d counts", n);

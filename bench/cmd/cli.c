@@ -498,7 +498,7 @@ const struct sb_option sb_run_options[] = {
 	{ "lock", SB_OPT_STRING, &lock, 0, 0, NULL, "L,...|all",
 	  "lock(s) for lock-based policies (default: queued where registered, else ttas)" },
 	{ "threads", SB_OPT_STRING, &threads, 0, 0, NULL, "1,2,...|auto|all",
-	  "thread counts; auto = powers of two below #PUs plus cores per package, +1, all "
+	  "thread counts, ranges allowed (1-4,8); auto = powers of two below #PUs plus cores per package, +1, all "
 	  "cores and all PUs; all = 1 to #PUs" },
 	{ "placement", SB_OPT_STRING, &placement, 0, 0, NULL, "P,...|auto",
 	  "compact, cores, scatter or list:CPUS (hwloc list); auto = those that differ here" },

@@ -7,7 +7,8 @@
  * cores (the last without SMT siblings) and all PUs.  Counts above #PUs are
  * dropped, the rest sorted and unique: O(log #PUs) counts (1,2 on a 2-PU VM;
  * 1,2,4,8,12,13,16,24,32,48 on a 2-socket 12-core SMT2 Haswell).
- * all: every count from 1 to #PUs.  A list: as given, repeats dropped.
+ * all: every count from 1 to #PUs.  A list: counts and ranges (1-4,8, as
+ * hwloc's CPU lists), as given, repeats dropped.
  * out must hold #PUs + 4 counts for auto (fewer are cut, smallest kept).
  */
 #include <stratbench/topo.h>
@@ -58,22 +59,37 @@ int sb_topo_thread_counts(const struct sb_topo *t, const char *spec, int *out, i
 	}
 	for (const char *p = spec; *p;) {
 		char *end;
-		long n = strtol(p, &end, 10);
+		long n, hi;
 
+		/* strtol would take a sign or blanks: a count starts with a digit */
+		n = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : (end = (char *)p, 0);
+		hi = n;
+		if (end != p && *end == '-') {	/* a range, N-M */
+			const char *q = end + 1;
+
+			hi = *q >= '0' && *q <= '9' ? strtol(q, &end, 10) : (end = (char *)q, 0);
+			if (end == q || hi < n) {
+				snprintf(err, errlen, "bad thread count range in '%s' (want N-M with "
+					 "1 <= N <= M, e.g. 1-4,8)", spec);
+				return -1;
+			}
+		}
 		if (end == p || (*end && *end != ',') || (*end == ',' && !end[1]) || n < 1) {
-			snprintf(err, errlen, "bad thread count list '%s' (want e.g. 1,2,4, auto or all)",
-				 spec);
+			snprintf(err, errlen, "bad thread count list '%s' (want e.g. 1,2,4, 1-4,8, "
+				 "auto or all)", spec);
 			return -1;
 		}
-		if (n > npus) {
-			snprintf(err, errlen, "%ld threads but this machine has %d CPUs", n, npus);
+		if (hi > npus) {
+			snprintf(err, errlen, "%ld threads but this machine has %d CPUs", hi, npus);
 			return -1;
 		}
-		if (k == max) {
-			snprintf(err, errlen, "too many thread counts in '%s'", spec);
-			return -1;
+		for (long v2 = n; v2 <= hi; v2++) {
+			if (k == max) {
+				snprintf(err, errlen, "too many thread counts in '%s'", spec);
+				return -1;
+			}
+			k = add(out, k, max, (int)v2, npus);	/* a repeat would register twice */
 		}
-		k = add(out, k, max, (int)n, npus);	/* a repeat would register twice */
 		p = *end ? end + 1 : end;
 	}
 	return k;
