@@ -3,15 +3,38 @@
 #
 # Nothing here is a frozen list: commands come from `stratbench help`,
 # options (with their choices) from `stratbench COMMAND --help`, families,
-# strategies and locks from `stratbench list`, all asked of the stratbench
-# being completed at completion time; only the placement keywords are
-# spelled out (they are hwloc plans, not registered names).
+# strategies and locks from `stratbench list`, counters from `stratbench
+# counters`, metrics from the results named on the line, all asked of the
+# stratbench being completed at completion time; only the placement
+# keywords, and the metrics offered before any results are named, are
+# spelled out.
 
 # _stratbench_list [FAMILY]: registered names (of one family, or all)
 _stratbench_list() {
 	"$1" list 2>/dev/null | awk -v fam="${2-}" '
 		/^[^ ]/ { f = $1 }
 		/^  [^ ]/ && (fam == "" || f == fam) { print $1 }'
+}
+
+# _stratbench_metrics WORD...: the numbers of the first results named
+# among the words (a directory's gbench.json, or a JSON file), else those
+# every run has
+_stratbench_metrics() {
+	local w f=
+	for w in "$@"; do
+		w=${w/#\~/$HOME}
+		if [[ $w != -* && -f $w/gbench.json ]]; then f=$w/gbench.json; break; fi
+		if [[ $w != -* && $w == *.json && -f $w ]]; then f=$w; break; fi
+	done
+	if [ -z "$f" ]; then
+		printf '%s\n' ops_per_s ns_per_op real_time cpu_time
+		return
+	fi
+	# "name": number, inside "benchmarks"; not Google Benchmark's indices
+	awk '/"benchmarks"/ { b = 1 } b && /^ *"[^"]+": *-?[0-9.]/ {
+		sub(/^ *"/, ""); sub(/".*/, ""); print }' "$f" |
+		grep -vxE 'family_index|per_family_instance_index|repetition_index|repetitions|threads|iterations' |
+		awk '!seen[$0]++'
 }
 
 _stratbench() {
@@ -38,7 +61,11 @@ _stratbench() {
 			case $opt in
 			--strategy) cands=($(_stratbench_list "$sb")) ;;
 			--lock) cands=(all $(_stratbench_list "$sb" lock)) ;;
-			--family) cands=($("$sb" list 2>/dev/null | awk '/^[^ ]/ { print $1 }')) ;;
+			# two drivers may share a family (shootdown): each once
+			--family) cands=($("$sb" list 2>/dev/null | awk '/^[^ ]/ && !seen[$1]++ { print $1 }')) ;;
+			--counters) cands=(default none $("$sb" counters 2>/dev/null |
+				awk '$2 == "available" || $2 == "unavailable:" { print $1 }')) ;;
+			--metric) cands=($(_stratbench_metrics "${w[@]:2}")) ;;
 			--placement) cands=(auto compact cores scatter list:) ;;
 			--threads) cands=(auto 1 2 4 8 16 32 64) ;;
 			--topology) cands=(synthetic: xml:) ;;
@@ -59,9 +86,10 @@ _stratbench() {
 			cands=(--help $("$sb" "$cmd" --help 2>/dev/null |
 				grep -oE '^ +--[A-Za-z0-9_-]+=?' | tr -d ' '))
 			;;
-		*)	# positional: plot DIR, help COMMAND
+		*)	# positional: plot/merge DIR, compare OLD NEW, help COMMAND
 			case $cmd in
-			plot) cands=($(compgen -d -- "$cur")) ;;
+			plot|merge) cands=($(compgen -d -- "$cur")) ;;
+			compare) cands=($(compgen -d -- "$cur") $(compgen -f -X '!*.json' -- "$cur")) ;;
 			help) cands=($("$sb" help 2>/dev/null | awk '/^Commands:/ { f = 1; next }
 				f && /^  [a-z]/ { print $1 } f && /^$/ { exit }')) ;;
 			esac

@@ -76,7 +76,16 @@ expect "stratbench run --strategy=null,sp" null,spinlock
 # shellcheck disable=SC2086
 expect "stratbench run --lock=" all $locks
 expect_not "stratbench run --lock=" spinlock null
-expect "stratbench run --family=" window lock baseline
+expect "stratbench run --family=" window lock baseline shootdown calibrate
+fams=$(complete_line "stratbench run --family=")
+[ "$(grep -cx shootdown <<<"$fams")" -eq 1 ] && ok || bad "--family= offers shootdown once: $(echo $fams)"
+# counters: the names `stratbench counters` knows, not the placeholder
+expect "stratbench run --counters=" default none task-clock page-faults
+expect "stratbench run --counters=default,page" default,page-faults
+expect "stratbench run --counters=vmstat:numa_hi" numa_hit	# bash keeps "vmstat:"
+expect_not "stratbench run --counters=" LIST
+# metrics: those every run has, then those of the results named
+expect "stratbench compare --metric=" ops_per_s real_time cpu_time
 expect "stratbench run --placement=" compact cores scatter auto list:
 expect "stratbench run --placement=compact,sc" compact,scatter
 expect "stratbench run --benchmark_format=" console json
@@ -85,6 +94,32 @@ expect "stratbench run --benchmark_list_tests=" true false
 mkdir -p "$tmp/resultsdir/one"
 expect "stratbench plot $tmp/results" "$tmp/resultsdir"
 expect "stratbench run --out=$tmp/res" "$tmp/resultsdir"
+# compare OLD NEW (directories or JSON files), merge DIR...
+touch "$tmp/resultsdir.json"
+expect "stratbench compare $tmp/results" "$tmp/resultsdir" "$tmp/resultsdir.json"
+expect "stratbench compare $tmp/resultsdir $tmp/results" "$tmp/resultsdir" "$tmp/resultsdir.json"
+expect "stratbench merge $tmp/results" "$tmp/resultsdir"
+expect "stratbench merge --out=x $tmp/resultsdir $tmp/results" "$tmp/resultsdir"
+cat >"$tmp/resultsdir/one/gbench.json" <<'JSON'
+{
+  "context": { "num_cpus": 2 },
+  "benchmarks": [
+    {
+      "name": "shootdown/immediate/batch:1/threads:2/place:compact",
+      "family_index": 0,
+      "iterations": 10,
+      "real_time": 1.5e+03,
+      "flushes_per_page": 1.0,
+      "cnt:task-clock/op": 12
+    }
+  ]
+}
+JSON
+expect "stratbench compare $tmp/resultsdir/one $tmp/resultsdir/one --metric=" \
+	flushes_per_page real_time cnt:task-clock/op
+expect "stratbench compare $tmp/resultsdir/one $tmp/resultsdir/one --metric=fl" flushes_per_page
+expect_not "stratbench compare $tmp/resultsdir/one $tmp/resultsdir/one --metric=" \
+	family_index iterations num_cpus ops_per_s
 
 # the names are read at completion time: a stratbench with other names
 cat >"$tmp/fake/stratbench" <<'EOF'
