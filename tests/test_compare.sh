@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # test_compare.sh STRATBENCH — `stratbench compare` and `merge` on JSON files
 # this test writes: %Change and the table layout against the seed
-# changelog's numbers, the significance column, counters, benchmarks on one
-# side only, plain Google Benchmark output; bad input (malformed,
-# truncated, empty, wrong schema): exit 2, one line, no crash.
+# changelog's numbers (its three Specjbb rows), the significance column,
+# each side's CV and noisy mark, the " ~" noise verdict (text, CSV, HTML),
+# the counter tables (totals, separators, %Change, zero rows dropped, one
+# per family), --fail-above (regression: 3 and a line; improvement, smaller
+# or within the noise: 0; unknown direction: 2), disjoint sets (2, one
+# line), benchmarks on one side only, plain Google Benchmark output; bad
+# input (malformed, truncated, empty, wrong schema): exit 2, one line, no
+# crash.  Each check has a broken fixture beside it that it must tell apart.
 set -u
 sb=$1
 tmp=$(mktemp -d /tmp/sb_cmp.XXXXXX)
@@ -62,22 +67,31 @@ has_str() { [[ "$(cat "$1")" == *"$2"* ]]; }
 
 T=window/trylock
 mkdir -p "$tmp/old" "$tmp/new"
-# the seed's Haswell and POWER8 rows (single runs: no significance column)
-doc prev "$(entry $T/threads:4/place:scatter 205332)" "$(entry $T/threads:1/place:scatter 319785)" \
-	"$(entry $T/threads:8/place:compact 74912 "" 0 ', "cnt:cs": 5, "cnt:cs/op": 14285708, "cnt:vmstat:numa_hint_faults/op": 26907, "cnt:irq:TLB@team/op": 3, "jain": 1')" \
+# the seed's Haswell and POWER8 rows (single runs: no CV or p(U) column);
+# counters as a run writes them: cnt:NAME totals and cnt:NAME/op
+doc prev "$(entry $T/threads:4/place:scatter 205332 "" 0 ', "cnt:migrations": 1180621, "cnt:migrations/op": 0.5')" \
+	"$(entry $T/threads:1/place:scatter 319785)" \
+	"$(entry $T/threads:8/place:compact 74912 "" 0 ', "cnt:cs": 14285708, "cnt:cs/op": 1.04872e-06, "cnt:vmstat:numa_hint_faults": 26907, "cnt:vmstat:numa_hint_faults/op": 0.25, "cnt:vmstat:numa_huge_pte_updates": 0, "cnt:irq:TLB@team": 3, "cnt:irq:TLB@team/op": 3, "cnt:zero": 0, "cnt:zero/op": 0, "jain": 1')" \
+	"$(entry $T/threads:1/place:compact 206585)" \
+	"$(entry locks/ticket/threads:2/place:compact 1000 "" 0 ', "cnt:cs": 1234, "cnt:cs/op": 0.1')" \
 	"$(entry window/gone/threads:1/place:compact 5)" >"$tmp/old/gbench.json"
-doc current "$(entry $T/threads:1/place:scatter 313559)" "$(entry $T/threads:4/place:scatter 198512)" \
-	"$(entry $T/threads:8/place:compact 74761.9 "" 0 ', "cnt:cs": 6, "cnt:cs/op": 13818546, "cnt:vmstat:numa_hint_faults/op": 72692, "cnt:irq:TLB@team/op": 4, "jain": 1')" \
+doc current "$(entry $T/threads:1/place:scatter 313559)" \
+	"$(entry $T/threads:4/place:scatter 198512 "" 0 ', "cnt:migrations": 1149960, "cnt:migrations/op": 0.5')" \
+	"$(entry $T/threads:8/place:compact 74761.9 "" 0 ', "cnt:cs": 13818546, "cnt:cs/op": 1.0e-06, "cnt:vmstat:numa_hint_faults": 72692, "cnt:vmstat:numa_hint_faults/op": 0.5, "cnt:vmstat:numa_huge_pte_updates": 48, "cnt:irq:TLB@team": 4, "cnt:irq:TLB@team/op": 4, "cnt:zero": 0, "cnt:zero/op": 0, "jain": 1')" \
+	"$(entry $T/threads:1/place:compact 214874)" \
+	"$(entry locks/ticket/threads:2/place:compact 1000 "" 0 ', "cnt:cs": 1000, "cnt:cs/op": 0.1')" \
 	"$(entry window/new/threads:2/place:compact 7)" >"$tmp/new.json"
 
 "$sb" compare "$tmp/old" "$tmp/new.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "compare exits 0 (rc=$rc: $(head -2 "$tmp/err"))" [ "$rc" -eq 0 ]
-# the table exactly as in the changelog; groups by name, rows by threads
+# the table exactly as in the changelog (the three Specjbb rows -3.32145,
+# -1.94693, 4.01239 to the digits shown); groups by name, rows by threads
 cat >"$tmp/want" <<'TABLE'
 window/trylock place:compact
-threads  Prev   Current  %Change
-8        74912  74761.9  -0.200368
+threads  Prev    Current  %Change
+1        206585  214874   4.01239
+8        74912   74761.9  -0.200368
 
 window/trylock place:scatter
 threads  Prev    Current  %Change
@@ -86,14 +100,31 @@ threads  Prev    Current  %Change
 TABLE
 check "seed table layout and numbers ($(cat "$tmp/out"))" has_text "$tmp/out" "$tmp/want"
 check "metric and labels named" grep -q "^ops_per_s: prev (.*) vs current (.*)" "$tmp/out"
-check "no p(U) without repetitions" bash -c "! grep -q 'p(U)' '$tmp/out'"
-check "perf event table, per op" \
-	has_str "$tmp/out" $'perf stats per op, window/trylock/threads:8/place:compact\nEvent  Before    After\ncs     14285708  13818546\n'
-check "vmstat event table" \
-	has_str "$tmp/out" $'vmstat per op, window/trylock/threads:8/place:compact\nEvent             Before  After\nnuma_hint_faults  26907   72692\n'
-check "interrupts event table" grep -qE '^TLB@team +3 +4$' "$tmp/out"
-check "harness counters and totals stay out of the event tables" \
-	bash -c "! grep -qE '^(jain|cnt:cs|cs +5)' '$tmp/out'"
+check "no p(U) or CV without repetitions" bash -c "! grep -qE '^threads.*(CV|p\(U\))' '$tmp/out'"
+check "single runs: no noise estimate said" grep -q "single runs) has no noise estimate" "$tmp/out"
+# counter tables: one per family, totals (not /op) with separators, %Change,
+# a sub-header per benchmark, rows zero on both sides dropped
+check "one counter table per family" [ "$(grep -c 'counters: totals per run' "$tmp/out")" -eq 2 ]
+check "window counter table" grep -q '^window counters: totals per run' "$tmp/out"
+check "locks counter table" grep -q '^locks counters: totals per run' "$tmp/out"
+check "counter header" grep -qE '^Event +Before +After +%Change$' "$tmp/out"
+check "counter totals with separators and %Change" grep -qE '^  cs +14,285,708 +13,818,546 +-3.27014$' "$tmp/out"
+check "a second benchmark in the family table" grep -qE '^  migrations +1,180,621 +1,149,960 +-2.59702$' "$tmp/out"
+check "benchmark sub-headers" bash -c "grep -qx '$T/threads:8/place:compact' '$tmp/out' && grep -qx '$T/threads:4/place:scatter' '$tmp/out'"
+check "vmstat row" grep -qE '^  vmstat:numa_hint_faults +26,907 +72,692 +170.16$' "$tmp/out"
+check "zero on one side kept" grep -qE '^  vmstat:numa_huge_pte_updates +0 +48 +n/a$' "$tmp/out"
+check "interrupts row" grep -qE '^  irq:TLB@team +3 +4 +33.3333$' "$tmp/out"
+check "zero on both sides dropped" bash -c "! grep -q 'zero' '$tmp/out'"
+check "per-op values and harness counters stay out" \
+	bash -c "! grep -qE '1.04872e-06|/op|^ *jain' '$tmp/out'"
+# broken fixtures: a nonzero 'zero' shows; only /op counters make no table
+sed 's/"cnt:zero": 0,/"cnt:zero": 7,/' "$tmp/new.json" >"$tmp/nz.json"
+"$sb" compare "$tmp/old" "$tmp/nz.json" >"$tmp/nz" 2>&1
+check "broken fixture: a nonzero row is kept" grep -qE '^  zero +0 +7 +n/a$' "$tmp/nz"
+sed -E 's/"cnt:([A-Za-z@:_]+)": [0-9]+,//g' "$tmp/new.json" >"$tmp/perop.json"
+"$sb" compare "$tmp/old/gbench.json" "$tmp/perop.json" >"$tmp/perop" 2>&1
+check "broken fixture: without NEW's totals no After value ($(grep -m1 '^  cs' "$tmp/perop"))" \
+	grep -qE '^  cs +14,285,708 +n/a +n/a$' "$tmp/perop"
 check "only in OLD listed" grep -q "^only in OLD .*: window/gone/threads:1/place:compact" "$tmp/out"
 check "only in NEW listed" grep -q "^only in NEW .*: window/new/threads:2/place:compact" "$tmp/out"
 
@@ -111,9 +142,104 @@ doc a "$(entry $T/threads:2/place:scatter 100 "" 0)" "$(entry $T/threads:2/place
 doc b "$(entry $T/threads:2/place:scatter 130 "" 0)" "$(entry $T/threads:2/place:scatter 140 "" 1)" \
 	"$(entry $T/threads:2/place:scatter 150 "" 2)" >"$tmp/rb.json"
 "$sb" compare "$tmp/ra.json" "$tmp/rb.json" >"$tmp/rep" 2>&1
-check "median of repetitions, %Change, p(U) ($(cat "$tmp/rep"))" \
-	grep -qE "^2 +110 +140 +27.2727 +0.1$" "$tmp/rep"
+check "median of repetitions, CVs, %Change within the noise, p(U) ($(cat "$tmp/rep"))" \
+	grep -qE "^2 +110 +9.09% noisy +140 +7.14% noisy +27.2727 ~ +0.1$" "$tmp/rep"
+check "CV columns" grep -qE "^threads +Prev +CV +Current +CV +%Change +p\(U\)$" "$tmp/rep"
 check "p(U) column and its floor explained" grep -q "cannot go below 0.1" "$tmp/rep"
+check "the noise marks explained" grep -q '~ after %Change: within the noise' "$tmp/rep"
+
+# reps FILE LABEL NAME V...: one benchmark's repetitions (ops_per_s; real_time
+# = 1e9 / V, as a time would move)
+reps() {
+	local f=$1 label=$2 name=$3 i=0 v es=(); shift 3
+	for v in "$@"; do
+		es+=("$(entry "$name" "$v" "" $i ", \"stretch\": $v" | sed "s/\"real_time\": 1.0/\"real_time\": $(awk "BEGIN{print 1e9/$v}")/")")
+		i=$((i + 1))
+	done
+	doc "$label" "${es[@]}" >"$f"
+}
+P=$T/threads:2/place:scatter
+reps "$tmp/base.json" base $P 1000 1001 1002 1003 1004
+reps "$tmp/slow.json" slow $P 800 801 802 803 804	# -20 %, p(U) 0.0079
+reps "$tmp/fast.json" fast $P 1200 1201 1202 1203 1204	# +20 %
+reps "$tmp/wide.json" wide $P 500 900 1000 1100 1300	# -10 % median, in the noise
+reps "$tmp/one.json" one $P 800				# a single run
+"$sb" compare "$tmp/base.json" "$tmp/slow.json" >"$tmp/slow" 2>&1
+check "a quiet side: CV without the noisy mark ($(grep '^2 ' "$tmp/slow"))" \
+	grep -qE '^2 +1002 +0.158% +802 +0.197% +-19.9601 +0.007937 \*$' "$tmp/slow"
+"$sb" compare "$tmp/base.json" "$tmp/wide.json" >"$tmp/wide" 2>&1
+check "a change within the noise is marked ~ ($(grep '^2 ' "$tmp/wide"))" \
+	grep -qE '^2 +1002 +0.158% +1000 +30.9% noisy +-0.199601 ~ +0.7533$' "$tmp/wide"
+# broken fixture: the significant change must not be marked
+check "broken fixture: a significant change is not marked ~" bash -c "! grep '^2 ' '$tmp/slow' | grep -q '~'"
+"$sb" compare "$tmp/base.json" "$tmp/one.json" >"$tmp/one" 2>&1
+check "without p(U): beyond the CV is a change ($(grep '^2 ' "$tmp/one"))" \
+	grep -qE '^2 +1002 +0.158% +800 +n/a +-20.1597$' "$tmp/one"
+"$sb" compare "$tmp/wide.json" "$tmp/one.json" >"$tmp/one2" 2>&1
+check "without p(U): within the larger CV is noise ($(grep '^2 ' "$tmp/one2"))" \
+	grep -qE '^2 +1000 +30.9% noisy +800 +n/a +-20 ~$' "$tmp/one2"
+
+# csv: the new columns
+"$sb" compare "$tmp/base.json" "$tmp/slow.json" --format=csv >"$tmp/c1"
+"$sb" compare "$tmp/base.json" "$tmp/wide.json" --format=csv >"$tmp/c2"
+"$sb" compare "$tmp/base.json" "$tmp/fast.json" --format=csv >"$tmp/c3"
+check "csv header with CV, noisy, verdict" grep -qx "name,group,threads,old,new,change_pct,p_value,old_n,new_n,old_min,old_max,new_min,new_max,old_cv_pct,new_cv_pct,old_noisy,new_noisy,verdict" "$tmp/c1"
+check "csv: a significant drop of ops/s is worse ($(tail -1 "$tmp/c1"))" grep -q "^$P,.*,0.1578,0.1971,0,0,worse$" "$tmp/c1"
+check "csv: within the noise, the noisy side ($(tail -1 "$tmp/c2"))" grep -q "^$P,.*,0.1578,30.9,0,1,noise$" "$tmp/c2"
+check "csv: a significant rise of ops/s is better" grep -q ",better$" "$tmp/c3"
+"$sb" compare "$tmp/base.json" "$tmp/slow.json" --format=csv --metric=real_time >"$tmp/c4"
+check "csv: real_time up is worse ($(tail -1 "$tmp/c4"))" grep -q ",worse$" "$tmp/c4"
+"$sb" compare "$tmp/base.json" "$tmp/slow.json" --format=csv --metric=stretch >"$tmp/c5" 2>&1
+check "csv: a metric of unknown direction: up or down" grep -qE ",(noise|up|down)$" "$tmp/c5"
+
+# --html shows the new columns
+"$sb" compare "$tmp/base.json" "$tmp/wide.json" --html="$tmp/w.html" >/dev/null 2>&1
+check "html: CV columns" grep -q '<th>Prev</th><th>CV</th><th>Current</th><th>CV</th>' "$tmp/w.html"
+check "html: the noise mark" grep -q '>-0.199601 ~</td>' "$tmp/w.html"
+check "html: the noisy side" grep -q '⚠ noisy (CV 30.9 % &gt; 5 %)' "$tmp/w.html"
+
+# --fail-above: exit 3 and one line per significant regression beyond PCT
+"$sb" compare "$tmp/base.json" "$tmp/slow.json" --fail-above=5 >"$tmp/fa.out" 2>"$tmp/fa.err"
+rc=$?
+check "fail-above: a regression exits 3 (rc=$rc)" [ "$rc" -eq 3 ]
+check "fail-above: one line naming it ($(cat "$tmp/fa.err"))" eval "[ \$(wc -l <'$tmp/fa.err') -eq 1 ] && grep -q 'regression beyond 5 %: $P: ops_per_s -19.9601 % (p(U) 0.007937)' '$tmp/fa.err'"
+check "fail-above: the tables still printed" grep -q '^threads' "$tmp/fa.out"
+"$sb" compare "$tmp/base.json" "$tmp/slow.json" --fail-above=25 >/dev/null 2>"$tmp/e"
+rc=$?
+check "fail-above: a smaller regression than PCT exits 0" eval "[ $rc -eq 0 ] && [ ! -s '$tmp/e' ]"
+"$sb" compare "$tmp/base.json" "$tmp/fast.json" --fail-above=5 >/dev/null 2>&1
+check "fail-above: an improvement exits 0" [ $? -eq 0 ]
+# broken fixture: a regression within the noise must not fail
+"$sb" compare "$tmp/base.json" "$tmp/wide.json" --fail-above=0 >/dev/null 2>&1
+check "fail-above: a regression within the noise exits 0" [ $? -eq 0 ]
+"$sb" compare "$tmp/wide.json" "$tmp/one.json" --fail-above=5 >/dev/null 2>&1
+check "fail-above: without p(U), within the larger CV exits 0" [ $? -eq 0 ]
+"$sb" compare "$tmp/base.json" "$tmp/one.json" --fail-above=5 >/dev/null 2>&1
+check "fail-above: without p(U), above both CVs exits 3" [ $? -eq 3 ]
+"$sb" compare "$tmp/slow.json" "$tmp/base.json" --fail-above=5 --metric=real_time >/dev/null 2>"$tmp/e"
+rc=$?
+check "fail-above: real_time down is an improvement (rc=$rc: $(cat "$tmp/e"))" [ $rc -eq 0 ]
+"$sb" compare "$tmp/base.json" "$tmp/slow.json" --fail-above=5 --metric=real_time >/dev/null 2>"$tmp/e"
+rc=$?
+check "fail-above: real_time up exits 3 (rc=$rc: $(cat "$tmp/e"))" eval "[ $rc -eq 3 ] && grep -q 'real_time 24.9374 %' '$tmp/e'"
+expect2 "fail-above: a metric of unknown direction" "which way 'stretch' gets worse is not known" \
+	compare "$tmp/base.json" "$tmp/slow.json" --fail-above=5 --metric=stretch
+"$sb" compare "$tmp/base.json" "$tmp/slow.json" --fail-above=5 --metric=ops_per_s --worse=up >/dev/null 2>&1
+check "fail-above: --worse=up makes a drop an improvement" [ $? -eq 0 ]
+"$sb" compare "$tmp/base.json" "$tmp/slow.json" --fail-above=5 --metric=stretch --worse=down >/dev/null 2>&1
+check "fail-above: --worse=down for a metric of unknown direction" [ $? -eq 3 ]
+expect2 "fail-above: a negative PCT" "fail-above" compare "$tmp/base.json" "$tmp/slow.json" --fail-above=-1
+
+# nothing in common: one line, exit 2, nothing on stdout
+reps "$tmp/other.json" other $T/threads:3/place:scatter 1000 1001
+"$sb" compare "$tmp/base.json" "$tmp/other.json" >"$tmp/dj.out" 2>"$tmp/dj.err"
+rc=$?
+check "disjoint: exit 2, one line, empty stdout (rc=$rc: $(cat "$tmp/dj.err"))" \
+	eval "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/dj.err') -eq 1 ] && [ ! -s '$tmp/dj.out' ] && grep -q 'nothing in common' '$tmp/dj.err'"
+# broken fixture: one benchmark in common is a comparison
+reps "$tmp/other2.json" other $P 1000 1001
+"$sb" compare "$tmp/base.json" "$tmp/other2.json" >/dev/null 2>&1
+check "broken fixture: one in common exits 0" [ $? -eq 0 ]
 
 # typed points, not names: a name that no longer matches its point changes
 # no table (broken fixture: the same rename with the point changed must)

@@ -6,11 +6,13 @@
  *   threads  Prev      Current   %Change
  *   4        205332    198512    -3.32145
  *
- * with a p(U) column (two-sided Mann-Whitney U, as Google Benchmark's
- * compare.py) where both sides have at least two repetitions, then
- * `Event Before After` tables of the counters (cnt:…/op), then the
+ * with each side's CV (and its noisy mark) where a side has repetitions, a
+ * p(U) column (two-sided Mann-Whitney U, as Google Benchmark's compare.py)
+ * where both sides have at least two, and " ~" after a %Change within the
+ * noise; then one counter table per family (compare_tables.c), then the
  * benchmarks present on one side only.  Values are medians over
  * repetitions.  %Change = (new - old) / old * 100, 6 significant digits.
+ * --fail-above=PCT exits 3 on a significant regression beyond PCT.
  * --html=FILE also writes the rows as one static page (report/plot.h's
  * sb_html_compare). */
 #include "cmd/cmd.h"
@@ -19,9 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plot.h"
-
-enum fmt { TEXT, MARKDOWN, CSV };
+#include "cmd/compare.h"
 
 /* a row (struct sb_cmp_row): group (e.g. "window/trylock place:scatter"),
  * threads (-1: the name has no threads:N), the benchmark on each side */
@@ -66,141 +66,217 @@ static int cmp_row(const void *a, const void *b)
 	return c ? c : (x->threads > y->threads) - (x->threads < y->threads);
 }
 
-/* values: 6 significant digits as the seed; large ones in full */
-static void fmt_val(char *buf, size_t n, double v)
+static bool in_rows(const struct sb_bm *b, const struct sb_cmp_row *rows, int nrows)
 {
-	if (isnan(v))
-		snprintf(buf, n, "n/a");
-	else if (fabs(v) >= 1e6 && fabs(v) < 1e18)
-		snprintf(buf, n, "%.0f", v);
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].old == b || rows[i].new == b)
+			return true;
+	return false;
+}
+
+/* The row's %Change, p(U), each side's CV and noisy mark, and the verdict:
+ * within the noise when p(U) >= 0.05, or, without p(U) (a side with fewer
+ * than 2 repetitions), when |%Change| is at most the larger CV; with neither
+ * (single runs) the change is taken as it is.  worse: +1 up is worse, -1
+ * down, 0 unknown. */
+static void judge(struct sb_cmp_row *w, const struct sb_results r[2], const char *metric,
+		  int worse)
+{
+	const struct sb_bm *side[2] = { w->old, w->new };
+	double big = NAN;
+
+	w->change = sb_cmp_change(w->old->median, w->new->median);
+	w->p = w->old->nreps >= 2 && w->new->nreps >= 2 ?
+	       sb_mann_whitney_p(w->old->reps, w->old->nreps, w->new->reps, w->new->nreps) : NAN;
+	for (int s = 0; s < 2; s++) {
+		struct sb_stat st;
+
+		sb_bm_stat(side[s], metric, &st);
+		w->cv[s] = isnan(st.cv) ? side[s]->cv : st.cv;	/* aggregates only: GB's */
+		w->noisy[s] = !isnan(w->cv[s]) && w->cv[s] > r[s].cv_threshold;
+		if (!isnan(w->cv[s]) && (isnan(big) || w->cv[s] > big))
+			big = w->cv[s];
+	}
+	w->noise = !isnan(w->change) &&
+		   (!isnan(w->p) ? w->p >= 0.05 : !isnan(big) && fabs(w->change) <= big);
+	if (isnan(w->change))
+		w->verdict = "n/a";
+	else if (w->noise || w->change == 0)
+		w->verdict = "noise";
+	else if (!worse)
+		w->verdict = w->change > 0 ? "up" : "down";
 	else
-		snprintf(buf, n, "%.6g", v);
+		w->verdict = (w->change > 0) == (worse > 0) ? "worse" : "better";
 }
 
-static void fmt_change(char *buf, size_t n, double old, double new)
+static void fmt_cv(char *buf, size_t n, double cv, bool noisy)
 {
-	if (isnan(old) || isnan(new) || old == 0)
+	if (isnan(cv))
 		snprintf(buf, n, "n/a");
 	else
-		snprintf(buf, n, "%.6g", (new - old) / old * 100);
+		snprintf(buf, n, "%.3g%%%s", cv, noisy ? " noisy" : "");
 }
 
-static double pvalue(const struct sb_bm *o, const struct sb_bm *n)
+static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 {
-	if (o->nreps < 2 || n->nreps < 2)
-		return NAN;
-	return sb_mann_whitney_p(o->reps, o->nreps, n->reps, n->nreps);
+	for (int k = 0; k < nrows; k++) {
+		const struct sb_cmp_row *w = &rows[k];
+		char o[64], n[64], c[64], om[64], oM[64], nm[64], nM[64];
+
+		sb_cmp_fmt_val(o, sizeof(o), w->old->median);
+		sb_cmp_fmt_val(n, sizeof(n), w->new->median);
+		sb_cmp_fmt_change(c, sizeof(c), w->change);
+		sb_cmp_fmt_val(om, sizeof(om), w->old->nreps ? w->old->min : NAN);
+		sb_cmp_fmt_val(oM, sizeof(oM), w->old->nreps ? w->old->max : NAN);
+		sb_cmp_fmt_val(nm, sizeof(nm), w->new->nreps ? w->new->min : NAN);
+		sb_cmp_fmt_val(nM, sizeof(nM), w->new->nreps ? w->new->max : NAN);
+		printf("%s,%s,%ld,%s,%s,%s,", w->old->name, w->group, w->threads, o, n, c);
+		if (isnan(w->p))
+			printf("n/a");
+		else
+			printf("%.4g", w->p);
+		printf(",%d,%d,%s,%s,%s,%s,", w->old->nreps, w->new->nreps, om, oM, nm, nM);
+		for (int s = 0; s < 2; s++)
+			if (isnan(w->cv[s]))
+				printf("n/a,");
+			else
+				printf("%.4g,", w->cv[s]);
+		printf("%d,%d,%s\n", w->noisy[0], w->noisy[1], w->verdict);
+	}
 }
 
-/* One table: ncols columns, rows of cells; text pads to the widest cell. */
-static void print_table(enum fmt f, const char *title, int ncols, char **cells, int nrows)
+/* rows[i..end) share a group: its changelog table; returns end.  The CV
+ * columns where a row of the group has a CV, p(U) where one has a test. */
+static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows, int i,
+		       bool *shown_cv)
 {
-	int w[8] = { 0 }, r, c;
+	int end = i, ncols = 4, k, col;
+	bool sig = false, cvs = false;
+	char **cells;
 
-	if (f == TEXT) {
-		for (r = 0; r < nrows; r++)
-			for (c = 0; c < ncols; c++)
-				if ((int)strlen(cells[r * ncols + c]) > w[c])
-					w[c] = (int)strlen(cells[r * ncols + c]);
-		printf("%s\n", title);
-		for (r = 0; r < nrows; r++) {
-			for (c = 0; c < ncols; c++)
-				if (c < ncols - 1)
-					printf("%-*s  ", w[c], cells[r * ncols + c]);
-				else
-					printf("%s", cells[r * ncols + c]);
-			putchar('\n');
+	while (end < nrows && !strcmp(rows[end].group, rows[i].group))
+		end++;
+	for (k = i; k < end; k++) {
+		sig |= !isnan(rows[k].p) || (rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2);
+		cvs |= !isnan(rows[k].cv[0]) || !isnan(rows[k].cv[1]);
+	}
+	*shown_cv |= cvs;
+	ncols += (cvs ? 2 : 0) + (sig ? 1 : 0);
+	cells = calloc((size_t)ncols * (end - i + 1), sizeof(char *));
+	if (!cells)
+		return end;
+	col = 0;
+	cells[col++] = strdup(rows[i].threads < 0 ? "benchmark" : "threads");
+	cells[col++] = strdup("Prev");
+	if (cvs)
+		cells[col++] = strdup("CV");
+	cells[col++] = strdup("Current");
+	if (cvs)
+		cells[col++] = strdup("CV");
+	cells[col++] = strdup("%Change");
+	if (sig)
+		cells[col++] = strdup("p(U)");
+	for (k = i; k < end; k++) {
+		const struct sb_cmp_row *w = &rows[k];
+		char **c = cells + (size_t)ncols * (k - i + 1), buf[80];
+
+		col = 0;
+		if (w->threads < 0)
+			c[col++] = strdup("-");
+		else {
+			snprintf(buf, sizeof(buf), "%ld", w->threads);
+			c[col++] = strdup(buf);
 		}
-	} else {
-		printf("**%s**\n\n", title);
-		for (r = 0; r < nrows; r++) {
-			printf("|");
-			for (c = 0; c < ncols; c++)
-				printf(" %s |", cells[r * ncols + c]);
-			putchar('\n');
-			if (r == 0) {
-				printf("|");
-				for (c = 0; c < ncols; c++)
-					printf(c ? "---:|" : ":---|");
-				putchar('\n');
+		for (int s = 0; s < 2; s++) {
+			sb_cmp_fmt_val(buf, sizeof(buf), s ? w->new->median : w->old->median);
+			c[col++] = strdup(buf);
+			if (cvs) {
+				fmt_cv(buf, sizeof(buf), w->cv[s], w->noisy[s]);
+				c[col++] = strdup(buf);
 			}
+		}
+		sb_cmp_fmt_change(buf, sizeof(buf), w->change);
+		if (w->noise)
+			strcat(buf, " ~");
+		c[col++] = strdup(buf);
+		if (sig) {
+			if (isnan(w->p))
+				snprintf(buf, sizeof(buf), "n/a");
+			else
+				snprintf(buf, sizeof(buf), "%.4g%s", w->p, w->p < 0.05 ? " *" : "");
+			c[col++] = strdup(buf);
 		}
 	}
-	putchar('\n');
+	sb_cmp_print_table(f, rows[i].group, ncols, cells, end - i + 1);
+	for (k = 0; k < ncols * (end - i + 1); k++)
+		free(cells[k]);
+	free(cells);
+	return end;
 }
 
-/* The counters family's names (README "Counters"): cnt:NAME totals and
- * cnt:NAME/op per op; vmstat:FIELD and irq:ROW among them.  Tables show
- * the per-op values (comparable whatever iterations GB chose), split as
- * the seed changelog splits them: perf events and tracepoints, vmstat,
- * interrupts. */
-enum ev_kind { EV_PERF, EV_VMSTAT, EV_IRQ, EV_KINDS };
-
-static bool event_of(const char *key, enum ev_kind kind, char *name, size_t n)
+/* what the marks mean, once, under the tables */
+static void legend(const struct sb_results r[2], const struct sb_cmp_row *rows, int nrows,
+		   bool shown_cv)
 {
-	size_t len = strlen(key);
-	enum ev_kind k;
+	bool bare = false;
 
-	if (strncmp(key, "cnt:", 4) || len < 8 || strcmp(key + len - 3, "/op"))
-		return false;
-	k = !strncmp(key + 4, "vmstat:", 7) ? EV_VMSTAT :
-	    !strncmp(key + 4, "irq:", 4) ? EV_IRQ : EV_PERF;
-	if (k != kind)
-		return false;
-	/* the table says vmstat or interrupts: the rows drop the prefix */
-	key += 4 + (k == EV_VMSTAT ? 7 : k == EV_IRQ ? 4 : 0);
-	snprintf(name, n, "%.*s", (int)(strlen(key) - 3), key);
-	return true;
-}
+	for (int i = 0; i < nrows; i++)
+		bare |= !isnan(rows[i].change) && isnan(rows[i].p) && isnan(rows[i].cv[0]) &&
+			isnan(rows[i].cv[1]);
+	if (shown_cv)
+		printf("CV: of the repetitions, \"noisy\" above the run's threshold (OLD %g %%, NEW "
+		       "%g %%).  ~ after %%Change: within the noise, not a change (p(U) >= 0.05; "
+		       "without p(U), |%%Change| at most the larger CV)\n\n", r[0].cv_threshold,
+		       r[1].cv_threshold);
+	if (bare)
+		printf("A %%Change without CV or p(U) (single runs) has no noise estimate: run "
+		       "with --benchmark_repetitions=5 or more to know what to trust\n\n");
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].old->nreps >= 2 && rows[i].new->nreps >= 2 &&
+		    (rows[i].old->nreps <= 8 || rows[i].new->nreps <= 8)) {
+			int m = rows[i].old->nreps, n = rows[i].new->nreps;
+			double binom = 1;
 
-static void event_table(enum fmt f, const struct sb_cmp_row *r)
-{
-	static const char *const what[] = { "perf stats", "vmstat", "interrupts" };
-
-	if (!r->old->entry || !r->new->entry)
-		return;
-	for (int kind = 0; kind < EV_KINDS; kind++) {
-		const char *key;
-		json_t *v;
-		char **cells = NULL, title[600];
-		int n = 0;
-
-		json_object_foreach(r->old->entry, key, v) {
-			char b[64], a[64], name[256];
-
-			if (!event_of(key, kind, name, sizeof(name)) || !json_is_number(v))
-				continue;
-			if (!n) {
-				cells = malloc(sizeof(char *) * 3);
-				cells[0] = strdup("Event");
-				cells[1] = strdup("Before");
-				cells[2] = strdup("After");
-				n = 1;
-			}
-			char **more = realloc(cells, sizeof(char *) * 3 * (size_t)(n + 1));
-
-			if (!more)
-				break;
-			cells = more;
-			fmt_val(b, sizeof(b), json_number_value(v));
-			fmt_val(a, sizeof(a), sb_entry_value(r->new->entry, key));
-			cells[(size_t)3 * n] = strdup(name);
-			cells[(size_t)3 * n + 1] = strdup(b);
-			cells[(size_t)3 * n + 2] = strdup(a);
-			n++;
+			for (int k = 1; k <= m; k++)	/* C(m + n, m) */
+				binom = binom * (n + k) / k;
+			printf("p(U): two-sided Mann-Whitney U over repetitions (* below 0.05); "
+			       "with %d and %d repetitions it cannot go below %.3g: 9 or more "
+			       "give a verdict\n\n", m, n, 2 / binom);
+			break;
 		}
-		if (!n)
+}
+
+/* --fail-above=PCT: each significant change the worse way beyond pct, one
+ * line on stderr; how many */
+static int regressions(const struct sb_cmp_row *rows, int nrows, const char *metric,
+		       int worse, double pct)
+{
+	int n = 0;
+
+	for (int i = 0; i < nrows; i++) {
+		const struct sb_cmp_row *w = &rows[i];
+		char p[64] = "no p(U)";
+
+		if (isnan(w->change) || w->noise || worse * w->change <= pct)
 			continue;
-		snprintf(title, sizeof(title), "%s per op, %s", what[kind], r->old->name);
-		print_table(f, title, 3, cells, n);
-		for (int i = 0; i < 3 * n; i++)
-			free(cells[i]);
-		free(cells);
+		if (!isnan(w->p))
+			snprintf(p, sizeof(p), "p(U) %.4g", w->p);
+		else if (!isnan(w->cv[0]) || !isnan(w->cv[1]))
+			snprintf(p, sizeof(p), "above the CVs %.3g %% and %.3g %%", w->cv[0],
+				 w->cv[1]);
+		else
+			snprintf(p, sizeof(p), "single runs: no noise estimate");
+		fprintf(stderr, "stratbench: compare: regression beyond %g %%: %s: %s %.6g %% "
+			"(%s)\n", pct, w->old->name, metric, w->change, p);
+		n++;
 	}
+	return n;
 }
 
-static const char *opt_metric, *opt_format, *opt_html;
+static const char *opt_metric, *opt_format, *opt_html, *opt_worse;
+static double opt_fail_above;
 static const char *const formats[] = { "text", "markdown", "csv", NULL };
+static const char *const directions[] = { "up", "down", NULL };
 
 static const struct sb_option compare_options[] = {
 	{ "metric", SB_OPT_STRING, &opt_metric, 0, 0, NULL, "NAME",
@@ -210,6 +286,12 @@ static const struct sb_option compare_options[] = {
 	  "changelog text tables, markdown tables, or one CSV row per benchmark (default: text)" },
 	{ "html", SB_OPT_STRING, &opt_html, 0, 0, NULL, "FILE",
 	  "also write the comparison as one static HTML page (no external assets)" },
+	{ "fail-above", SB_OPT_DOUBLE, &opt_fail_above, 0, 1e9, NULL, "PCT",
+	  "exit 3 when a change the worse way beyond PCT % is significant, for CI (default: "
+	  "off)" },
+	{ "worse", SB_OPT_STRING, &opt_worse, 0, 0, directions, "up|down",
+	  "which way the metric gets worse, for --fail-above (default: known for times, "
+	  "costs per page and rates)" },
 	{ NULL },
 };
 
@@ -218,19 +300,21 @@ static int compare_main(int argc, char **argv)
 	struct sb_args args = { .npos = 2 };
 	const char *paths[2], *metric;
 	struct sb_results r[2];
-	enum fmt f = TEXT;
+	enum sb_cmp_fmt f = SB_CMP_TEXT;
 	struct sb_cmp_row *rows = NULL;
 	char err[8192];
-	int nrows = 0, i, j, rc = SB_EXIT_USAGE, only[2] = { 0, 0 };
-	bool loaded[2] = { false, false };
+	int nrows = 0, i, j, rc = SB_EXIT_USAGE, worse;
+	bool loaded[2] = { false, false }, shown_cv = false;
 
-	opt_metric = opt_format = opt_html = NULL;
+	opt_metric = opt_format = opt_html = opt_worse = NULL;
+	opt_fail_above = -1;
 	if (sb_cmd_args(&sb_cmd_compare, argc, argv, &args))
 		return SB_EXIT_USAGE;
 	sb_args_free(&args);
 	metric = opt_metric;
 	if (opt_format)
-		f = !strcmp(opt_format, "markdown") ? MARKDOWN : !strcmp(opt_format, "csv") ? CSV : TEXT;
+		f = !strcmp(opt_format, "markdown") ? SB_CMP_MARKDOWN :
+		    !strcmp(opt_format, "csv") ? SB_CMP_CSV : SB_CMP_TEXT;
 	if (args.npos != 2) {
 		fprintf(stderr, "stratbench: compare needs two results, OLD and NEW (directories "
 			"or Google Benchmark JSON files)\n");
@@ -263,6 +347,12 @@ static int compare_main(int argc, char **argv)
 				 r[i].path, metric);
 			goto fail;
 		}
+	worse = opt_worse ? (!strcmp(opt_worse, "up") ? 1 : -1) : sb_cmp_worse(metric);
+	if (opt_fail_above >= 0 && !worse) {
+		snprintf(err, sizeof(err), "compare: --fail-above: which way '%s' gets worse is not "
+			 "known; say it with --worse=up or --worse=down", metric);
+		goto fail;
+	}
 	/* rows: benchmarks on both sides, by group name, then threads */
 	for (i = 0; i < r[0].n; i++)
 		for (j = 0; j < r[1].n; j++)
@@ -275,138 +365,56 @@ static int compare_main(int argc, char **argv)
 					goto fail;
 				}
 				rows = more;
+				memset(&rows[nrows], 0, sizeof(rows[nrows]));
 				rows[nrows].group = group_of(&r[0].bm[i], &rows[nrows].threads);
 				rows[nrows].old = &r[0].bm[i];
 				rows[nrows].new = &r[1].bm[j];
+				judge(&rows[nrows], r, metric, worse);
 				nrows++;
 			}
-	if (nrows)
-		qsort(rows, nrows, sizeof(*rows), cmp_row);
-	if (f == CSV)
+	if (!nrows) {
+		snprintf(err, sizeof(err), "compare: nothing in common: none of OLD's %d benchmarks "
+			 "(%s) is in NEW (%s, %d)", r[0].n, r[0].path, r[1].path, r[1].n);
+		goto fail;
+	}
+	qsort(rows, nrows, sizeof(*rows), cmp_row);
+	if (f == SB_CMP_CSV) {
 		printf("name,group,threads,old,new,change_pct,p_value,old_n,new_n,old_min,"
-		       "old_max,new_min,new_max\n");
-	else
+		       "old_max,new_min,new_max,old_cv_pct,new_cv_pct,old_noisy,new_noisy,verdict\n");
+		csv_rows(rows, nrows);
+	} else {
 		printf("%s: %s (%s) vs %s (%s)\n\n", metric, r[0].label ? r[0].label : "Prev",
 		       r[0].path, r[1].label ? r[1].label : "Current", r[1].path);
-	for (i = 0; i < nrows;) {
-		int end = i, ncols, k;
-		bool sig = false;
-		char **cells;
-
-		while (end < nrows && !strcmp(rows[end].group, rows[i].group))
-			end++;
-		for (k = i; k < end; k++)
-			sig |= rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2;
-		if (f == CSV) {
-			for (k = i; k < end; k++) {
-				const struct sb_cmp_row *w = &rows[k];
-				char o[64], n[64], c[64], om[64], oM[64], nm[64], nM[64];
-				double p = pvalue(w->old, w->new);
-
-				fmt_val(o, sizeof(o), w->old->median);
-				fmt_val(n, sizeof(n), w->new->median);
-				fmt_change(c, sizeof(c), w->old->median, w->new->median);
-				fmt_val(om, sizeof(om), w->old->nreps ? w->old->min : NAN);
-				fmt_val(oM, sizeof(oM), w->old->nreps ? w->old->max : NAN);
-				fmt_val(nm, sizeof(nm), w->new->nreps ? w->new->min : NAN);
-				fmt_val(nM, sizeof(nM), w->new->nreps ? w->new->max : NAN);
-				printf("%s,%s,%ld,%s,%s,%s,", w->old->name, w->group, w->threads, o, n,
-				       c);
-				if (isnan(p))
-					printf("n/a");
-				else
-					printf("%.4g", p);
-				printf(",%d,%d,%s,%s,%s,%s\n", w->old->nreps, w->new->nreps, om, oM, nm,
-				       nM);
-			}
-			i = end;
-			continue;
-		}
-		ncols = sig ? 5 : 4;
-		cells = calloc((size_t)ncols * (end - i + 1), sizeof(char *));
-		cells[0] = strdup(rows[i].threads < 0 ? "benchmark" : "threads");
-		cells[1] = strdup("Prev");
-		cells[2] = strdup("Current");
-		cells[3] = strdup("%Change");
-		if (sig)
-			cells[4] = strdup("p(U)");
-		for (k = i; k < end; k++) {
-			char **c = cells + (size_t)ncols * (k - i + 1), buf[64];
-			double p = pvalue(rows[k].old, rows[k].new);
-
-			if (rows[k].threads < 0)
-				c[0] = strdup("-");
-			else {
-				snprintf(buf, sizeof(buf), "%ld", rows[k].threads);
-				c[0] = strdup(buf);
-			}
-			fmt_val(buf, sizeof(buf), rows[k].old->median);
-			c[1] = strdup(buf);
-			fmt_val(buf, sizeof(buf), rows[k].new->median);
-			c[2] = strdup(buf);
-			fmt_change(buf, sizeof(buf), rows[k].old->median, rows[k].new->median);
-			c[3] = strdup(buf);
-			if (sig) {
-				if (isnan(p))
-					snprintf(buf, sizeof(buf), "n/a");
-				else
-					snprintf(buf, sizeof(buf), "%.4g%s", p, p < 0.05 ? " *" : "");
-				c[4] = strdup(buf);
-			}
-		}
-		print_table(f, rows[i].group, ncols, cells, end - i + 1);
-		for (k = 0; k < ncols * (end - i + 1); k++)
-			free(cells[k]);
-		free(cells);
-		i = end;
-	}
-	if (f != CSV) {
-		for (i = 0; i < nrows; i++)
-			event_table(f, &rows[i]);
-		for (i = 0; i < nrows; i++)
-			if (rows[i].old->nreps >= 2 && rows[i].new->nreps >= 2 &&
-			    (rows[i].old->nreps <= 8 || rows[i].new->nreps <= 8)) {
-				int m = rows[i].old->nreps, n = rows[i].new->nreps;
-				double binom = 1;
-
-				for (int k = 1; k <= m; k++)	/* C(m + n, m) */
-					binom = binom * (n + k) / k;
-				printf("p(U): two-sided Mann-Whitney U over repetitions (* below 0.05); "
-				       "with %d and %d repetitions it cannot go below %.3g: 9 or more "
-				       "give a verdict\n\n", m, n, 2 / binom);
-				break;
-			}
+		for (i = 0; i < nrows;)
+			i = group_table(f, rows, nrows, i, &shown_cv);
+		legend(r, rows, nrows, shown_cv);
+		sb_cmp_counter_tables(f, rows, nrows);
 	}
 	/* never dropped silently: what only one side has */
 	for (int s = 0; s < 2; s++)
 		for (i = 0; i < r[s].n; i++) {
-			bool both = false;
-
-			for (j = 0; j < r[!s].n && !both; j++)
-				both = !strcmp(r[s].bm[i].name, r[!s].bm[j].name);
-			if (both)
+			if (in_rows(&r[s].bm[i], rows, nrows))
 				continue;
-			if (f == CSV)
-				printf("%s,,,%s,%s,,,,,,,,\n", r[s].bm[i].name, s ? "" : "only",
+			if (f == SB_CMP_CSV)
+				printf("%s,,,%s,%s,,,,,,,,,,,,,\n", r[s].bm[i].name, s ? "" : "only",
 				       s ? "only" : "");
 			else
 				printf("only in %s (%s): %s\n", s ? "NEW" : "OLD", r[s].path,
 				       r[s].bm[i].name);
-			only[s]++;
 		}
 	for (i = 0; i < nrows; i++)
-		if ((rows[i].old->failed || rows[i].new->failed) && f != CSV)
+		if ((rows[i].old->failed || rows[i].new->failed) && f != SB_CMP_CSV)
 			printf("failed runs in %s: %s\n", rows[i].old->failed ? "OLD" : "NEW",
 			       rows[i].old->name);
-	if (!nrows)
-		fprintf(stderr, "stratbench: compare: no benchmark in both (%d only in OLD, %d "
-			"only in NEW)\n", only[0], only[1]);
+	fflush(stdout);
 	if (opt_html && sb_html_compare(opt_html, paths, r, metric, rows, nrows, err,
 					sizeof(err))) {
 		rc = 1;
 		goto fail;
 	}
 	rc = 0;
+	if (opt_fail_above >= 0 && regressions(rows, nrows, metric, worse, opt_fail_above))
+		rc = 3;
 	goto out;
 fail:
 	fprintf(stderr, "stratbench: %s\n", err);
@@ -422,23 +430,39 @@ out:
 
 const struct sb_command sb_cmd_compare = {
 	.name = "compare",
-	.summary = "changelog tables: %Change per benchmark between two runs",
-	.usage = "OLD NEW [--metric=NAME] [--format=text|markdown|csv] [--html=FILE]",
+	.summary = "changelog tables: %Change per benchmark between two runs, with its noise",
+	.usage = "OLD NEW [--metric=NAME] [--format=text|markdown|csv] [--html=FILE]\n"
+		 "  [--fail-above=PCT [--worse=up|down]]",
 	.description = "OLD and NEW are results directories (DIR/gbench.json, or a killed run's\n"
 		       "runs.jsonl) or Google Benchmark JSON files, ours or plain.  Per benchmark\n"
-		       "group (the name less threads:N): threads, Prev, Current, %Change =\n"
+		       "group (the name less threads:N): threads, Prev, CV, Current, CV, %Change =\n"
 		       "(new - old) / old x 100 of the medians over repetitions, and p(U), the\n"
 		       "two-sided Mann-Whitney U p-value as Google Benchmark's compare.py reports\n"
-		       "it, where both sides have 2+ repetitions; then Event Before After tables\n"
-		       "of the counters (cnt:NAME/op), and the benchmarks on one side only.\n"
+		       "it, where both sides have 2+ repetitions.  CV: the coefficient of\n"
+		       "variation of a side's repetitions, \"noisy\" above its run's threshold.\n"
+		       "A %Change followed by \" ~\" is within the noise, not a change: p(U) >=\n"
+		       "0.05, or without p(U) |%Change| at most the larger CV (single runs have\n"
+		       "no noise estimate: their %Change is bare).  Then one counter table per\n"
+		       "family, Event Before After %Change: the cnt:NAME totals per run (median\n"
+		       "over repetitions) with thousands separators, events zero on both sides\n"
+		       "dropped; then the benchmarks on one side only.  CSV adds old_cv_pct,\n"
+		       "new_cv_pct, old_noisy, new_noisy and verdict (better, worse, noise, n/a;\n"
+		       "up or down where the metric's direction is unknown).\n"
+		       "--fail-above=PCT: exit 3, one line on stderr per regression, when a change\n"
+		       "the worse way beyond PCT % is significant (p(U) < 0.05, or without p(U)\n"
+		       "above both CVs).  Worse is down for rates (ops_per_s, pages_per_s, *_per_s)\n"
+		       "and up for times and costs (real_time, cpu_time, ns_*, us_*, *_per_page);\n"
+		       "another metric needs --worse=up|down.\n"
 		       "--html=FILE also writes one static page: both fingerprints side by\n"
-		       "side, these tables with each side's noisy medians marked (CV above its\n"
-		       "run's threshold), and the %Change figure inline when `stratbench plot\n"
-		       "--compare OLD NEW` drew it (NEW/plots/compare-vs-OLD.svg).\n"
-		       "Malformed, truncated, empty or non-Google-Benchmark input: one line, exit 2.\n",
+		       "side, these tables with each side's noisy medians marked, and the\n"
+		       "%Change figure inline when `stratbench plot --compare OLD NEW` drew it\n"
+		       "(NEW/plots/compare-vs-OLD.svg).\n"
+		       "Nothing in common between OLD and NEW, or malformed, truncated, empty\n"
+		       "or non-Google-Benchmark input: one line, exit 2.\n",
 	.options = compare_options,
 	.example = "stratbench compare results/prev results/current\n"
 		   "stratbench compare old.json new.json --metric=real_time --format=markdown\n"
-		   "stratbench compare results/prev results/current --html=compare.html\n",
+		   "stratbench compare results/prev results/current --html=compare.html\n"
+		   "stratbench compare results/prev results/current --fail-above=5   # CI gate\n",
 	.run = compare_main,
 };

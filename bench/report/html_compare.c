@@ -26,21 +26,6 @@ static void fmt_val(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.6g", v);
 }
 
-static void fmt_change(char *buf, size_t n, double old, double new)
-{
-	if (isnan(old) || isnan(new) || old == 0)
-		snprintf(buf, n, "n/a");
-	else
-		snprintf(buf, n, "%.6g", (new - old) / old * 100);
-}
-
-static double pvalue(const struct sb_bm *o, const struct sb_bm *n)
-{
-	if (o->nreps < 2 || n->nreps < 2)
-		return NAN;
-	return sb_mann_whitney_p(o->reps, o->nreps, n->reps, n->nreps);
-}
-
 /* "prev" of results/prev/ or prev.json, as fig_compare.c names its figure */
 static void base_of(const char *path, char *buf, size_t n)
 {
@@ -73,34 +58,35 @@ static void fig_path(const char *const arg[2], char *buf, size_t n)
 	snprintf(buf, n, "%.3900s/plots/compare-vs-%.199s.svg", dir, ob);
 }
 
-/* one side's median, marked when its CV is above its run's threshold */
-static void side_cell(struct sb_html *h, const struct sb_results *r, const struct sb_bm *b,
-		      const char *metric)
+/* one side's median, marked when its CV is above its run's threshold, then
+ * its CV (the columns when the group has any) */
+static void side_cells(struct sb_html *h, const struct sb_results *r, const struct sb_bm *b,
+		       double cv, bool noisy, bool cvs)
 {
-	struct sb_stat s;
 	char v[64];
-	bool noisy;
 
-	sb_bm_stat(b, metric, &s);
-	if (isnan(s.cv))
-		s.cv = b->cv;	/* aggregates only: Google Benchmark's */
-	noisy = !isnan(s.cv) && s.cv > r->cv_threshold;
 	fmt_val(v, sizeof(v), b->median);
 	sb_html_raw(h, noisy ? "<td class=\"n noisy\">" : "<td class=\"n\">");
 	sb_html_text(h, v, false);
 	if (noisy) {
 		sb_html_raw(h, " <span class=\"flag\">");
-		sb_html_textf(h, "⚠ noisy (CV %.3g %% > %g %%)", s.cv, r->cv_threshold);
+		sb_html_textf(h, "⚠ noisy (CV %.3g %% > %g %%)", cv, r->cv_threshold);
 		sb_html_raw(h, "</span>");
 	}
 	sb_html_raw(h, "</td>");
+	if (!cvs)
+		return;
+	if (isnan(cv))
+		snprintf(v, sizeof(v), "n/a");
+	else
+		snprintf(v, sizeof(v), "%.3g%%", cv);
+	sb_html_el(h, "td", "n", v);
 }
 
-static void group_row(struct sb_html *h, const struct sb_results r[2], const char *metric,
-		      const struct sb_cmp_row *w, bool sig, bool failed)
+static void group_row(struct sb_html *h, const struct sb_results r[2],
+		      const struct sb_cmp_row *w, bool sig, bool cvs, bool failed)
 {
-	char buf[64];
-	double p = pvalue(w->old, w->new);
+	char buf[80];
 
 	sb_html_raw(h, w->old->failed || w->new->failed ? "<tr class=\"failed\">" : "<tr>");
 	if (w->threads < 0)
@@ -109,15 +95,22 @@ static void group_row(struct sb_html *h, const struct sb_results r[2], const cha
 		snprintf(buf, sizeof(buf), "%ld", w->threads);
 		sb_html_el(h, "td", "n", buf);
 	}
-	side_cell(h, &r[0], w->old, metric);
-	side_cell(h, &r[1], w->new, metric);
-	fmt_change(buf, sizeof(buf), w->old->median, w->new->median);
-	sb_html_el(h, "td", "n", buf);
+	side_cells(h, &r[0], w->old, w->cv[0], w->noisy[0], cvs);
+	side_cells(h, &r[1], w->new, w->cv[1], w->noisy[1], cvs);
+	if (isnan(w->change))
+		snprintf(buf, sizeof(buf), "n/a");
+	else
+		snprintf(buf, sizeof(buf), "%.6g%s", w->change, w->noise ? " ~" : "");
+	sb_html_raw(h, "<td class=\"n\" title=\"");
+	sb_html_text(h, w->verdict ? w->verdict : "", false);
+	sb_html_raw(h, "\">");
+	sb_html_text(h, buf, false);
+	sb_html_raw(h, "</td>");
 	if (sig) {
-		if (isnan(p))
+		if (isnan(w->p))
 			snprintf(buf, sizeof(buf), "n/a");
 		else
-			snprintf(buf, sizeof(buf), "%.4g%s", p, p < 0.05 ? " *" : "");
+			snprintf(buf, sizeof(buf), "%.4g%s", w->p, w->p < 0.05 ? " *" : "");
 		sb_html_el(h, "td", "n", buf);
 	}
 	if (failed)
@@ -126,27 +119,29 @@ static void group_row(struct sb_html *h, const struct sb_results r[2], const cha
 }
 
 /* rows[i..end) share a group: its changelog table; returns end */
-static int group_table(struct sb_html *h, const struct sb_results r[2], const char *metric,
+static int group_table(struct sb_html *h, const struct sb_results r[2],
 		       const struct sb_cmp_row *rows, int nrows, int i)
 {
 	int end = i;
-	bool sig = false, failed = false;
+	bool sig = false, cvs = false, failed = false;
 
 	while (end < nrows && !strcmp(rows[end].group, rows[i].group))
 		end++;
 	for (int k = i; k < end; k++) {
-		sig |= rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2;
+		sig |= !isnan(rows[k].p) || (rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2);
+		cvs |= !isnan(rows[k].cv[0]) || !isnan(rows[k].cv[1]);
 		failed |= rows[k].old->failed || rows[k].new->failed;
 	}
 	sb_html_el(h, "h3", NULL, rows[i].group);
 	sb_html_raw(h, "<div class=\"tbl\"><table class=\"changelog\"><thead><tr>");
 	sb_html_el(h, "th", NULL, rows[i].threads < 0 ? "benchmark" : "threads");
-	sb_html_raw(h, "<th>Prev</th><th>Current</th><th>%Change</th>");
+	sb_html_raw(h, cvs ? "<th>Prev</th><th>CV</th><th>Current</th><th>CV</th><th>%Change</th>" :
+		       "<th>Prev</th><th>Current</th><th>%Change</th>");
 	if (sig)
 		sb_html_raw(h, "<th>p(U)</th>");
 	sb_html_raw(h, failed ? "<th>note</th></tr></thead><tbody>\n" : "</tr></thead><tbody>\n");
 	for (int k = i; k < end; k++)
-		group_row(h, r, metric, &rows[k], sig, failed);
+		group_row(h, r, &rows[k], sig, cvs, failed);
 	sb_html_raw(h, "</tbody></table></div>\n");
 	return end;
 }
@@ -247,12 +242,14 @@ int sb_html_compare(const char *path, const char *const arg[2], const struct sb_
 	sb_html_raw(&h, "<h2 id=\"changelog\">Changelog tables</h2>\n<p>");
 	sb_html_text(&h, "%Change = (new − old) / old × 100 of the medians; p(U): two-sided "
 		     "Mann-Whitney U over the repetitions where both sides have two or more "
-		     "(* below 0.05). ⚠ marks a side whose CV is above its run's threshold.", false);
+		     "(* below 0.05). CV: of each side's repetitions; ⚠ marks a side whose CV is above "
+		     "its run's threshold. ~ after %Change: within the noise, not a change (p(U) ≥ "
+		     "0.05; without p(U), |%Change| at most the larger CV).", false);
 	sb_html_raw(&h, "</p>\n");
 	if (!nrows)
 		sb_html_el(&h, "p", "warn", "No benchmark in both OLD and NEW.");
 	for (int i = 0; i < nrows;)
-		i = group_table(&h, r, metric, rows, nrows, i);
+		i = group_table(&h, r, rows, nrows, i);
 	sb_html_raw(&h, "<h2 id=\"figure\">%Change figure</h2>\n");
 	if (changefig(&h, arg, metric, err, errlen)) {
 		sb_html_abort(&h);

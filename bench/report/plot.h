@@ -56,15 +56,25 @@ int sb_html_write(const char *path, const struct sb_results *r, const struct sb_
 
 /* html_compare.c: `stratbench compare OLD NEW --html=FILE` — the same kind
  * of page for a comparison: both fingerprints side by side, a changelog
- * table per group (Prev, Current, %Change, p(U); a side whose CV of metric
- * is above its run's threshold marked noisy), the points on one side only,
- * and the %Change figure inline when `stratbench plot --compare OLD NEW`
- * drew it (NEW/plots/compare-vs-OLD.svg), else one line saying so.  rows:
- * the points both have, sorted by group then threads (compare's own). */
+ * table per group (Prev, CV, Current, CV, %Change with its noise verdict,
+ * p(U); a side whose CV of metric is above its run's threshold marked
+ * noisy), the points on one side only, and the %Change figure inline when
+ * `stratbench plot --compare OLD NEW` drew it (NEW/plots/compare-vs-OLD.svg),
+ * else one line saying so.  rows: the points both have, sorted by group
+ * then threads, judged by compare (the fields after old and new). */
 struct sb_cmp_row {
 	char *group;			/* "window/trylock/queued place:compact k=v" */
 	long threads;			/* -1: none (plain Google Benchmark JSON) */
 	const struct sb_bm *old, *new;
+	double change;			/* %Change of the medians; NaN: none */
+	double p;			/* two-sided Mann-Whitney U; NaN: a side has < 2 reps */
+	double cv[2];			/* CV (%) of the metric over OLD's, NEW's reps; NaN: none */
+	bool noisy[2];			/* cv above that side's run's threshold */
+	bool noise;			/* within the noise: p >= 0.05, or without p
+					 * |change| at most the larger CV */
+	const char *verdict;		/* "better", "worse" (or "up", "down" where
+					 * the metric's direction is unknown), "noise",
+					 * "n/a" (no %Change) */
 };
 /* arg: OLD and NEW as given (directories or files), r: their results */
 int sb_html_compare(const char *path, const char *const arg[2], const struct sb_results r[2],
