@@ -220,8 +220,9 @@ static void done_line(const char *key, json_t *v, void *arg)
 	}
 	if (strcmp(key, "benchmarks") || !json_is_array(v))
 		return;
-	json_array_foreach(v, i, e)
+	json_array_foreach(v, i, e) {
 		json_array_append(d->benchmarks, e);
+	}
 }
 
 /* A CSV row's run name belongs to a finished benchmark (point.h's rule:

@@ -65,8 +65,8 @@ static int calibrate_variants(const char *strategy, struct sb_params *sets, int 
 			       flush : unc;
 	int n = 0;
 
-	for (; n < max && v[2 * n]; n++)
-		sb_params_set(&sets[n], v[2 * n], "%s", v[2 * n + 1]);
+	for (; n < max && v[2 * (size_t)n]; n++)
+		sb_params_set(&sets[n], v[2 * (size_t)n], "%s", v[2 * (size_t)n + 1]);
 	return n;
 }
 

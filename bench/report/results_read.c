@@ -437,7 +437,7 @@ parse:
 			}
 			continue;
 		}
-		b->runs = realloc(b->runs, sizeof(*b->runs) * (b->nruns + 1));
+		b->runs = realloc(b->runs, sizeof(json_t *) * (size_t)(b->nruns + 1));
 		b->runs[b->nruns++] = ent;
 		if (isnan(v))
 			continue;
