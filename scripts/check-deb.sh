@@ -4,6 +4,8 @@
 # a fresh minimal Debian bookworm root (debootstrap --variant=minbase: no
 # compiler, no cmake), then inside it run `stratbench list`, the default
 # suite (`stratbench run --out=…`, short min_time) and `stratbench plot`.
+# First, on the host: the binary is stripped, the package has a long
+# Description, and lintian (Debian's) finds no error (its output is shown).
 # Root only (debootstrap, chroot, mounts).  The bare root is cached as a
 # tarball (SB_DEB_CACHE, default build-pkg/bookworm-minbase.tar), and the
 # packages apt downloads beside it (…-archives/): the first run
@@ -18,7 +20,25 @@ esac
 deb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 [ -r "$deb" ] || SB_DIE_RC=2 sb_die "no readable package '$1'"
 [ "$(id -u)" -eq 0 ] || SB_DIE_RC=2 sb_die "needs root (debootstrap, chroot, mount)"
-sb_need_pkgs debootstrap
+sb_need_pkgs debootstrap lintian file
+
+# the package as Debian's tools see it
+x=$(mktemp -d /tmp/sb-deb-x.XXXXXX)
+dpkg-deb -x "$deb" "$x"
+bin_info=$(file -b "$x/usr/bin/stratbench")
+rm -rf "$x"
+case $bin_info in
+*", stripped"*) ;;
+*) sb_die "usr/bin/stratbench is not stripped: $bin_info" ;;
+esac
+[ "$(dpkg-deb -f "$deb" Description | wc -l)" -ge 3 ] || sb_die "the package has no long Description"
+echo "check-deb.sh: lintian $(dpkg-query -W -f='${Version}' lintian):" >&2
+lint=$(lintian --allow-root --tag-display-limit 0 "$deb" 2>&1) || true
+[ -z "$lint" ] || printf '%s\n' "$lint" >&2
+if grep -q '^E: ' <<<"$lint"; then
+	sb_die "lintian: $(grep -c '^E: ' <<<"$lint") error(s)"
+fi
+echo "check-deb.sh: lintian: 0 errors, $(grep -c '^W: ' <<<"$lint" || true) warning(s)" >&2
 cache=${SB_DEB_CACHE:-$SB_ROOT/build-pkg/bookworm-minbase.tar}
 mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
 mirror=${mirror:-http://deb.debian.org/debian}
@@ -89,7 +109,9 @@ stratbench --version
 stratbench list >/dev/null
 stratbench run --help >help.txt	# not piped into grep -q: under pipefail, its early exit is SIGPIPE (141)
 grep -q -- "--out=DIR" help.txt
-[ -s /usr/share/man/man1/stratbench.1 ]
+[ -s /usr/share/man/man1/stratbench.1.gz ]
+man -w stratbench >/dev/null 2>&1 || ! command -v man >/dev/null
+[ -s /usr/share/doc/stratbench/copyright ]
 . /usr/share/bash-completion/completions/stratbench && complete -p stratbench >/dev/null
 # the default suite, short: every family, strategy, thread count, placement
 stratbench run --out=results --benchmark_min_time=0.01 >run.log 2>&1 || { tail -5 run.log; exit 1; }
@@ -98,7 +120,9 @@ stratbench plot results
 for f in window lock baseline shootdown; do ls results/plots/$f-throughput-*.png >/dev/null; done
 [ -s results/index.html ]
 # the installed README links its example figures and docs: all shipped
-for l in $(grep -oE "\]\((plots|docs)/[^)#]+" /usr/share/doc/stratbench/README.md | sed "s/^](//"); do
+zcat /usr/share/doc/stratbench/README.md.gz >README.md
+grep -qE "\]\(plots/examples/[^)]+\.png\)" README.md || { echo "check-deb: README shows no figure" >&2; exit 1; }
+for l in $(grep -oE "\]\((plots|docs)/[^)#]+" README.md | sed "s/^](//"); do
 	[ -s "/usr/share/doc/stratbench/$l" ] || { echo "check-deb: README links $l, not installed" >&2; exit 1; }
 done
 echo "check-deb: ok"

@@ -13,14 +13,33 @@ trap 'rm -rf "$tmp"' EXIT
 p=$tmp/prefix
 cmake --install "$build" --prefix "$p" >"$tmp/install.log" 2>&1
 check "cmake --install ($(tail -1 "$tmp/install.log"))" [ $? -eq 0 ]
-for f in bin/stratbench share/man/man1/stratbench.1 share/stratbench/plots/common.gp \
-	share/stratbench/plots/lines.gp share/doc/stratbench/README.md \
+for f in bin/stratbench share/man/man1/stratbench.1.gz share/stratbench/plots/common.gp \
+	share/stratbench/plots/lines.gp share/doc/stratbench/README.md.gz \
+	share/doc/stratbench/changelog.gz share/doc/stratbench/copyright \
 	share/bash-completion/completions/stratbench; do
 	check "installed $f" [ -s "$p/$f" ]
 done
+# Debian policy: man page, README and changelog gzipped -9n (no name, no
+# time stamp: the same bytes at every build), the copyright file in the
+# machine-readable format
+for f in man/man1/stratbench.1 doc/stratbench/README.md doc/stratbench/changelog; do
+	check "$f.gz is gzip without a name or time" bash -c \
+		"gzip -t '$p/share/$f.gz' && [ \"\$(od -An -tx1 -j4 -N4 '$p/share/$f.gz' | tr -d ' ')\" = 00000000 ] &&
+		 [ \$((\$(od -An -tu1 -j3 -N1 '$p/share/$f.gz') & 8)) -eq 0 ]"
+	check "no uncompressed share/$f" [ ! -e "$p/share/$f" ]
+done
+empty=$(find "$p" -type d -empty)
+check "no empty directory installed ($empty)" [ -z "$empty" ]
+check "copyright: machine-readable" grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' \
+	"$p/share/doc/stratbench/copyright"
+check "copyright: Files and License" bash -c "grep -q '^Files: \*' '$p/share/doc/stratbench/copyright' &&
+	grep -q '^License: ' '$p/share/doc/stratbench/copyright'"
+check "changelog: the version built" bash -c "zcat '$p/share/doc/stratbench/changelog.gz' |
+	head -1 | grep -qF \"stratbench (\$('$p/bin/stratbench' --version | cut -d' ' -f2))\""
 
 # every file the installed README links (figures, docs) is installed beside it
 doc=$p/share/doc/stratbench
+zcat "$doc/README.md.gz" >"$tmp/README.md"
 # missing_links DIR README: the plots/ and docs/ files README links that DIR lacks
 missing_links() {
 	local l
@@ -28,11 +47,12 @@ missing_links() {
 		[ -s "$1/$l" ] || echo "$l"
 	done
 }
-check "the README links figures and docs" grep -qE '\]\((plots|docs)/' "$doc/README.md"
-check "installed README: every link installed ($(missing_links "$doc" "$doc/README.md" | head -3))" \
-	[ -z "$(missing_links "$doc" "$doc/README.md")" ]
+check "the README links figures and docs" grep -qE '\]\((plots|docs)/' "$tmp/README.md"
+check "the README shows its figures" grep -qE '\]\(plots/examples/[^)]+\.png\)' "$tmp/README.md"
+check "installed README: every link installed ($(missing_links "$doc" "$tmp/README.md" | head -3))" \
+	[ -z "$(missing_links "$doc" "$tmp/README.md")" ]
 # broken fixture: a link to a file that was not installed is found
-{ cat "$doc/README.md"; echo '![x](plots/examples/no-such-figure.png)'; } >"$tmp/README.bad"
+{ cat "$tmp/README.md"; echo '![x](plots/examples/no-such-figure.png)'; } >"$tmp/README.bad"
 check "a link to a file not installed is caught" \
 	[ "$(missing_links "$doc" "$tmp/README.bad")" = plots/examples/no-such-figure.png ]
 
@@ -53,10 +73,10 @@ check "installed plot used the installed template" \
 if ! command -v man >/dev/null; then
 	echo "test_install: man is not installed here: man -w / man -l checks skipped" >&2
 else
-	check "man finds stratbench(1)" [ "$(MANPATH=$p/share/man man -w stratbench)" = "$p/share/man/man1/stratbench.1" ]
-	check "man page documents run --out" grep -q 'out=DIR' <(MANWIDTH=80 man -l "$p/share/man/man1/stratbench.1" 2>/dev/null)
+	check "man finds stratbench(1)" [ "$(MANPATH=$p/share/man man -w stratbench)" = "$p/share/man/man1/stratbench.1.gz" ]
+	check "man page documents run --out" grep -q 'out=DIR' <(MANWIDTH=80 man -l "$p/share/man/man1/stratbench.1.gz" 2>/dev/null)
 fi
-check "man page is roff for stratbench(1)" grep -q '^\.TH STRATBENCH 1' "$p/share/man/man1/stratbench.1"
+check "man page is roff for stratbench(1)" grep -q '^\.TH STRATBENCH 1' <(zcat "$p/share/man/man1/stratbench.1.gz")
 check "installed completion registers" bash -c ". '$p/share/bash-completion/completions/stratbench' && complete -p stratbench >/dev/null"
 
 # relocated: the templates are found relative to the binary, not a baked prefix
