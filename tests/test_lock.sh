@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_lock.sh STRATBENCH — one writer per results directory, and resumes
 # that die: DIR/.lock is held by run --out and --resume for their life.
-#   - a resume (and a run --out) of a directory being written is refused at
+#   - a resume or a run --out of a directory being written is refused at
 #     once in one line naming the writer's pid; compare reads it, saying so
 #   - two resumes of one directory started together, 4 trials: one runs,
 #     the other is refused; gbench.json then holds every benchmark
@@ -47,7 +47,7 @@ d=$tmp/busy
 pid=$!; pids+=("$pid")
 check "the run finishes a benchmark" wait_lines "$d" 1
 expect2 "resume during a run" "stratbench pid $pid is writing it" run --resume="$d"
-expect2 "run --out during a run" "already holds results" run "${sweep[@]}" --out="$d"
+expect2 "run --out during a run" "stratbench pid $pid is writing it" run "${sweep[@]}" --out="$d"
 "$sb" compare "$d" "$d" >/dev/null 2>"$tmp/cmp.err"
 check "compare during a run: exit 0" [ $? -eq 0 ]
 check "compare during a run: says it is being written" \

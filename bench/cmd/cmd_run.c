@@ -84,6 +84,30 @@ static void remove_created(void)
 	}
 }
 
+/* The pid in DIR/.lock if a live process holds its lock (another run or
+ * resume writing DIR), else false.  fd: the lock file, open. */
+static bool lock_held(int fd, char *pid, size_t n)
+{
+	int k;
+
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		flock(fd, LOCK_UN);
+		return false;
+	}
+	/* the holder writes its pid just after it took the lock: until
+	 * then the file is empty or names a dead one (a killed run's) */
+	for (int tries = 0; tries < 100; tries++) {
+		k = (int)pread(fd, pid, n - 1, 0);
+		pid[k > 0 ? k : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		if (*pid && (kill((pid_t)atol(pid), 0) == 0 || errno == EPERM))
+			return true;
+		usleep(10000);
+	}
+	snprintf(pid, n, "?");
+	return true;
+}
+
 /* mkdir -p; refuses a directory that already holds results. */
 static int prepare_out(const char *dir, char *err, size_t errlen)
 {
@@ -120,12 +144,23 @@ static int prepare_out(const char *dir, char *err, size_t errlen)
 		return -1;
 	}
 	for (const char *const *f = out_files; *f; f++) {
+		char pid[32];
+		int fd;
+
 		snprintf(path, sizeof(path), "%s/%s", dir, *f);
-		if (access(path, F_OK) == 0) {
+		if (access(path, F_OK))
+			continue;
+		snprintf(path, sizeof(path), "%s/.lock", dir);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && lock_held(fd, pid, sizeof(pid)))
+			snprintf(err, errlen, "'%s' is in use: stratbench pid %s is writing it "
+				 "(a run or --resume holds %s); choose a new --out", dir, pid, path);
+		else
 			snprintf(err, errlen, "'%s' already holds results (%s): choose a new --out, "
 				 "or --resume=%s to finish an interrupted run", dir, *f, dir);
-			return -1;
-		}
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
 	return 0;
 fail:
@@ -148,24 +183,19 @@ static int lock_out(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
+	/* a reader's shared lock is only tried and dropped at once (see
+	 * results_read.c): wait that out, never a writer's */
+	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB); tries++) {
 		int e = errno;
 
-		/* the holder writes its pid just after it took the lock: until
-		 * then the file is empty or names a dead one (a killed run's) */
-		for (int tries = 0; tries < 100; tries++) {
-			n = (int)pread(fd, pid, sizeof(pid) - 1, 0);
-			pid[n > 0 ? n : 0] = '\0';
-			pid[strcspn(pid, "\n")] = '\0';
-			if (*pid && (kill((pid_t)atol(pid), 0) == 0 || errno == EPERM))
-				break;
-			*pid = '\0';
+		if (e == EWOULDBLOCK && !lock_held(fd, pid, sizeof(pid)) && tries < 100) {
 			usleep(10000);
+			continue;
 		}
 		if (e == EWOULDBLOCK)
 			snprintf(err, errlen, "'%s' is in use: stratbench pid %s is writing it "
 				 "(a run or --resume holds %s); wait for it to end", dir,
-				 *pid ? pid : "?", path);
+				 tries < 100 ? pid : "?", path);
 		else
 			snprintf(err, errlen, "cannot lock %s: %s", path, strerror(e));
 		close(fd);
