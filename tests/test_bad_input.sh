@@ -4,7 +4,8 @@
 # holds NEEDLE (the problem, and where it says so, what would be accepted),
 # never crash (no signal, no sanitizer report), and leave no results behind:
 # every `run`/`calibrate` row gets --out=DIR added and DIR must not hold a
-# results file or a .partial afterwards.  Run-time failures (exit 1: thread
+# results file or a .partial afterwards; a usage error must not even create
+# DIR.  Run-time failures (exit 1: thread
 # creation, CPU affinity, lost counters) are test_faults' and test_cli's.
 # In ARGS, $T is a scratch directory of the row (words split as the shell does).
 set -u

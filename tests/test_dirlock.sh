@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_lock.sh STRATBENCH — one writer per results directory, and resumes
+# test_dirlock.sh STRATBENCH — one writer per results directory, and resumes
 # that die: DIR/.lock is held by run --out and --resume for their life.
 #   - a resume or a run --out of a directory being written is refused at
 #     once in one line naming the writer's pid; compare reads it, saying so
@@ -11,7 +11,7 @@
 #     (never that stale gbench.json); a last resume completes the sweep
 set -u
 sb=$1
-tmp=$(mktemp -d /tmp/sb_lock.XXXXXX)
+tmp=$(mktemp -d /tmp/sb_dirlock.XXXXXX)
 pids=()
 trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/testlib.sh"
@@ -109,7 +109,7 @@ for trial in $(seq 20); do
 	fi
 done
 check "killed resumes: compare read what the log holds each time ($wrong wrong)" [ "$wrong" -eq 0 ]
-echo "test_lock: killed resumes left gbench.json beside a longer log $stale times (read from the log)"
+echo "test_dirlock: killed resumes left gbench.json beside a longer log $stale times (read from the log)"
 "$sb" run --resume="$d" >/dev/null 2>"$tmp/last.err"
 rc=$?
 check "killed resumes: a last resume completes (exit $rc)" [ "$rc" -eq 0 ]
@@ -122,5 +122,5 @@ check "killed resumes: results.csv: 6 rows each" [ "$(tail -n +2 "$d/results.csv
 check "killed resumes: each benchmark once in results.csv" \
 	[ "$(tail -n +2 "$d/results.csv" | cut -d, -f1 | sort -u | wc -l)" -eq 8 ]
 
-echo "test_lock: $((SECONDS - t0)) s"
-finish test_lock
+echo "test_dirlock: $((SECONDS - t0)) s"
+finish test_dirlock
