@@ -224,11 +224,13 @@ static void check_overview(const char *sb, const char *man)
 	      "control: a text without shootdown is caught");
 	free(text);
 	text = strstr(man, ".SH EXIT STATUS");
-	CHECK(text && strstr(text, ".B 130\n") && strstr(text, ".B 143\n"),
-	      "the man page's EXIT STATUS lists 130 and 143");
+	CHECK(text && strstr(text, ".B 130\n") && strstr(text, ".B 143\n") && strstr(text, ".B 3\n"),
+	      "the man page's EXIT STATUS lists 3, 130 and 143");
 	text = help_of(sb, "compare");
 	CHECK(text && strstr(text, "Exit status:") && !strstr(strstr(text, "Exit status:"), "benchmark"),
 	      "compare's exit status says nothing of a benchmark failing");
+	CHECK(text && strstr(text, "Exit status:") && strstr(strstr(text, "Exit status:"), " 3 "),
+	      "compare's exit status has --fail-above's 3");
 	free(text);
 	text = help_of(sb, "list");
 	CHECK(text && strstr(text, "Exit status:") && !strstr(strstr(text, "Exit status:"), " 1 "),

@@ -28,8 +28,9 @@ static const struct {
 		 "in flight (the files written so far are complete; --resume=DIR runs the rest)." },
 	{ "calibrate", "0 ok; 1 a calibration benchmark failed at run time; " EXIT_USAGE_TEXT "." },
 	{ "selftest", "0 ok; 1 a self-test benchmark failed; " EXIT_USAGE_TEXT "." },
-	{ "compare", "0 ok; 1 a file could not be written; 2 usage error, or results that "
-		     "cannot be read (one line on stderr naming the problem)." },
+	{ "compare", "0 ok; 1 a file could not be written; 2 usage error, results that cannot "
+		     "be read, or nothing in common (one line on stderr naming the problem); "
+		     "3 --fail-above=PCT found a significant regression beyond PCT." },
 	{ "merge", "0 ok; 1 a file could not be written; 2 usage error, or results that cannot "
 		   "be read (one line on stderr naming the problem)." },
 	{ "plot", "0 ok; 1 nothing could be plotted, or a file could not be written; 2 usage "
@@ -42,7 +43,7 @@ static const char exit_status_other[] = "0 ok; " EXIT_USAGE_TEXT ".";
 static const char exit_status[] =
 	"0 ok; 1 run, calibrate, selftest: a benchmark failed at run time (the others' results "
 	"are kept); compare, merge, plot: a file could not be written or plotted; "
-	EXIT_USAGE_TEXT "; 130 or 143 run was stopped by SIGINT or SIGTERM (the files written "
+	EXIT_USAGE_TEXT "; 3 compare --fail-above found a regression; 130 or 143 run was stopped by SIGINT or SIGTERM (the files written "
 	"so far are complete).";
 
 static const char *exit_status_of(const char *cmd)
@@ -364,8 +365,10 @@ void sb_help_man(FILE *f)
 	      ".TP\n.B 1\nrun, calibrate, selftest: a benchmark failed at run time (the others'\n"
 	      "results are kept); compare, merge, plot: a file could not be written, or\n"
 	      "nothing could be plotted.\n"
-	      ".TP\n.B 2\nusage error, or results that cannot be read: one line on stderr\n"
-	      "naming the problem, nothing run.\n"
+	      ".TP\n.B 2\nusage error, or results that cannot be read (compare: or nothing in\n"
+	      "common): one line on stderr naming the problem, nothing run.\n"
+	      ".TP\n.B 3\ncompare \\fB\\-\\-fail\\-above\\fR=\\fIPCT\\fR found a significant "
+	      "regression\nbeyond \\fIPCT\\fR %.\n"
 	      ".TP\n.B 130\nrun was stopped by SIGINT after the benchmark in flight; the files\n"
 	      "written so far are complete (\\fB\\-\\-resume\\fR runs the rest).\n"
 	      ".TP\n.B 143\nthe same, stopped by SIGTERM.\n"
