@@ -123,13 +123,13 @@ static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 		const struct sb_cmp_row *w = &rows[k];
 		char o[64], n[64], c[64], om[64], oM[64], nm[64], nM[64];
 
-		sb_cmp_fmt_val(o, sizeof(o), w->old->median);
-		sb_cmp_fmt_val(n, sizeof(n), w->new->median);
+		sb_fmt_value(o, sizeof(o), w->old->median);
+		sb_fmt_value(n, sizeof(n), w->new->median);
 		sb_cmp_fmt_change(c, sizeof(c), w->change);
-		sb_cmp_fmt_val(om, sizeof(om), w->old->nreps ? w->old->min : NAN);
-		sb_cmp_fmt_val(oM, sizeof(oM), w->old->nreps ? w->old->max : NAN);
-		sb_cmp_fmt_val(nm, sizeof(nm), w->new->nreps ? w->new->min : NAN);
-		sb_cmp_fmt_val(nM, sizeof(nM), w->new->nreps ? w->new->max : NAN);
+		sb_fmt_value(om, sizeof(om), w->old->nreps ? w->old->min : NAN);
+		sb_fmt_value(oM, sizeof(oM), w->old->nreps ? w->old->max : NAN);
+		sb_fmt_value(nm, sizeof(nm), w->new->nreps ? w->new->min : NAN);
+		sb_fmt_value(nM, sizeof(nM), w->new->nreps ? w->new->max : NAN);
 		printf("%s,%s,%ld,%s,%s,%s,", w->old->name, w->group, w->threads, o, n, c);
 		if (isnan(w->p))
 			printf("n/a");
@@ -188,7 +188,7 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 			c[col++] = strdup(buf);
 		}
 		for (int s = 0; s < 2; s++) {
-			sb_cmp_fmt_val(buf, sizeof(buf), s ? w->new->median : w->old->median);
+			sb_fmt_value(buf, sizeof(buf), s ? w->new->median : w->old->median);
 			c[col++] = strdup(buf);
 			if (cvs) {
 				fmt_cv(buf, sizeof(buf), w->cv[s], w->noisy[s]);

@@ -10,9 +10,6 @@
 
 enum sb_cmp_fmt { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV };
 
-/* values: 6 significant digits as the seed changelog; a million or more in
- * full; NaN: n/a */
-void sb_cmp_fmt_val(char *buf, size_t n, double v);
 /* counter totals as perf stat prints them: whole numbers with thousands
  * separators (14,285,708); below 1000 and fractional: 6 significant digits */
 void sb_cmp_fmt_count(char *buf, size_t n, double v);

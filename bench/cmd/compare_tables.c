@@ -13,15 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sb_cmp_fmt_val(char *buf, size_t n, double v)
-{
-	if (isnan(v))
-		snprintf(buf, n, "n/a");
-	else if (fabs(v) >= 1e6 && fabs(v) < 1e18)
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "%.6g", v);
-}
 
 void sb_cmp_fmt_count(char *buf, size_t n, double v)
 {
@@ -29,7 +20,7 @@ void sb_cmp_fmt_count(char *buf, size_t n, double v)
 	size_t len, o = 0;
 
 	if (isnan(v) || fabs(v) >= 1e18) {
-		sb_cmp_fmt_val(buf, n, v);
+		sb_fmt_value(buf, n, v);
 		return;
 	}
 	if (fabs(v) < 1000 && v != floor(v)) {	/* seconds: 0.000072, never e-notation */

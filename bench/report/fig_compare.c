@@ -205,20 +205,6 @@ static void out_dir(const char *new, char *dir, size_t n)
 		snprintf(dir, n, "%s", dirname(copy));
 }
 
-/* "prev" of results/prev/ or prev.json */
-static void base_of(const char *path, char *buf, size_t n)
-{
-	char copy[4200], *b, *dot;
-
-	snprintf(copy, sizeof(copy), "%s", path);
-	for (size_t len = strlen(copy); len > 1 && copy[len - 1] == '/'; len--)
-		copy[len - 1] = '\0';
-	b = basename(copy);
-	dot = strrchr(b, '.');
-	if (dot && !strcmp(dot, ".json"))
-		*dot = '\0';
-	snprintf(buf, n, "%s", b);
-}
 
 static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *new)
 {
@@ -231,8 +217,8 @@ static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *n
 		snprintf(p->err, p->errlen, "out of memory");
 		return -1;
 	}
-	base_of(old, ob, sizeof(ob));
-	base_of(new, nb, sizeof(nb));
+	sb_results_base(old, ob, sizeof(ob));
+	sb_results_base(new, nb, sizeof(nb));
 	snprintf(name, sizeof(name), "compare-vs-%s", ob);
 	sb_plot_slug(name);
 	nrows = make_rows(c, rows);

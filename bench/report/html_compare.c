@@ -15,31 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* as compare's text tables: 6 significant digits, large values in full */
-static void fmt_val(char *buf, size_t n, double v)
-{
-	if (isnan(v))
-		snprintf(buf, n, "n/a");
-	else if (fabs(v) >= 1e6 && fabs(v) < 1e18)
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "%.6g", v);
-}
 
-/* "prev" of results/prev/ or prev.json, as fig_compare.c names its figure */
-static void base_of(const char *path, char *buf, size_t n)
-{
-	char copy[4200], *b, *dot;
-
-	snprintf(copy, sizeof(copy), "%s", path);
-	for (size_t len = strlen(copy); len > 1 && copy[len - 1] == '/'; len--)
-		copy[len - 1] = '\0';
-	b = basename(copy);
-	dot = strrchr(b, '.');
-	if (dot && !strcmp(dot, ".json"))
-		*dot = '\0';
-	snprintf(buf, n, "%s", b);
-}
 
 /* where `plot --compare OLD NEW` draws: NEW/plots (the plots beside a NEW
  * file), compare-vs-<OLD's base> with anything but [A-Za-z0-9._-] as '_' */
@@ -51,7 +27,7 @@ static void fig_path(const char *const arg[2], char *buf, size_t n)
 	snprintf(dir, sizeof(dir), "%s", arg[1]);
 	if (stat(arg[1], &st) || !S_ISDIR(st.st_mode))
 		snprintf(dir, sizeof(dir), "%s", dirname(dir));
-	base_of(arg[0], ob, sizeof(ob));
+	sb_results_base(arg[0], ob, sizeof(ob));
 	for (char *c = ob; *c; c++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *c))
 			*c = '_';
@@ -65,7 +41,7 @@ static void side_cells(struct sb_html *h, const struct sb_results *r, const stru
 {
 	char v[64];
 
-	fmt_val(v, sizeof(v), b->median);
+	sb_fmt_value(v, sizeof(v), b->median);
 	sb_html_raw(h, noisy ? "<td class=\"n noisy\">" : "<td class=\"n\">");
 	sb_html_text(h, v, false);
 	if (noisy) {
@@ -232,8 +208,8 @@ int sb_html_compare(const char *path, const char *const arg[2], const struct sb_
 	struct sb_html h;
 	char title[1200], ob[200], nb[200];
 
-	base_of(arg[0], ob, sizeof(ob));
-	base_of(arg[1], nb, sizeof(nb));
+	sb_results_base(arg[0], ob, sizeof(ob));
+	sb_results_base(arg[1], nb, sizeof(nb));
 	snprintf(title, sizeof(title), "stratbench compare: %s → %s", r[0].label ? r[0].label : ob,
 		 r[1].label ? r[1].label : nb);
 	if (sb_html_open(&h, path, title, err, errlen))

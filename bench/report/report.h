@@ -122,6 +122,11 @@ void sb_results_free(struct sb_results *r);
 double sb_entry_value(json_t *entry, const char *metric);
 json_t *sb_json_loads_gb(const char *text, json_error_t *e);
 
+/* fmt.c: a value as compare shows it (6 significant digits, a million or
+ * more in full, n/a for NaN); a results path's short name ("prev" of
+ * results/prev/ or prev.json) */
+void sb_fmt_value(char *buf, size_t n, double v);
+void sb_results_base(const char *path, char *buf, size_t n);
 /* stats.c: the median of v[0..n) (sorts v; NaN when n < 1), shared by every
  * reader and the limits */
 double sb_median(double *v, int n);
