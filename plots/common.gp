@@ -9,7 +9,9 @@
 # Canvas: W x H pixels (the figure sets them), 10-point text.
 
 set termoption noenhanced
-set encoding utf8
+# No `set encoding utf8`: the titles' UTF-8 bytes pass through the default
+# encoding, while utf8 makes the SVG terminal call iconv, which warns where
+# there is no locale or gconv module (the lab guest).
 
 set dashtype 1 solid
 set dashtype 2 (10,6)
