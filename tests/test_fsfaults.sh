@@ -104,12 +104,15 @@ for f in gbench.json.partial results.csv.partial runs.jsonl.partial windows.json
 done
 
 # --- a full disk: ENOSPC (root: a small tmpfs) -------------------------------
-if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/mnt" && mount -t tmpfs -o size=512k tmpfs "$tmp/mnt"; then
+# 4 MiB, filled to leave FREE KiB: the finished run and the resume's
+# rewritten copies must fit once the fill is gone (in the 4-CPU lab guest,
+# with more counters, 512 KiB did not)
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/mnt" && mount -t tmpfs -o size=4m tmpfs "$tmp/mnt"; then
 	mnt=$tmp/mnt
 	for free in 16 64 128 176; do
 		d=$mnt/r$free
 		rm -rf "$mnt"/*
-		head -c $(((512 - free) * 1024)) /dev/zero >"$mnt/fill" 2>/dev/null
+		head -c $(((4096 - free) * 1024)) /dev/zero >"$mnt/fill" 2>/dev/null
 		"$sb" run "${sweep[@]}" --out="$d" >/dev/null 2>"$tmp/full.err"
 		rc=$?
 		check "ENOSPC $free KiB free: exit 1 (got $rc)" [ "$rc" -eq 1 ]
@@ -186,7 +189,7 @@ if [ -n "$sanitize" ]; then
 	vlimit=(true)
 fi
 mkfifo "$tmp/fifo"
-truncate -s 1T "$tmp/sparse"
+truncate -s 1099511627776 "$tmp/sparse"	# 1 TiB; busybox's truncate takes no suffix
 mkdir "$tmp/dz" "$tmp/df" "$tmp/ds" "$tmp/dl"
 ln -s /dev/zero "$tmp/dz/gbench.json"
 ln -s "$tmp/fifo" "$tmp/df/gbench.json"
