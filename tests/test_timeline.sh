@@ -27,8 +27,9 @@ cond() { eval "$1"; }
 # resets pass 200 now and then); 1 ms in 0.05 s once left spinlock with no
 # window that was not idle, under ASan with other tests on both CPUs)
 d=$tmp/fid
-"$sb" run --family=window --strategy=spinlock,trylock --threads=2 --mode=fidelity \
-	--interval-ms=2 --limit=64 --benchmark_min_time=0.1 --out="$d" >"$tmp/fid.out" 2>&1
+# (--placement=compact: the lab guest's two packages would add scatter)
+"$sb" run --family=window --strategy=spinlock,trylock --threads=2 --placement=compact \
+	--mode=fidelity --interval-ms=2 --limit=64 --benchmark_min_time=0.1 --out="$d" >"$tmp/fid.out" 2>&1
 rc=$?
 check "fidelity run exits 0 (rc=$rc: $(tail -1 "$tmp/fid.out"))" [ "$rc" -eq 0 ]
 check "windows.jsonl written, no .partial left" \
@@ -54,8 +55,8 @@ done <"$tmp/fid.chk"
 
 # --- jiffies: ns of whole ticks; --mode=both: the fidelity variant only ------
 d=$tmp/jif
-"$sb" run --family=window --strategy=cmpxchg --threads=2 --mode=both --clock=jiffies --tick-us=20 \
-	--interval-ms=0.1 --limit=32 --benchmark_min_time=0.05 --out="$d" >"$tmp/jif.out" 2>&1
+"$sb" run --family=window --strategy=cmpxchg --threads=2 --placement=compact --mode=both \
+	--clock=jiffies --tick-us=20 --interval-ms=0.1 --limit=32 --benchmark_min_time=0.05 --out="$d" >"$tmp/jif.out" 2>&1
 rc=$?
 check "jiffies run exits 0 (rc=$rc: $(tail -1 "$tmp/jif.out"))" [ "$rc" -eq 0 ]
 check "jiffies: one line, the fidelity variant's" cond '[ "$(wc -l <"$d/windows.jsonl")" -eq 1 ] &&
@@ -76,8 +77,8 @@ check "throughput run: no windows.jsonl (rc=$rc)" cond '[ "$rc" -eq 0 ] && [ -s 
 
 # --- SIGKILL after 2 of 4, then --resume: one line per benchmark -----------
 d=$tmp/kill
-"$sb" run --family=window --strategy=spinlock,trylock --threads=1,2 --mode=fidelity \
-	--interval-ms=1 --limit=64 --benchmark_repetitions=2 --benchmark_min_time=0.1 --quiet \
+"$sb" run --family=window --strategy=spinlock,trylock --threads=1,2 --placement=compact \
+	--mode=fidelity --interval-ms=1 --limit=64 --benchmark_repetitions=2 --benchmark_min_time=0.1 --quiet \
 	--out="$d" >"$tmp/kill.out" 2>&1 &
 pid=$!
 for i in $(seq 300); do
