@@ -134,8 +134,9 @@ write_run "$tmp/run/kernel" labhost "Test CPU" current
 
 # with no locale at all, as in the lab guest (no LANG, no gconv modules):
 # gnuplot must not need iconv (a `set encoding utf8` made the SVG terminal
-# warn "iconv failed to convert degree sign" there)
-env -i PATH="$PATH" "$sb" plot "$tmp/run" "$tmp/run/kernel" >"$tmp/out" 2>&1
+# warn "iconv failed to convert degree sign" there); a HOME where
+# fontconfig can keep its cache, as any user has
+env -i PATH="$PATH" HOME="$tmp" "$sb" plot "$tmp/run" "$tmp/run/kernel" >"$tmp/out" 2>&1
 rc=$?
 check "plot exits 0 without a locale (rc=$rc: $(tail -1 "$tmp/out"))" [ "$rc" -eq 0 ]
 P=$tmp/run/plots
