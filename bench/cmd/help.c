@@ -43,7 +43,8 @@ static const char exit_status_other[] = "0 ok; " EXIT_USAGE_TEXT ".";
 static const char exit_status[] =
 	"0 ok; 1 run, calibrate, selftest: a benchmark failed at run time (the others' results "
 	"are kept); compare, merge, plot: a file could not be written or plotted; "
-	EXIT_USAGE_TEXT "; 3 compare --fail-above found a regression; 130 or 143 run was stopped by SIGINT or SIGTERM (the files written "
+	EXIT_USAGE_TEXT ", or (compare, merge, plot) results that cannot be read, or (compare) "
+	"nothing in common; 3 compare --fail-above found a regression; 130 or 143 run was stopped by SIGINT or SIGTERM (the files written "
 	"so far are complete).";
 
 static const char *exit_status_of(const char *cmd)
