@@ -154,17 +154,19 @@ static char *slurp(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	do {
-		more = realloc(buf, cap *= 2);
-		if (!more) {
-			snprintf(err, errlen, "cannot read %s: out of memory", path);
-			free(buf);
-			fclose(f);
-			return NULL;
+	do {	/* grow whenever the buffer is full: a figure has no size limit */
+		if (!buf || n == cap - 1) {
+			more = realloc(buf, cap *= 2);
+			if (!more) {
+				snprintf(err, errlen, "cannot read %s: out of memory", path);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = more;
 		}
-		buf = more;
 		n += got = fread(buf + n, 1, cap - n - 1, f);
-	} while (got && n < cap - 1);
+	} while (got);
 	buf[n] = '\0';
 	if (ferror(f) || fclose(f)) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));

@@ -642,7 +642,6 @@ public:
 			why_ = why;
 		}
 		all_ = filter.empty();
-		text_ = filter;
 	}
 	~Filter()
 	{
@@ -663,7 +662,7 @@ public:
 private:
 	regex_t re_;
 	bool ok_, all_, negate_;
-	std::string why_, text_;
+	std::string why_;
 };
 
 } // namespace
