@@ -27,6 +27,10 @@ void sb_cmp_fmt_count(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.6f", v);
 		for (len = strlen(buf); len > 1 && buf[len - 1] == '0'; len--)
 			buf[len - 1] = '\0';
+		if (len > 1 && buf[len - 1] == '.')
+			buf[len - 1] = '\0';
+		if (fabs(v) < 5e-7)	/* below %.6f: not a zero, 6 digits */
+			snprintf(buf, n, "%.6g", v);
 		return;
 	}
 	snprintf(digits, sizeof(digits), "%.0f", fabs(v));

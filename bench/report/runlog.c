@@ -262,17 +262,19 @@ int sb_runlog_add_bench(const char *registered, json_t *benchmarks)
 
 int sb_runlog_close(void)
 {
-	int rc = 0;
+	int fd = log_fd, rc = 0;
 
-	if (log_fd >= 0 && (fsync(log_fd) || close(log_fd))) {
+	log_fd = -1;		/* closed once, whatever fails */
+	if (fd < 0)
+		return 0;
+	if (fsync(fd)) {
 		sb_out_fail(log_path, errno);
 		rc = -1;
-	} else if (log_fd >= 0) {
-		log_fd = -1;
 	}
-	if (log_fd >= 0)
-		close(log_fd);
-	log_fd = -1;
+	if (close(fd) && !rc) {
+		sb_out_fail(log_path, errno);
+		rc = -1;
+	}
 	return rc;
 }
 
