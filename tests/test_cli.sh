@@ -202,6 +202,7 @@ check "workload name parts" grep -q '^window/spinlock/lock:queued/threads:1/plac
 bash "$(dirname "$0")/../scripts/plot.sh" "$tmp/fid" >"$tmp/fidplot.out" 2>&1
 check "fidelity plot ($(tail -1 "$tmp/fidplot.out"))" [ -s "$tmp/fid/plots/window-fidelity.png" ]
 check "throughput plot leaves fidelity points out (a header, two lines)" [ "$(grep -c '^# ' "$tmp/fid/plots/window-throughput-compact.dat")" -eq 3 ]
+check "throughput plot data holds no fidelity point" bash -c "! grep -q fidelity '$tmp/fid/plots/window-throughput-compact.dat'"
 expect2 "tiny tick" "bad value in '--tick-us=1'" run --strategy=trylock --clock=jiffies --tick-us=1
 # the kernel shootdown drivers: real madvise shootdowns, counters in the CSV
 for s in kernel-madvise kernel-mprotect kernel-move_pages; do
