@@ -192,8 +192,13 @@ void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *si
 	char load[256], busy[256], pre[64];
 	bool have_load = sb_html_ctx(r->context, "sb_loadavg", load, sizeof(load));
 	bool have_busy = sb_html_ctx(r->context, "sb_busy_cpus", busy, sizeof(busy));
-	double l = have_load ? strtod(load, NULL) : 0;
+	char *end = load;
+	/* "unavailable (/proc/loadavg)" is no load of 0 */
+	double l = have_load ? strtod(load, &end) : NAN;
 	long b = have_busy ? strtol(busy, NULL, 10) : 0;
+
+	if (end == load)
+		l = NAN;
 
 	snprintf(pre, sizeof(pre), "%s%s", side ? side : "", side ? ": " : "");
 	if (!have_load && !have_busy) {
@@ -214,9 +219,15 @@ void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *si
 			      "before the run: %s.", pre, busy);
 		sb_html_raw(h, "</p>\n");
 	}
-	if ((have_load || have_busy) && l <= 0.5 && b <= 0) {
+	if ((have_load || have_busy) && !(l > 0.5) && b <= 0) {
+		char lt[64];
+
+		if (isnan(l))
+			snprintf(lt, sizeof(lt), "load average unavailable");
+		else
+			snprintf(lt, sizeof(lt), "load average %.2f", l);
 		sb_html_raw(h, "<p class=\"ok\">");
-		sb_html_textf(h, "%sQuiet: load average %.2f, no CPU busy before the run.", pre, l);
+		sb_html_textf(h, "%sQuiet: %s, no CPU busy before the run.", pre, lt);
 		sb_html_raw(h, "</p>\n");
 	}
 	sb_html_raw(h, "<p>");

@@ -207,7 +207,7 @@ static void body_row(struct sb_html *h, const struct sb_results *r, const struct
 		if (m)
 			continue;
 		num_cell(h, cv, false);
-		num_cell(h, n, false);
+		num_cell(h, n ? n : NAN, false);	/* no repetition read: n/a, not 0 */
 	}
 	if (noisy)
 		snprintf(note, sizeof(note), "⚠ noisy (CV %.3g %% > %g %%)", cv, r->cv_threshold);
@@ -280,7 +280,7 @@ void sb_html_noisy(struct sb_html *h, const struct sb_results *r)
 		sb_html_raw(h, "<tr class=\"noisy\">");
 		sb_html_el(h, "td", NULL, r->bm[i].name);
 		num_cell(h, cv, false);
-		num_cell(h, n, false);
+		num_cell(h, n ? n : NAN, false);	/* no repetition read: n/a, not 0 */
 		sb_html_raw(h, "</tr>\n");
 	}
 	if (nnoisy)
