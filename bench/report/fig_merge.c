@@ -176,11 +176,13 @@ static int read_csv(struct merged *m, char *err, size_t errlen)
 			m->untyped++;	/* no typed point: nothing to group it by */
 			continue;
 		}
-		m->row = realloc(m->row, sizeof(*m->row) * (size_t)(m->n + 1));
-		if (!m->row) {
+		void *more = realloc(m->row, sizeof(*m->row) * (size_t)(m->n + 1));
+
+		if (!more) {	/* m->row stays, freed by the caller */
 			snprintf(err, errlen, "out of memory");
 			rc = -1;
 		} else {
+			m->row = more;
 			rc = fill_row(f, n, idx, lineno, m, &m->row[m->n], err, errlen);
 			m->n += !rc && m->row[m->n].s.n > 0 && !isnan(m->row[m->n].s.median);
 		}

@@ -228,8 +228,10 @@ static int write_script(struct sb_gp *g, const char *title)
 	snprintf(tpl, sizeof(tpl), "%s/%s.gp", p->tpldir, g->tpl);
 	if (!rc)
 		rc = append_file(f, tpl, p->err, p->errlen);
-	if (fclose(f) && !rc) {
-		snprintf(p->err, p->errlen, "cannot write %s: %s", path, strerror(errno));
+	/* ferror: a short fprintf/fwrite above is sticky on the stream */
+	if ((ferror(f) | fclose(f)) && !rc) {
+		snprintf(p->err, p->errlen, "cannot write %s: %s", path,
+			 strerror(errno ? errno : EIO));
 		rc = -1;
 	}
 	return rc;
@@ -374,11 +376,11 @@ int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy)
 	int rc;
 
 	snprintf(dir, sizeof(dir), "%s/plots", p->dir);
-	rc = fclose(g->dat);
+	rc = ferror(g->dat) | fclose(g->dat);	/* every fprintf to it, checked here */
 	g->dat = NULL;
 	if (rc)
 		snprintf(p->err, p->errlen, "cannot write %s/%s.dat: %s", dir, g->name,
-			 strerror(errno));
+			 strerror(errno ? errno : EIO));
 	if (!rc)
 		rc = write_script(g, title);
 	if (!rc)
