@@ -16,7 +16,7 @@
 /* name and the typed point as CSV fields (empty without a point) */
 static void put_point(FILE *f, const struct sb_bm *b)
 {
-	char params[1200];
+	char params[1200], place[sizeof(b->pt.placement)];
 
 	sb_csv_field(f, b->name);
 	if (!b->has_point) {
@@ -25,9 +25,8 @@ static void put_point(FILE *f, const struct sb_bm *b)
 	}
 	sb_params_str(&b->pt.params, NULL, params, sizeof(params));
 	fprintf(f, ",%s,%s,%s,%d,", b->pt.family, b->pt.strategy, b->pt.lock, b->pt.threads);
-	for (const char *c = b->pt.placement; *c; c++)	/* comma-free, as results.csv */
-		fputc(*c == ',' ? '+' : *c, f);
-	fputc(',', f);
+	sb_point_place(&b->pt, place, sizeof(place));	/* comma-free, as results.csv */
+	fprintf(f, "%s,", place);
 	sb_csv_field(f, params);
 }
 

@@ -66,7 +66,7 @@ static void put_field(const char *s)
 static void put_point_fields(const char *registered)
 {
 	const struct sb_point_fields *f = registered ? sb_points_find(registered) : NULL;
-	char params[1200];
+	char params[1200], place[sizeof(f->placement)];
 
 	if (!f) {
 		fputs(",,,,,", rows);
@@ -76,9 +76,8 @@ static void put_point_fields(const char *registered)
 	fprintf(rows, "%s,%s,%s,%d,", f->family, f->strategy, f->lock, f->threads);
 	/* list:0,1 as list:0+1, as in the name: every field stays comma-free
 	 * for awk and cut (the JSON files hold the placement as given) */
-	for (const char *c = f->placement; *c; c++)
-		fputc(*c == ',' ? '+' : *c, rows);
-	fputc(',', rows);
+	sb_point_place(f, place, sizeof(place));
+	fprintf(rows, "%s,", place);
 	put_field(params);
 }
 

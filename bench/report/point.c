@@ -103,15 +103,20 @@ static size_t put_params(const struct sb_params *p, int from, int to, char *buf,
 	return len;
 }
 
+void sb_point_place(const struct sb_point_fields *f, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", f->placement);
+	for (char *c = buf; *c; c++)
+		if (*c == ',')
+			*c = '+';
+}
+
 void sb_point_name(const struct sb_point_fields *f, int nfirst, char *buf, size_t n)
 {
 	char place[sizeof(f->placement)];
 	size_t len;
 
-	snprintf(place, sizeof(place), "%s", f->placement);
-	for (char *c = place; *c; c++)
-		if (*c == ',')
-			*c = '+';
+	sb_point_place(f, place, sizeof(place));
 	len = (size_t)snprintf(buf, n, "%s/%s%s%s", f->family, f->strategy, *f->lock ? "/lock:" : "",
 			       f->lock);
 	nfirst = nfirst < f->params.n ? nfirst : f->params.n;

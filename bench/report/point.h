@@ -60,6 +60,8 @@ void sb_params_human(const struct sb_params *p, const char *const *skip, char *b
  * placement become '+', so names stay comma-free for CSV and filters);
  * params before threads are those the caller marks first (nfirst). */
 void sb_point_name(const struct sb_point_fields *f, int nfirst, char *buf, size_t n);
+/* The placement as the name and the CSV files show it: commas as '+'. */
+void sb_point_place(const struct sb_point_fields *f, char *buf, size_t n);
 /* The point less threads and placement, as a key: "family/strategy/lock/k=v;..."
  * (what a scaling reference or a compare group is keyed by). */
 void sb_point_group(const struct sb_point_fields *f, const char *const *skip, char *buf,
