@@ -67,6 +67,8 @@ void sb_point_place(const struct sb_point_fields *f, char *buf, size_t n);
 void sb_point_group(const struct sb_point_fields *f, const char *const *skip, char *buf,
 		    size_t n);
 
+/* The JSON point has no `bare` flag: a point read back is data, never a
+ * name (no reader rebuilds a name; the registered name is stored beside it). */
 json_t *sb_point_to_json(const struct sb_point_fields *f);
 /* 0, or -1 with one line in err naming the missing or mistyped field. */
 int sb_point_from_json(json_t *j, struct sb_point_fields *f, char *err, size_t errlen);
