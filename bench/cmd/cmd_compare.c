@@ -74,49 +74,6 @@ static bool in_rows(const struct sb_bm *b, const struct sb_cmp_row *rows, int nr
 	return false;
 }
 
-/* The row's %Change, p(U), each side's CV and noisy mark, and the verdict:
- * within the noise when p(U) >= 0.05, or, without p(U) (a side with fewer
- * than 2 repetitions), when |%Change| is at most the larger CV; with neither
- * (single runs) the change is taken as it is.  worse: +1 up is worse, -1
- * down, 0 unknown. */
-static void judge(struct sb_cmp_row *w, const struct sb_results r[2], const char *metric,
-		  int worse)
-{
-	const struct sb_bm *side[2] = { w->old, w->new };
-	double big = NAN;
-
-	w->change = sb_cmp_change(w->old->median, w->new->median);
-	w->p = w->old->nreps >= 2 && w->new->nreps >= 2 ?
-	       sb_mann_whitney_p(w->old->reps, w->old->nreps, w->new->reps, w->new->nreps) : NAN;
-	for (int s = 0; s < 2; s++) {
-		struct sb_stat st;
-
-		sb_bm_stat(side[s], metric, &st);
-		w->cv[s] = isnan(st.cv) ? side[s]->cv : st.cv;	/* aggregates only: GB's */
-		w->noisy[s] = !isnan(w->cv[s]) && w->cv[s] > r[s].cv_threshold;
-		if (!isnan(w->cv[s]) && (isnan(big) || w->cv[s] > big))
-			big = w->cv[s];
-	}
-	w->noise = !isnan(w->change) &&
-		   (!isnan(w->p) ? w->p >= 0.05 : !isnan(big) && fabs(w->change) <= big);
-	if (isnan(w->change))
-		w->verdict = "n/a";
-	else if (w->noise || w->change == 0)
-		w->verdict = "noise";
-	else if (!worse)
-		w->verdict = w->change > 0 ? "up" : "down";
-	else
-		w->verdict = (w->change > 0) == (worse > 0) ? "worse" : "better";
-}
-
-static void fmt_cv(char *buf, size_t n, double cv, bool noisy)
-{
-	if (isnan(cv))
-		snprintf(buf, n, "n/a");
-	else
-		snprintf(buf, n, "%.3g%%%s", cv, noisy ? " noisy" : "");
-}
-
 static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 {
 	for (int k = 0; k < nrows; k++) {
@@ -191,7 +148,7 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 			sb_fmt_value(buf, sizeof(buf), s ? w->new->median : w->old->median);
 			c[col++] = strdup(buf);
 			if (cvs) {
-				fmt_cv(buf, sizeof(buf), w->cv[s], w->noisy[s]);
+				sb_cmp_fmt_cv(buf, sizeof(buf), w->cv[s], w->noisy[s]);
 				c[col++] = strdup(buf);
 			}
 		}
@@ -369,7 +326,8 @@ static int compare_main(int argc, char **argv)
 				rows[nrows].group = group_of(&r[0].bm[i], &rows[nrows].threads);
 				rows[nrows].old = &r[0].bm[i];
 				rows[nrows].new = &r[1].bm[j];
-				judge(&rows[nrows], r, metric, worse);
+				sb_cmp_judge(&rows[nrows], (double[2]){ r[0].cv_threshold, r[1].cv_threshold },
+					     metric, worse);
 				nrows++;
 			}
 	if (!nrows) {

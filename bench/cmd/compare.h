@@ -4,7 +4,9 @@
 #ifndef STRATBENCH_COMPARE_H
 #define STRATBENCH_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "report/plot.h"
 
@@ -16,6 +18,8 @@ void sb_cmp_fmt_count(char *buf, size_t n, double v);
 /* %Change = (new - old) / old * 100, 6 significant digits; NaN: n/a */
 void sb_cmp_fmt_change(char *buf, size_t n, double change);
 double sb_cmp_change(double old, double new);
+/* a CV as the tables show it: "3.2%", "7.5% noisy", n/a for NaN */
+void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy);
 
 /* One table of ncols columns (at most SB_CMP_MAXCOLS) and nrows rows of
  * cells, the first the header: text pads to the widest cell, markdown is a
@@ -24,6 +28,8 @@ double sb_cmp_change(double old, double new);
 #define SB_CMP_MAXCOLS 12
 void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
 			int nrows);
+void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
+			 int nrows);
 
 /* The counter tables: one per family, `Event Before After %Change`, the
  * cnt:NAME totals per run (median over repetitions) with thousands
@@ -33,5 +39,11 @@ void sb_cmp_counter_tables(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int
 /* Which way metric gets worse: +1 up (times, costs per page or op), -1 down
  * (rates: *_per_s), 0 unknown */
 int sb_cmp_worse(const char *metric);
+
+/* The row's %Change of the medians, p(U) over the repetitions, each side's
+ * CV of metric and noisy mark (above threshold[side] %), and the verdict:
+ * within the noise when p(U) >= 0.05, or without p(U) when |%Change| is at
+ * most the larger CV (w->old and w->new set; worse as sb_cmp_worse). */
+void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *metric, int worse);
 
 #endif

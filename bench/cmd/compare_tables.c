@@ -60,6 +60,14 @@ void sb_cmp_fmt_change(char *buf, size_t n, double change)
 		snprintf(buf, n, "%.6g", change);
 }
 
+void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy)
+{
+	if (isnan(cv))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.3g%%%s", cv, noisy ? " noisy" : "");
+}
+
 static bool subheader(char **row, int ncols)
 {
 	for (int c = 1; c < ncols; c++)
@@ -68,7 +76,8 @@ static bool subheader(char **row, int ncols)
 	return ncols > 1;
 }
 
-void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **cells, int nrows)
+void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
+			 int nrows)
 {
 	int w[SB_CMP_MAXCOLS] = { 0 }, r, c;
 
@@ -80,37 +89,76 @@ void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **
 				if ((int)strlen(cells[r * ncols + c]) > w[c])
 					w[c] = (int)strlen(cells[r * ncols + c]);
 		}
-		printf("%s\n", title);
+		fprintf(o, "%s\n", title);
 		for (r = 0; r < nrows; r++) {
 			if (r && subheader(cells + (size_t)r * ncols, ncols)) {
-				printf("%s\n", cells[(size_t)r * ncols]);
+				fprintf(o, "%s\n", cells[(size_t)r * ncols]);
 				continue;
 			}
 			for (c = 0; c < ncols; c++)
 				if (c < ncols - 1)
-					printf("%-*s  ", w[c], cells[r * ncols + c]);
+					fprintf(o, "%-*s  ", w[c], cells[r * ncols + c]);
 				else
-					printf("%s", cells[r * ncols + c]);
-			putchar('\n');
+					fprintf(o, "%s", cells[r * ncols + c]);
+			fputc('\n', o);
 		}
 	} else {
-		printf("**%s**\n\n", title);
+		fprintf(o, "**%s**\n\n", title);
 		for (r = 0; r < nrows; r++) {
 			bool sub = r && subheader(cells + (size_t)r * ncols, ncols);
 
-			printf("|");
+			fprintf(o, "|");
 			for (c = 0; c < ncols; c++)
-				printf(sub && !c ? " **%s** |" : " %s |", cells[r * ncols + c]);
-			putchar('\n');
+				fprintf(o, sub && !c ? " **%s** |" : " %s |", cells[r * ncols + c]);
+			fputc('\n', o);
 			if (r == 0) {
-				printf("|");
+				fprintf(o, "|");
 				for (c = 0; c < ncols; c++)
-					printf(c ? "---:|" : ":---|");
-				putchar('\n');
+					fprintf(o, c ? "---:|" : ":---|");
+				fputc('\n', o);
 			}
 		}
 	}
-	putchar('\n');
+	fputc('\n', o);
+}
+
+void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **cells, int nrows)
+{
+	sb_cmp_fprint_table(stdout, f, title, ncols, cells, nrows);
+}
+
+/* The row's %Change, p(U), each side's CV and noisy mark, and the verdict:
+ * within the noise when p(U) >= 0.05, or, without p(U) (a side with fewer
+ * than 2 repetitions), when |%Change| is at most the larger CV; with neither
+ * (single runs) the change is taken as it is.  worse: +1 up is worse, -1
+ * down, 0 unknown. */
+void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *metric, int worse)
+{
+	const struct sb_bm *side[2] = { w->old, w->new };
+	double big = NAN;
+
+	w->change = sb_cmp_change(w->old->median, w->new->median);
+	w->p = w->old->nreps >= 2 && w->new->nreps >= 2 ?
+	       sb_mann_whitney_p(w->old->reps, w->old->nreps, w->new->reps, w->new->nreps) : NAN;
+	for (int s = 0; s < 2; s++) {
+		struct sb_stat st;
+
+		sb_bm_stat(side[s], metric, &st);
+		w->cv[s] = isnan(st.cv) ? side[s]->cv : st.cv;	/* aggregates only: GB's */
+		w->noisy[s] = !isnan(w->cv[s]) && w->cv[s] > threshold[s];
+		if (!isnan(w->cv[s]) && (isnan(big) || w->cv[s] > big))
+			big = w->cv[s];
+	}
+	w->noise = !isnan(w->change) &&
+		   (!isnan(w->p) ? w->p >= 0.05 : !isnan(big) && fabs(w->change) <= big);
+	if (isnan(w->change))
+		w->verdict = "n/a";
+	else if (w->noise || w->change == 0)
+		w->verdict = "noise";
+	else if (!worse)
+		w->verdict = w->change > 0 ? "up" : "down";
+	else
+		w->verdict = (w->change > 0) == (worse > 0) ? "worse" : "better";
 }
 
 int sb_cmp_worse(const char *m)
