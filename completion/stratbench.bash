@@ -86,9 +86,9 @@ _stratbench() {
 			cands=(--help $("$sb" "$cmd" --help 2>/dev/null |
 				grep -oE '^ +--[A-Za-z0-9_-]+=?' | tr -d ' '))
 			;;
-		*)	# positional: plot/merge DIR, compare OLD NEW, help COMMAND
+		*)	# positional: plot/merge/summary DIR, compare OLD NEW, help COMMAND
 			case $cmd in
-			plot|merge) cands=($(compgen -d -- "$cur")) ;;
+			plot|merge|summary) cands=($(compgen -d -- "$cur")) ;;
 			compare) cands=($(compgen -d -- "$cur") $(compgen -f -X '!*.json' -- "$cur")) ;;
 			help) cands=($("$sb" help 2>/dev/null | awk '/^Commands:/ { f = 1; next }
 				f && /^  [a-z]/ { print $1 } f && /^$/ { exit }')) ;;

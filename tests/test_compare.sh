@@ -15,51 +15,6 @@ tmp=$(mktemp -d /tmp/sb_cmp.XXXXXX)
 trap "" EXIT
 . "$(dirname "$0")/testlib.sh"
 
-# entry NAME OPS [AGG]: one Google Benchmark JSON entry of ours
-entry() {
-	local name=$1 ops=$2 agg=${3:-} rep=${4:-0} extra=${5:-}
-	if [ -n "$agg" ]; then
-		printf '{"name": "%s/manual_time_%s", "run_name": "%s/manual_time", "run_type": "aggregate", "aggregate_name": "%s", "repetitions": 3, "threads": 1, "iterations": 3, "real_time": 1.0, "cpu_time": 1.0, "time_unit": "ns", "ops_per_s": %s%s}' \
-			"$name" "$agg" "$name" "$agg" "$ops" "$extra"
-	else
-		printf '{"name": "%s/manual_time", "run_name": "%s/manual_time", "run_type": "iteration", "repetitions": 1, "repetition_index": %s, "threads": 1, "iterations": 1000, "real_time": 1.0, "cpu_time": 1.0, "time_unit": "ns", "ops_per_s": %s%s}' \
-			"$name" "$name" "$rep" "$ops" "$extra"
-	fi
-}
-# point NAME: the typed point this test means by NAME, as the escaped JSON
-# text of one sb_points member (the fixture's own bookkeeping: stratbench
-# reads the fields, never the name)
-point() {
-	local IFS=/ part fam strat lock=null thr=1 place="" params="" k
-	set -- $1
-	fam=$1 strat=$2; shift 2
-	for part in "$@"; do
-		k=${part%%:*}
-		case $k in
-		threads) thr=${part#*:} ;;
-		place) place=${part#*:} ;;
-		lock) lock="\\\"${part#*:}\\\"" ;;
-		*) params+="${params:+,}\\\"$k\\\":\\\"${part#*:}\\\"" ;;
-		esac
-	done
-	printf '\\"%s\\":{\\"family\\":\\"%s\\",\\"strategy\\":\\"%s\\",\\"lock\\":%s,\\"threads\\":%s,\\"placement\\":\\"%s\\",\\"params\\":{%s}}' \
-		"$(IFS=/; echo "$fam/$strat/$*")" "$fam" "$strat" "$lock" "$thr" "$place" "$params"
-}
-# doc LABEL ENTRY...: a results file with our context, its points typed
-doc() {
-	local label=$1 names n pts=""; shift
-	names=$(printf '%s\n' "$@" | grep -o '"run_name": "[^"]*/manual_time"' | sed 's/.*: "//; s,/manual_time",,' | sort -u)
-	for n in $names; do pts+="${pts:+,}$(point "$n")"; done
-	printf '{"context": {"date": "x", "host_name": "h", "sb_label": "%s", "sb_host": "h-%s", "sb_cpu_model": "Test CPU", "sb_schema": "1", "sb_points": "{%s}"}, "benchmarks": [' "$label" "$label" "$pts"
-	local first=1 e
-	for e in "$@"; do
-		[ $first -eq 1 ] || printf ','
-		first=0
-		printf '%s' "$e"
-	done
-	printf ']}\n'
-}
-
 # has_text FILE TEXTFILE: FILE holds TEXTFILE's text as one block (grep -F
 # would take each of its lines as a pattern of its own)
 has_text() { [[ "$(cat "$1")" == *"$(cat "$2")"* ]]; }

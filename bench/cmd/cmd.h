@@ -29,6 +29,8 @@ struct sb_opts {
 	const char *resume;		/* --resume=DIR */
 	bool quiet;			/* no progress line */
 	double cv_threshold;		/* flag benchmarks whose CV exceeds it (%) */
+	const char *suite;		/* --suite=NAME (suite.h), NULL: none */
+	bool dry_run;			/* list the plan and its time estimate only */
 	/* plan: leave out the benchmarks this says are done (--resume) */
 	bool (*skip)(const char *name, void *arg);
 	void *skip_arg;
@@ -65,7 +67,7 @@ struct sb_command {
 /* commands.c: every command, in help order; NULL-terminated. */
 extern const struct sb_command *const sb_commands[];
 extern const struct sb_command sb_cmd_list, sb_cmd_topo, sb_cmd_run, sb_cmd_counters,
-	sb_cmd_compare, sb_cmd_merge,
+	sb_cmd_compare, sb_cmd_summary, sb_cmd_merge,
 	sb_cmd_selftest, sb_cmd_plot, sb_cmd_help, sb_cmd_calibrate;
 const struct sb_command *sb_command_find(const char *name);
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 const struct sb_command *const sb_commands[] = {
-	&sb_cmd_list, &sb_cmd_topo, &sb_cmd_run, &sb_cmd_calibrate, &sb_cmd_compare, &sb_cmd_merge,
+	&sb_cmd_list, &sb_cmd_topo, &sb_cmd_run, &sb_cmd_calibrate, &sb_cmd_compare, &sb_cmd_summary, &sb_cmd_merge,
 	&sb_cmd_plot, &sb_cmd_counters, &sb_cmd_selftest,
 	&sb_cmd_help,
 	NULL,

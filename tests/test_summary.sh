@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# test_summary.sh STRATBENCH — `stratbench summary` on results this test
+# writes, values known: each family's rows against its reference (window
+# against spinlock with the fidelity twin's stretch, lock against
+# pthread_spin, simulated shootdown against immediate in ns/page, the
+# kernel drivers' batched against immediate in TLB IPIs/page), the %Change
+# and its noise mark, the precision note, the noisy points, markdown; a
+# point with no reference in the run gets no row; a run with no reference
+# at all says so; an unreadable directory: exit 2, one line.  Each check
+# has a broken fixture beside it that it must tell apart.
+set -u
+sb=$1
+tmp=$(mktemp -d /tmp/sb_sum.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/testlib.sh"
+
+W=window P=place:compact
+# reps NAME V1 V2 V3 [EXTRA]: three repetitions of one point
+reps() {
+	local n=$1 e=${5:-}
+	printf '%s,%s,%s' "$(entry "$n" "$2" "" 0 "$e")" "$(entry "$n" "$3" "" 1 "$e")" \
+		"$(entry "$n" "$4" "" 2 "$e")"
+}
+# run DIR ENTRY...: a results directory
+run() {
+	local d=$1; shift
+	mkdir -p "$d"
+	doc x "$@" >"$d/gbench.json"
+}
+fixture() {	# fixture DIR [CMPXCHG_THREADS]
+	local ct=${2:-2}
+	run "$1" "$(reps $W/spinlock/lock:queued/mode:throughput/threads:1/$P 100 101 99)" \
+		"$(reps $W/trylock/lock:queued/mode:throughput/threads:1/$P 110 111 109)" \
+		"$(reps $W/trylock/lock:queued/mode:fidelity/threads:1/$P 50 50 50 ', "stretch": 1.25')" \
+		"$(reps $W/cmpxchg/mode:throughput/threads:$ct/$P 90 90 90)" \
+		"$(entry $W/cmpxchg/mode:throughput/threads:$ct/$P 0.2 cv)" \
+		"$(reps lock/pthread_spin/threads:1/$P 200 200 200)" \
+		"$(reps lock/ticket/threads:1/$P 300 300 300)" \
+		"$(reps shootdown/immediate/batch:32/threads:2/$P 1 1 1 ', "ns_per_page": 400')" \
+		"$(reps shootdown/batched/batch:32/threads:2/$P 1 1 1 ', "ns_per_page": 100')" \
+		"$(reps shootdown/kernel-madvise/mode:immediate/batch:512/threads:2/$P 1 1 1 ', "tlb_irqs_per_page": 1')" \
+		"$(reps shootdown/kernel-madvise/mode:batched/batch:512/threads:2/$P 1 1 1 ', "tlb_irqs_per_page": 0.002')"
+}
+fixture "$tmp/r"
+"$sb" summary "$tmp/r" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "summary exits 0 (rc=$rc: $(head -2 "$tmp/err"))" [ "$rc" -eq 0 ]
+row() { grep -E "^$1 " "$tmp/out"; }
+# window: trylock's %Change against spinlock is 10, within the noise of 3
+# repetitions a side (p(U) = 0.1); the stretch is its fidelity twin's
+check "window table titled with its reference" grep -q '^window policies against spinlock: ops/s' "$tmp/out"
+check "trylock row: 100 -> 110, 10 ~, p 0.1, stretch 1.25" \
+	bash -c "grep -E '^trylock/queued +1 +compact +100 .* 110 .* 10 ~ +0\.1 +1\.25 ' '$tmp/out' >/dev/null"
+check "spinlock is the reference row" bash -c "grep -E '^spinlock/queued +1 .*reference' '$tmp/out' >/dev/null"
+# no reference at cmpxchg's thread count: no row (broken fixture: with one, a row)
+check "cmpxchg at threads 2 has no spinlock to compare with: no row" bash -c "! grep -q '^cmpxchg ' '$tmp/out'"
+fixture "$tmp/r1" 1
+"$sb" summary "$tmp/r1" >"$tmp/out1" 2>&1
+check "broken fixture: cmpxchg at threads 1 has a row, -10.1" grep -qE '^cmpxchg +1 +compact +100 .* 90 .* -10 ' "$tmp/out1"
+check "lock: ticket against pthread_spin, 50" bash -c "grep -E '^ticket +1 +compact +200 .* 300 .* 50 ' '$tmp/out' >/dev/null"
+check "constant parameters go in the title" grep -q 'against immediate: ns/page, .*; batch=32$' "$tmp/out"
+check "simulated shootdown: batched -75 % ns/page" \
+	bash -c "grep -E '^batched +2 +compact +400 .* 100 .* -75 ' '$tmp/out' >/dev/null"
+check "kernel: batched -99.8 % TLB IPIs/page" \
+	bash -c "grep -E '^kernel-madvise +batched +2 +compact +1 .* 0\.002 .* -99\.8 ' '$tmp/out' >/dev/null"
+check "precision note: 3 repetitions cannot reach p < 0.1" grep -q 'with 3 repetitions a side the exact p(U) cannot go below 0.1' "$tmp/out"
+check "noisy point listed with its CV (20 %)" grep -qE 'window/cmpxchg/.* CV 20 % > 5 %' "$tmp/out"
+check "no other noisy point" [ "$(grep -c ' CV .* % > ' "$tmp/out")" -eq 1 ]
+check "every line within 160 characters" bash -c "! awk 'length > 160' '$tmp/out' | grep -q ."
+"$sb" summary "$tmp/r" --format=markdown >"$tmp/md" 2>&1
+check "markdown: a pipe table row" grep -qF '| trylock/queued | 1 | compact | 100 |' "$tmp/md"
+check "markdown: the header rule" grep -qF '|:---|---:|' "$tmp/md"
+
+# no reference in the run: said, not invented (broken: the reference added back)
+run "$tmp/noref" "$(reps $W/trylock/lock:queued/mode:throughput/threads:1/$P 110 111 109)"
+"$sb" summary "$tmp/noref" >"$tmp/o2" 2>&1
+check "no reference: nothing to compare, said" grep -q 'nothing to compare' "$tmp/o2"
+check "no reference: no table" bash -c "! grep -q '^window policies' '$tmp/o2'"
+check "broken fixture: with the reference there is a table" bash -c "! grep -q 'nothing to compare' '$tmp/out'"
+
+expect2 "missing directory" "No such file" summary "$tmp/none"
+expect2 "no directory given" "needs a results directory" summary
+finish test_summary
