@@ -485,9 +485,10 @@ void sb_args_free(struct sb_args *args)
 /* The options every family shares: parsed into cur, copied out by
  * sb_opts_parse.  The help prints the defaults from here. */
 static const char *family, *strategy, *lock, *threads = "auto", *placement = "auto", *out,
-	*topology, *counters = "default", *label, *resume;
+	*topology, *counters = "default", *label, *resume, *suite;
 static unsigned long home_node = ULONG_MAX;	/* unset: node of thread 0's CPU */
-static bool counters_ab, limits, quiet;
+static bool counters_ab, limits, quiet, dry_run;
+static const char *const suite_names[] = { "default", "quick", NULL };	/* suite.c's */
 static double cv_threshold = 5;
 
 const struct sb_option sb_run_options[] = {
@@ -528,6 +529,13 @@ const struct sb_option sb_run_options[] = {
 	{ "limits", SB_OPT_FLAG, &limits, 0, 0, NULL, NULL,
 	  "first measure the machine's limits (the calibrate family, briefly) so window "
 	  "and lock results carry limit_ops and of_limit" },
+	{ "suite", SB_OPT_STRING, &suite, 0, 0, suite_names, "default|quick",
+	  "run a named suite: its stages (each a run into --out or a directory under it), "
+	  "their plots and the summary; other options go to its first stage (default: none; "
+	  "--out default: results/HOST-DATE)" },
+	{ "dry-run", SB_OPT_FLAG, &dry_run, 0, 0, NULL, NULL,
+	  "list the benchmarks (every stage's, with --suite) and the time estimate; run "
+	  "nothing, write nothing" },
 	{ NULL },
 };
 
@@ -540,8 +548,8 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 	threads = placement = "auto";
 	counters = "default";
 	home_node = ULONG_MAX;
-	counters_ab = limits = quiet = false;
-	label = resume = NULL;
+	counters_ab = limits = quiet = dry_run = false;
+	label = resume = suite = NULL;
 	cv_threshold = 5;
 	rc = sb_cmd_parse(sb_command_find("run"), argc, argv, &args, err, errlen);
 	*o = (struct sb_opts){
@@ -550,6 +558,7 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 		.home_node = home_node == ULONG_MAX ? -1 : (int)home_node,
 		.counters = counters, .counters_ab = counters_ab, .limits = limits,
 		.label = label, .resume = resume, .quiet = quiet, .cv_threshold = cv_threshold,
+		.suite = suite, .dry_run = dry_run,
 		.gb_argc = args.gb_argc, .gb_argv = args.gb_argv,
 	};
 	/* a label names files and plot series: no path or CSV separators */

@@ -11,6 +11,7 @@
  * --resume reads) and is one line, exit 1.  DIR/.lock is flock()ed for the
  * whole run or resume: a second one of DIR is refused, naming the pid. */
 #include "cmd/cmd.h"
+#include "cmd/suite.h"
 #include "run/limits.h"
 
 #include <errno.h>
@@ -536,6 +537,54 @@ static void on_group(const struct sb_run_report *runs, int n, const char *json, 
 		       runs[0].name, cv, reps, cv_threshold);
 }
 
+/* --- --dry-run ------------------------------------------------------------ */
+
+/* The time a benchmark takes, roughly: Google Benchmark 1.7.1 grows the
+ * iteration count until a run lasts min_time (about 1.3 x min_time in all
+ * per repetition), and a point's team and setup cost some ms; a fixed
+ * iteration count (the calibration's brief runs) takes ~0.05 s.  Checked
+ * against the default suite here (docs/running.md). */
+#define EST_GROWTH 1.3
+#define EST_SETUP_S 0.01
+#define EST_FIXED_S 0.05
+
+struct estimate {
+	double min_time, secs;
+	int reps, n, runs;
+};
+
+static void dry_run_one(const char *name, double min_time, int64_t iterations, int reps,
+			void *arg)
+{
+	struct estimate *e = arg;
+	double m = min_time > 0 ? min_time : e->min_time;
+	int r = reps > 0 ? reps : e->reps;
+
+	if (iterations > 0)
+		printf("  %s  (%d x %lld iterations)\n", name, r, (long long)iterations);
+	else
+		printf("  %s  (%d x %g s)\n", name, r, m);
+	e->secs += r * (iterations > 0 ? EST_FIXED_S : EST_GROWTH * m + EST_SETUP_S);
+	e->runs += r;
+	e->n++;
+}
+
+static void dry_run_list(int argc, char **argv)
+{
+	struct estimate e = { .min_time = 0.5, .reps = 1 };
+
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--benchmark_min_time=", 21))
+			e.min_time = strtod(argv[i] + 21, NULL);
+		if (!strncmp(argv[i], "--benchmark_repetitions=", 24))
+			e.reps = atoi(argv[i] + 24);
+	}
+	sb_gbench_each(argc, argv, dry_run_one, &e);
+	/* suite.c reads this line back: keep its form */
+	printf("estimate: %d benchmarks, %d runs, about %.0f s (nothing was run)\n", e.n, e.runs,
+	       e.secs);
+}
+
 static int run_args_only(int argc, char **argv, char *err, size_t errlen)
 {
 	for (int i = 1; i < argc; i++)
@@ -598,11 +647,20 @@ static int run_main(int argc, char **argv)
 
 	if (sb_opts_parse(&o, argc, argv, err, sizeof(err)))
 		goto usage;
+	if (o.suite) {
+		rc = sb_suite_main(o.suite, o.out, o.dry_run, argc, argv);
+		goto out;
+	}
 	if (o.resume) {
 		resume = o.resume;
 		quiet = o.quiet;
-		if (run_args_only(argc, argv, err, sizeof(err)) ||
-		    sb_resume_load(resume, &rargc, &rargv, &complete, err, sizeof(err)))
+		if (run_args_only(argc, argv, err, sizeof(err)))
+			goto usage;
+		if (!sb_suite_stage() && sb_suite_is(resume)) {
+			rc = sb_suite_resume(resume, quiet);
+			goto out;
+		}
+		if (sb_resume_load(resume, &rargc, &rargv, &complete, err, sizeof(err)))
 			goto usage;
 		/* one writer: held until exit, before anything in DIR is read
 		 * for the resume or changed */
@@ -699,6 +757,12 @@ static int run_main(int argc, char **argv)
 			 "benchmarks planned (see --benchmark_list_tests)", flt ? flt : "",
 			 sb_gbench_count(1, argv));
 		goto usage;
+	}
+	if (o.dry_run) {	/* the plan and its estimate; nothing created */
+		sb_plan_say_skipped();
+		dry_run_list(o.gb_argc, o.gb_argv);
+		rc = 0;
+		goto out;
 	}
 	if (o.out && !resume) {
 		/* the last usage check: nothing is created before it */

@@ -32,6 +32,9 @@ struct sb_bench {
 	int nargs;		// length of every argument set registered
 	int stage;
 	std::string name;
+	double min_time = 0;	// 0: --benchmark_min_time's (for sb_gbench_each)
+	int64_t iterations = 0;	// 0: GB's estimate
+	int repetitions = 0;	// 0: --benchmark_repetitions'
 	// its settings, replayed when a stage registers it with GB again
 	std::vector<std::function<void(benchmark::internal::Benchmark *)>> cfg;
 };
@@ -472,16 +475,19 @@ void sb_bench_use_manual_time(sb_bench *b)
 
 void sb_bench_iterations(sb_bench *b, int64_t n)
 {
+	b->iterations = n;
 	add_cfg(b, [n](benchmark::internal::Benchmark *x) { x->Iterations(n); });
 }
 
 void sb_bench_min_time(sb_bench *b, double s)
 {
+	b->min_time = s;
 	add_cfg(b, [s](benchmark::internal::Benchmark *x) { x->MinTime(s); });
 }
 
 void sb_bench_repetitions(sb_bench *b, int n)
 {
+	b->repetitions = n;
 	add_cfg(b, [n](benchmark::internal::Benchmark *x) { x->Repetitions(n); });
 }
 
@@ -683,6 +689,21 @@ int sb_gbench_count(int argc, char *const *argv)
 	for (const auto &b : benches())
 		n += f.selects(*b);
 	return n * (int)(reps > 0 ? reps : 1);
+}
+
+int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg)
+{
+	Filter f(argc, argv);
+	int n = 0;
+
+	if (!f.ok())
+		return 0;
+	for (const auto &b : benches())
+		if (f.selects(*b)) {
+			fn(b->name.c_str(), b->min_time, b->iterations, b->repetitions, arg);
+			n++;
+		}
+	return n;
 }
 
 int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen)

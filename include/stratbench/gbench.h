@@ -131,6 +131,12 @@ int sb_gbench_main(int argc, char **argv);
 int sb_gbench_out_errno(void);
 /* 0 if argv's --benchmark_filter is a valid regular expression (GB 1.7.1's
  * rules), else -1 with err saying why, in stratbench's words. */
+/* Calls fn for every registered benchmark that --benchmark_filter in argv
+ * selects, with its own min_time, iterations and repetitions (0: the
+ * flags' or Google Benchmark's); returns how many (a plan's listing). */
+typedef void (*sb_each_fn)(const char *name, double min_time, int64_t iterations,
+			   int repetitions, void *arg);
+int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg);
 int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
 
 /* Self-benchmarks of the wrapper: a native C++ loop and the C batched loop,

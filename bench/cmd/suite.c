@@ -1,0 +1,588 @@
+/* suite.c — suite.h: the suites' stages, run one after another as child
+ * `stratbench run`s, then their plots and the summary.
+ *
+ * A stage is a child process, not a call: each gets a fresh Google
+ * Benchmark, its own options and its own run.json, exactly as a person
+ * typing its command line would, so any stage can be rerun or resumed by
+ * hand.  The child runs in a process group of its own, and the suite
+ * forwards SIGINT/SIGTERM to it: one Ctrl-C stops the benchmark in flight
+ * with every file complete (the child's own rule), a second one aborts. */
+#include "cmd/suite.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cmd/cmd.h"
+#include "cmd/summary.h"
+
+extern char **environ;
+
+struct stage {
+	const char *name;	/* "main" */
+	const char *subdir;	/* "": DIR itself */
+	const char *what;	/* one line for the listing */
+	const char *const *args;
+};
+
+struct suite {
+	const char *name;
+	const char *what;
+	const struct stage *stages;
+};
+
+/* The default suite's window workload: a migration storm at a node.
+ * HZ=10000 jiffies, 1 ms windows (10 ticks: a reset that restarts at now
+ * stretches a window by a visible tick), 256 pages per window, 200 ns of
+ * hinting fault per call and 1 us of copy per admitted page: one thread
+ * alone could admit ~800 pages per window, so at every thread count the
+ * budget is spent, most calls take the limited path, and each ~0.1 s run
+ * sees ~100 windows and their resets (docs/window.md). */
+#define WINDOW_MODEL "--clock=jiffies", "--tick-us=100", "--interval-ms=1", "--limit=256", \
+		     "--fault-ns=200", "--migrate-ns=1000", "--mode=both"
+/* the kernel drivers run apart, short: their time per page is a small
+ * part of their wall time (handshakes, re-faults) */
+#define NO_KERNEL "--benchmark_filter=-^shootdown/kernel-"
+#define INTERLEAVE "--benchmark_enable_random_interleaving=true"
+
+static const char *const default_main[] = {
+	"--limits", "--benchmark_min_time=0.1", "--benchmark_repetitions=3", INTERLEAVE,
+	WINDOW_MODEL, NO_KERNEL, NULL,
+};
+static const char *const default_kernel[] = {
+	"--family=shootdown", "--strategy=kernel-madvise", "--threads=1,2", "--placement=compact",
+	"--batch=1,32,512", "--benchmark_min_time=0.005", "--benchmark_repetitions=3", NULL,
+};
+static const char *const quick_main[] = {
+	"--limits", "--benchmark_min_time=0.01", "--benchmark_repetitions=2", INTERLEAVE,
+	"--threads=1,2", "--placement=compact", WINDOW_MODEL, NO_KERNEL, NULL,
+};
+static const char *const quick_kernel[] = {
+	"--family=shootdown", "--strategy=kernel-madvise", "--threads=1,2", "--placement=compact",
+	"--batch=1,512", "--benchmark_min_time=0.005", "--benchmark_repetitions=2", NULL,
+};
+
+static const struct stage default_stages[] = {
+	{ "main", "", "every family but the kernel drivers: calibration (--limits), the window "
+	  "model in both modes, 3 interleaved repetitions of 0.1 s", default_main },
+	{ "kernel", "kernel", "real TLB shootdowns: madvise, 1 and 2 threads, batch 1, 32, 512",
+	  default_kernel },
+	{ NULL },
+};
+static const struct stage quick_stages[] = {
+	{ "main", "", "a smoke run of every family: 1 and 2 threads, compact, 2 repetitions "
+	  "of 0.01 s", quick_main },
+	{ "kernel", "kernel", "real TLB shootdowns: madvise, batch 1 and 512", quick_kernel },
+	{ NULL },
+};
+
+static const struct suite suites[] = {
+	{ "default", "what scripts/run.sh runs: every family, the window model, the kernel "
+	  "drivers; a few minutes", default_stages },
+	{ "quick", "the same stages, briefly: a smoke test of about a minute", quick_stages },
+	{ NULL },
+};
+
+const char *const *sb_suite_names(void)
+{
+	static const char *names[sizeof(suites) / sizeof(suites[0])];
+
+	for (size_t i = 0; suites[i].name; i++)
+		names[i] = suites[i].name;
+	return names;
+}
+
+static const struct suite *suite_find(const char *name)
+{
+	for (const struct suite *s = suites; s->name; s++)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+/* --- one child `stratbench run` ----------------------------------------- */
+
+static volatile sig_atomic_t child_pid, got_signal;
+
+static void forward(int sig)
+{
+	got_signal = sig;
+	if (child_pid > 0)
+		kill((pid_t)child_pid, sig);
+}
+
+/* Starts `stratbench ARGV...` (argv[0] "run" or "plot") in a process group
+ * of its own, marked as a suite's stage (SB_SUITE_STAGE=1: its --resume is
+ * a run's, never the suite's); out_fd >= 0: its stdout.  The pid, or -1
+ * (said). */
+static pid_t spawn_start(char *const *argv, int out_fd)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	char *args[256], *env[512];
+	int n = 0, e = 0, rc;
+	pid_t pid;
+
+	args[n++] = "stratbench";
+	while (*argv && n < 255)
+		args[n++] = *argv++;
+	args[n] = NULL;
+	for (char **p = environ; *p && e < 510; p++)
+		if (strncmp(*p, "SB_SUITE_STAGE=", 15))
+			env[e++] = *p;
+	env[e++] = "SB_SUITE_STAGE=1";
+	env[e] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	if (out_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setpgroup(&at, 0);	/* signals reach it through forward() only */
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+	fflush(NULL);
+	rc = posix_spawn(&pid, "/proc/self/exe", &fa, &at, args, env);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	if (rc) {
+		fprintf(stderr, "stratbench: cannot start stratbench %s: %s\n", args[1],
+			strerror(rc));
+		return -1;
+	}
+	return pid;
+}
+
+/* Waits for pid, forwarding SIGINT/SIGTERM to it; its exit status,
+ * 128+signal when killed, 1 when pid is -1. */
+static int spawn_finish(pid_t pid)
+{
+	struct sigaction sa = { .sa_handler = forward, .sa_flags = SA_RESTART }, old[2];
+	int status = 0;
+
+	if (pid < 0)
+		return 1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
+	child_pid = pid;
+	if (got_signal)		/* one that came before the child could get it */
+		kill(pid, got_signal);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	child_pid = 0;
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int spawn_wait(char *const *argv)
+{
+	return spawn_finish(spawn_start(argv, -1));
+}
+
+bool sb_suite_stage(void)
+{
+	const char *e = getenv("SB_SUITE_STAGE");
+
+	return e && !strcmp(e, "1");
+}
+
+/* --- the stages' command lines ------------------------------------------ */
+
+/* options that apply to every stage, not only the first */
+static bool every_stage(const char *a)
+{
+	static const char *const all[] = { "--label", "--quiet", "--cv-threshold", "--console",
+					   "--counters", NULL };
+
+	for (const char *const *p = all; *p; p++) {
+		size_t n = strlen(*p);
+
+		if (!strncmp(a, *p, n) && (a[n] == '=' || !a[n]))
+			return true;
+	}
+	return false;
+}
+
+static bool same_option(const char *a, const char *b)
+{
+	size_t na = strcspn(a, "="), nb = strcspn(b, "=");
+
+	return na == nb && !strncmp(a, b, na);
+}
+
+/* The user's options besides --suite, --dry-run and --out. */
+static int user_args(int argc, char **argv, char **v, int max)
+{
+	int n = 0;
+
+	for (int i = 1; i < argc && n < max; i++)
+		if (strncmp(argv[i], "--suite=", 8) && strcmp(argv[i], "--dry-run") &&
+		    strncmp(argv[i], "--out=", 6))
+			v[n++] = argv[i];
+	return n;
+}
+
+/* Stage k's argv: "run", --out=DIR[/subdir], the stage's options less those
+ * the user gave, then the user's (all of them for the first stage, those
+ * of every_stage for the others).  NULL-terminated in v[max]. */
+static int stage_argv(const struct stage *st, bool first, const char *dir, char **user, int nuser,
+		      char **v, int max, char *outarg, size_t outlen)
+{
+	int n = 0;
+
+	v[n++] = "run";
+	snprintf(outarg, outlen, "--out=%s%s%s", dir, *st->subdir ? "/" : "", st->subdir);
+	v[n++] = outarg;
+	for (const char *const *a = st->args; *a && n < max - 1; a++) {
+		bool given = false;
+
+		for (int i = 0; i < nuser; i++)
+			given |= (first || every_stage(user[i])) && same_option(*a, user[i]);
+		/* a machine with one CPU runs the kernel drivers at 1 thread */
+		if (!strcmp(*a, "--threads=1,2") && sysconf(_SC_NPROCESSORS_ONLN) < 2)
+			v[n++] = "--threads=1";
+		else if (!given)
+			v[n++] = (char *)*a;
+	}
+	for (int i = 0; i < nuser && n < max - 1; i++)
+		if (first || every_stage(user[i]))
+			v[n++] = user[i];
+	v[n] = NULL;
+	return n;
+}
+
+/* Options for the first stage only narrow the run: the later stages are
+ * left out (the old scripts/run.sh's rule), said once. */
+static bool narrowed(char **user, int nuser)
+{
+	for (int i = 0; i < nuser; i++)
+		if (!every_stage(user[i]))
+			return true;
+	return false;
+}
+
+/* --- suite.json ---------------------------------------------------------- */
+
+static int record(const char *dir, const struct suite *s, char **user, int nuser, bool narrow,
+		  char *err, size_t errlen)
+{
+	json_t *j = json_object(), *st = json_array();
+	char path[4200], outarg[4200], *v[256];
+	int rc;
+
+	for (const struct stage *g = s->stages; g->name; g++) {
+		json_t *o = json_object(), *a = json_array();
+		int n = stage_argv(g, g == s->stages, dir, user, nuser, v, 256, outarg,
+				   sizeof(outarg));
+
+		for (int i = 0; i < n; i++)
+			json_array_append_new(a, json_string(v[i]));
+		json_object_set_new(o, "name", json_string(g->name));
+		json_object_set_new(o, "dir", json_string(g->subdir));
+		json_object_set_new(o, "argv", a);
+		json_array_append_new(st, o);
+		if (narrow)
+			break;
+	}
+	json_object_set_new(j, "stratbench_suite", json_integer(1));
+	json_object_set_new(j, "suite", json_string(s->name));
+	json_object_set_new(j, "stages", st);
+	snprintf(path, sizeof(path), "%s/suite.json", dir);
+	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
+	json_decref(j);
+	return rc;
+}
+
+bool sb_suite_is(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/suite.json", dir);
+	return access(path, F_OK) == 0;
+}
+
+/* --- after the stages ---------------------------------------------------- */
+
+static bool has_results(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	return access(path, F_OK) == 0;
+}
+
+/* plots, then the summary, of the stage directories that hold results */
+static void finish(const char *dir, char **dirs, int n)
+{
+	const char *have[16];
+	char err[8192];
+	int k = 0;
+
+	for (int i = 0; i < n && k < 16; i++) {
+		char *pv[] = { "plot", dirs[i], NULL };
+
+		if (!has_results(dirs[i]))
+			continue;
+		have[k++] = dirs[i];
+		if (spawn_wait(pv))
+			fprintf(stderr, "stratbench: suite: the plots of %s were not all drawn (see "
+				"above); the results are complete\n", dirs[i]);
+		if (got_signal)
+			return;
+	}
+	if (!k)
+		return;
+	printf("\n");
+	if (sb_summary_write(dir, have, k, err, sizeof(err)))
+		fprintf(stderr, "stratbench: suite: summary not written: %s\n", err);
+	else
+		fprintf(stderr, "stratbench: summary in %s/summary.txt and %s/summary.md\n", dir,
+			dir);
+}
+
+/* a stage's exit status into the suite's: a failure is kept, a signal or a
+ * usage error stops the suite */
+static bool stage_done(const char *name, int st, int *rc)
+{
+	if (st == 0)
+		return true;
+	if (st >= 128) {
+		*rc = st;
+		return false;
+	}
+	fprintf(stderr, "stratbench: suite: stage %s exited %d%s\n", name, st,
+		st == SB_EXIT_USAGE ? " (its options were refused: the suite stops)" : "");
+	if (st == SB_EXIT_USAGE) {
+		*rc = *rc ? *rc : SB_EXIT_USAGE;
+		return false;
+	}
+	*rc = 1;
+	return true;
+}
+
+/* --- --dry-run: each stage's points and the total estimate --------------- */
+
+static int dry_run(const struct suite *s, const char *dir, char **user, int nuser, bool narrow)
+{
+	double total = 0;
+	int rc = 0;
+
+	printf("suite %s: %s\n", s->name, s->what);
+	for (const struct stage *g = s->stages; g->name; g++) {
+		char outarg[4200], *v[256], line[512];
+		int fds[2], n, st;
+		FILE *in;
+		pid_t pid;
+
+		n = stage_argv(g, g == s->stages, dir, user, nuser, v, 255, outarg, sizeof(outarg));
+		v[n++] = "--dry-run";
+		v[n] = NULL;
+		printf("\nstage %s (%s%s%s): %s\n", g->name, dir, *g->subdir ? "/" : "", g->subdir,
+		       g->what);
+		fflush(stdout);
+		if (pipe2(fds, O_CLOEXEC))
+			return 1;
+		pid = spawn_start(v, fds[1]);
+		close(fds[1]);
+		if ((in = fdopen(fds[0], "r"))) {
+			while (fgets(line, sizeof(line), in)) {
+				double secs;
+
+				fputs(line, stdout);
+				if (sscanf(line, "estimate: %*d benchmarks, %*d runs, about %lf s",
+					   &secs) == 1)
+					total += secs;
+			}
+			fclose(in);
+		} else {
+			close(fds[0]);
+		}
+		st = spawn_finish(pid);
+		if (st)
+			rc = st > 0 ? st : 1;
+		if (narrow) {
+			printf("\n(the later stages are left out: options were given for the first "
+			       "stage only)\n");
+			break;
+		}
+	}
+	printf("\nsuite %s: about %.0f s in all, plus the plots (nothing was run)\n", s->name,
+	       total);
+	return rc;
+}
+
+/* --- the suite ----------------------------------------------------------- */
+
+static int run_stages(const char *dir, json_t *stages, bool quiet)
+{
+	char *dirs[16];
+	int rc = 0, n = 0;
+	size_t i;
+	json_t *g;
+
+	json_array_foreach(stages, i, g) {
+		const char *name = json_string_value(json_object_get(g, "name"));
+		const char *sub = json_string_value(json_object_get(g, "dir"));
+		json_t *a = json_object_get(g, "argv");
+		char sdir[4200], runjson[4300], *v[256], resume[4300];
+		bool complete = false;
+		int st, k = 0;
+
+		if (!name || !sub || !json_is_array(a) || n >= 16)
+			continue;
+		snprintf(sdir, sizeof(sdir), "%s%s%s", dir, *sub ? "/" : "", sub);
+		dirs[n++] = strdup(sdir);
+		snprintf(runjson, sizeof(runjson), "%s/run.json", sdir);
+		if (!access(runjson, F_OK)) {	/* a resume: finished, or to finish */
+			int ac;
+			char **av;
+
+			if (!sb_resume_load(sdir, &ac, &av, &complete, resume, sizeof(resume)))
+				sb_resume_free_argv(ac, av);
+			if (complete)
+				continue;
+			snprintf(resume, sizeof(resume), "--resume=%s", sdir);
+			v[k++] = "run";
+			v[k++] = resume;
+			if (quiet)
+				v[k++] = "--quiet";
+		} else {
+			for (size_t j = 0; j < json_array_size(a) && k < 255; j++)
+				v[k++] = (char *)json_string_value(json_array_get(a, j));
+		}
+		v[k] = NULL;
+		fprintf(stderr, "stratbench: suite stage %zu/%zu: %s -> %s/\n", i + 1,
+			json_array_size(stages), name, sdir);
+		st = spawn_wait(v);
+		if (!stage_done(name, st, &rc))
+			break;
+	}
+	if (rc < 128 && rc != SB_EXIT_USAGE)
+		finish(dir, dirs, n);
+	if (rc >= 128 || got_signal) {
+		fprintf(stderr, "stratbench: suite interrupted: finished results kept in %s/; "
+			"'stratbench run --resume=%s' runs the rest\n", dir, dir);
+		rc = rc >= 128 ? rc : 128 + got_signal;
+	}
+	while (n > 0)
+		free(dirs[--n]);
+	return rc;
+}
+
+/* DIR must be new for a suite: no suite.json, no run's files */
+static int check_new(const char *dir, char *err, size_t errlen)
+{
+	static const char *const files[] = { "suite.json", "run.json", "gbench.json",
+					     "results.csv", "runs.jsonl.partial", NULL };
+	char path[4200];
+
+	for (const char *const *f = files; *f; f++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *f);
+		if (!access(path, F_OK)) {
+			snprintf(err, errlen, "'%.1500s' already holds results (%s): choose a new "
+				 "--out, or --resume=%.1500s to finish an interrupted suite", dir, *f,
+				 dir);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int mkdirs(const char *dir, char *err, size_t errlen)
+{
+	char p[4200];
+
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *s = p + 1;; s++) {
+		bool last = !*s;
+
+		if (*s && *s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) && errno != EEXIST) {
+			snprintf(err, errlen, "cannot create output directory '%s': %s", p,
+				 strerror(errno));
+			return -1;
+		}
+		if (last)
+			return 0;
+		*s = '/';
+	}
+}
+
+int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc, char **argv)
+{
+	const struct suite *s = suite_find(name);
+	char dir[4096], err[8192], *user[128];
+	int nuser = user_args(argc, argv, user, 128), rc;
+	bool narrow = narrowed(user, nuser);
+	json_t *j;
+
+	if (!s) {
+		fprintf(stderr, "stratbench: unknown suite '%s' (want default or quick)\n", name);
+		return SB_EXIT_USAGE;
+	}
+	for (int i = 0; i < nuser; i++)
+		if (!strncmp(user[i], "--resume", 8)) {
+			fprintf(stderr, "stratbench: --suite and --resume do not combine: "
+				"--resume=DIR alone finishes a suite\n");
+			return SB_EXIT_USAGE;
+		}
+	if (out) {
+		snprintf(dir, sizeof(dir), "%s", out);
+	} else {
+		char host[256], stamp[32];
+		time_t now = time(NULL);
+
+		sb_context_host(host, sizeof(host));
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+		snprintf(dir, sizeof(dir), "results/%s-%s", host, stamp);
+	}
+	if (dry_run_only)
+		return dry_run(s, dir, user, nuser, narrow);
+	if (check_new(dir, err, sizeof(err)) || mkdirs(dir, err, sizeof(err)) ||
+	    record(dir, s, user, nuser, narrow, err, sizeof(err))) {
+		fprintf(stderr, "stratbench: %s\n", err);
+		return SB_EXIT_USAGE;
+	}
+	if (narrow)
+		fprintf(stderr, "stratbench: suite %s: options for the first stage given: the later "
+			"stages are left out\n", s->name);
+	snprintf(err, sizeof(err), "%s/suite.json", dir);
+	if (!(j = json_load_file(err, 0, NULL))) {
+		fprintf(stderr, "stratbench: cannot read back %s\n", err);
+		return 1;
+	}
+	rc = run_stages(dir, json_object_get(j, "stages"), false);
+	json_decref(j);
+	return rc;
+}
+
+int sb_suite_resume(const char *dir, bool quiet)
+{
+	char path[4200];
+	json_error_t e;
+	json_t *j;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/suite.json", dir);
+	j = json_load_file(path, 0, &e);
+	if (!j || !json_is_array(json_object_get(j, "stages"))) {
+		fprintf(stderr, "stratbench: cannot resume '%s': %s is not a suite's record (%s)\n",
+			dir, path, j ? "no stages" : e.text);
+		json_decref(j);
+		return SB_EXIT_USAGE;
+	}
+	rc = run_stages(dir, json_object_get(j, "stages"), quiet);
+	json_decref(j);
+	return rc;
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# test_suite.sh STRATBENCH — `stratbench run --suite=NAME`: --dry-run lists
+# every stage's benchmarks and a time estimate and writes nothing; a quick
+# suite writes both stages' results, suite.json, the plots' index and the
+# summary (console, summary.txt, summary.md), under the names --dry-run
+# listed; a directory holding results is refused; options narrow the run
+# to its first stage; Ctrl-C stops it with the results kept (130) and
+# --resume=DIR finishes it; usage errors: one line, exit 2, nothing written.
+set -u
+sb=$1
+tmp=$(mktemp -d /tmp/sb_suite.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/testlib.sh"
+
+# --- --dry-run: both stages, an estimate each and in all, nothing written
+"$sb" run --suite=quick --dry-run --out="$tmp/dry" >"$tmp/dry.out" 2>"$tmp/dry.err"
+rc=$?
+check "dry-run exits 0 (rc=$rc: $(head -2 "$tmp/dry.err"))" [ "$rc" -eq 0 ]
+check "dry-run lists the main stage" grep -q "^stage main ($tmp/dry)" "$tmp/dry.out"
+check "dry-run lists the kernel stage" grep -q "^stage kernel ($tmp/dry/kernel)" "$tmp/dry.out"
+check "dry-run: an estimate per stage" [ "$(grep -c '^estimate: [0-9]* benchmarks, [0-9]* runs, about [0-9]* s' "$tmp/dry.out")" -eq 2 ]
+check "dry-run: the total" grep -qE '^suite quick: about [0-9]+ s in all' "$tmp/dry.out"
+check "dry-run writes nothing" [ ! -e "$tmp/dry" ]
+grep -E '^  (window|lock|shootdown|baseline|calibrate)/' "$tmp/dry.out" | sed 's/^  //; s/  (.*//' |
+	sort >"$tmp/dry.names"
+check "dry-run lists window, lock and kernel points" bash -c "grep -q '^window/spinlock/' '$tmp/dry.names' && grep -q '^lock/ticket/' '$tmp/dry.names' && grep -q '^shootdown/kernel-madvise/' '$tmp/dry.names'"
+
+# --- usage errors: one line, exit 2, nothing written
+expect2 "unknown suite" "bad value" run --suite=nope --out="$tmp/u1"
+check "unknown suite: nothing written" [ ! -e "$tmp/u1" ]
+expect2 "suite with --resume" "--suite and --resume" run --suite=quick --resume="$tmp/u2"
+
+# --- a quick suite: both stages, plots, the summary
+"$sb" run --suite=quick --out="$tmp/q" --quiet >"$tmp/q.out" 2>"$tmp/q.err"
+rc=$?
+check "quick suite exits 0 (rc=$rc: $(grep stratbench: "$tmp/q.err" | tail -3))" [ "$rc" -eq 0 ]
+for f in suite.json run.json gbench.json results.csv summary.txt summary.md index.html \
+	kernel/run.json kernel/gbench.json kernel/results.csv; do
+	check "quick suite wrote $f" [ -s "$tmp/q/$f" ]
+done
+check "no .partial file left" bash -c "! find '$tmp/q' -name '*.partial' | grep -q ."
+check "the summary is on the console" grep -q '^window policies against spinlock' "$tmp/q.out"
+check "summary.txt is the console's summary" bash -c "diff <(sed -n '/^Summary$/,\$p' '$tmp/q.out') '$tmp/q/summary.txt' >/dev/null"
+check "summary.md: the window table" grep -q '^\*\*window policies against spinlock' "$tmp/q/summary.md"
+check "summary.md: the lock table" grep -q '^\*\*locks against pthread_spin' "$tmp/q/summary.md"
+check "summary.md: the kernel table" grep -q '^\*\*kernel shootdown: batched calls against immediate' "$tmp/q/summary.md"
+check "stderr names the summary files" grep -q "summary in $tmp/q/summary.txt" "$tmp/q.err"
+# the names run are the names --dry-run listed (the plan is the suite's)
+for d in "$tmp/q" "$tmp/q/kernel"; do
+	grep -o '"run_name": "[^"]*"' "$d/gbench.json" | sed 's/.*: "//; s/"$//; s,/manual_time$,,; s,/iterations:[0-9]*/repeats:[0-9]*,,'
+done | sort -u >"$tmp/run.names"
+check "the suite ran exactly the benchmarks --dry-run listed" diff "$tmp/dry.names" "$tmp/run.names"
+check "the suite's record names both stages" bash -c "grep -q '\"name\": \"main\"' '$tmp/q/suite.json' && grep -q '\"name\": \"kernel\"' '$tmp/q/suite.json'"
+"$sb" compare "$tmp/q" "$tmp/q" >"$tmp/cmp" 2>&1
+check "compare of the suite's directory with itself" [ $? -eq 0 ]
+expect2 "a directory holding a suite is refused" "already holds results" run --suite=quick --out="$tmp/q"
+check "refused: the suite's files untouched" [ -s "$tmp/q/summary.md" ]
+
+# --- options narrow the run to the first stage; Ctrl-C, then --resume
+"$sb" run --suite=quick --out="$tmp/i" --family=lock --strategy=tas,ticket --threads=1 \
+	--benchmark_min_time=0.4 --benchmark_repetitions=3 >"$tmp/i.out" 2>"$tmp/i.err" &
+pid=$!
+for _ in $(seq 100); do	# the first benchmark has finished: then interrupt
+	[ -s "$tmp/i/runs.jsonl.partial" ] && grep -q '"benchmarks"' "$tmp/i/runs.jsonl.partial" && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+check "interrupted suite exits 130 (rc=$rc)" [ "$rc" -eq 130 ]
+check "narrowed: said once" [ "$(grep -c 'the later stages are left out' "$tmp/i.err")" -eq 1 ]
+check "narrowed: no kernel stage" [ ! -e "$tmp/i/kernel" ]
+check "interrupted: the resume is named" grep -q "run --resume=$tmp/i" "$tmp/i.err"
+"$sb" run --resume="$tmp/i" --quiet >"$tmp/r.out" 2>"$tmp/r.err"
+rc=$?
+check "resume of the suite exits 0 (rc=$rc: $(tail -2 "$tmp/r.err"))" [ "$rc" -eq 0 ]
+check "resumed: both locks' 3 repetitions" [ "$(grep -cE '"name": "lock/(tas|ticket)/threads:1/place:[a-z]+/manual_time"' "$tmp/i/gbench.json")" -eq 6 ]
+check "resumed: the summary written" grep -q '^\*\*locks against pthread_spin\|^## Summary' "$tmp/i/summary.md"
+"$sb" run --resume="$tmp/i" >"$tmp/r2.out" 2>"$tmp/r2.err"
+check "a finished suite resumed again: nothing to run, exit 0" [ $? -eq 0 ]
+finish test_suite
