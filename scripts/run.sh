@@ -10,7 +10,7 @@
 #   this machine; 3 repetitions, randomly interleaved (Google Benchmark), so
 #   that drift spreads over all points; CV above 5 % flagged.  The window
 #   family runs under the workload model, in throughput and fidelity mode
-#   (SB_WINDOW_MODEL below; README "The default suite" says why).  Then a
+#   (SB_WINDOW_MODEL below; docs/window.md says why).  Then a
 #   short real-kernel shootdown run (kernel-madvise, 1 and 2 threads, batch
 #   1, 32, 512) in kernel/.
 # Results: results/<host>-<YYYYmmdd-HHMMSS>/{gbench.json,results.csv,runs.jsonl,
