@@ -1,4 +1,4 @@
-/* check_timeline.c — checks a windows.jsonl (README.md "Fidelity mode")
+/* check_timeline.c — checks a windows.jsonl (docs/window.md "Fidelity mode")
  * for test_timeline.sh: every line parses and holds the fields with their
  * types; windows in time order, the first from 0, each start < end and
  * ending where the next starts (none overlap), pages >= 0, their sum at

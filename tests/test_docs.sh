@@ -8,6 +8,16 @@
 # copy of DESIGN.md with one cited section removed, a duplicated heading and
 # a missing file must each fail; the find path must find a citation and
 # skip build*/.
+#
+# Every relative link of README.md, CONTRIBUTING.md and docs/*.md points at
+# a file that exists and, for FILE#anchor (or #anchor), at a heading of that
+# file, by GitHub's anchor rule (lowercase; every character but letters,
+# digits, '_', '-' and spaces dropped; spaces to '-'; a repeated heading
+# gets -1, -2, …; ASCII only: a non-ASCII letter in a linked heading is
+# dropped here, where GitHub keeps it, so such a link fails, loudly).  Links
+# in fenced code are not links.  Broken fixtures: a copy of the pages with
+# a link to a missing file, to a missing heading of another page and to a
+# missing heading of its own page must fail with those three, and no more.
 set -u
 src=${1:?usage: test_docs.sh SRCDIR}
 tmp=$(mktemp -d /tmp/sb_docs.XXXXXX)
@@ -90,5 +100,85 @@ printf 'DESIGN.md %s44\n' "$sec" >"$tmp/tree/build-x/gen.c"
 printf 'DESIGN.md %s45\n' "$sec" >"$tmp/tree/docs/DESIGN.md"
 got=$(refs "$tmp/tree" | sort | tr '\n' ' ')
 check "find path: '$got'" [ "$got" = "README:1:43 src/a.c:1:42 " ]
+
+# anchors FILE: the #anchors GitHub makes of FILE's headings, one a line
+anchors() {
+	LC_ALL=C awk '
+		/^ *(```|~~~)/ { fence = !fence; next }
+		fence { next }
+		/^#+ / {
+			h = $0; sub(/^#+ +/, "", h); sub(/[ #]+$/, "", h)
+			h = tolower(h); gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h)
+			n = seen[h]++
+			print (n ? h "-" n : h)
+		}' "$1"
+}
+
+# links FILE...: "FILE:LINE:TARGET" for every markdown link outside fenced code
+links() {
+	LC_ALL=C awk '
+		FNR == 1 { fence = 0 }
+		/^ *(```|~~~)/ { fence = !fence; next }
+		fence { next }
+		{
+			line = $0
+			while (match(line, /\]\([^) ]+\)/)) {
+				print FILENAME ":" FNR ":" substr(line, RSTART + 2, RLENGTH - 3)
+				line = substr(line, RSTART + RLENGTH)
+			}
+		}' "$@"
+}
+
+# linkcheck ROOT FILE...: one line per relative link (FILE relative to ROOT)
+# whose file or heading is missing; 0 when there is none
+linkcheck() {
+	local root=$1 l f rest line target path anchor dest bad_links=""
+	shift
+	while IFS= read -r l; do
+		f=${l%%:*} rest=${l#*:}
+		line=${rest%%:*} target=${rest#*:}
+		case $target in [a-z]*:*) continue ;; esac	# http:, https:, mailto:
+		path=${target%%#*} anchor=
+		[ "$path" = "$target" ] || anchor=${target#*#}
+		dest=$f
+		[ -z "$path" ] || dest=$(dirname "$f")/$path
+		dest=${dest#./}
+		if [ ! -e "$root/$dest" ]; then
+			bad_links+="$f:$line: links $target: no file $dest"$'\n'
+		elif [ -n "$anchor" ] && ! anchors "$root/$dest" | grep -qxF -- "$anchor"; then
+			bad_links+="$f:$line: links $target: no heading of $dest makes #$anchor"$'\n'
+		fi
+	done < <(cd "$root" && links "$@")
+	printf '%s' "$bad_links"
+	[ -z "$bad_links" ]
+}
+
+pages=(README.md CONTRIBUTING.md)
+for f in "$src"/docs/*.md; do pages+=("docs/${f##*/}"); done
+nlinks=$(cd "$src" && links "${pages[@]}" | grep -cvE ':[0-9]+:[a-z]+:')
+# a search that finds no link would pass whatever the pages hold
+check "relative links found in ${pages[*]} ($nlinks)" [ "$nlinks" -gt 20 ]
+if linkcheck "$src" "${pages[@]}" >"$tmp/out"; then ok; else
+	bad "broken links:"$'\n'"$(cat "$tmp/out")"; fi
+
+# the broken fixtures: the same pages, one of them with three bad links
+mkdir -p "$tmp/pages/docs"
+cp "$src/README.md" "$src/CONTRIBUTING.md" "$tmp/pages/"
+cp "$src"/docs/*.md "$tmp/pages/docs/"
+ln -s "$(cd "$src" && pwd)/plots" "$tmp/pages/plots"	# the figures the pages show
+printf '%s\n' '## A heading' '## A heading' 'See [this](#a-heading-1) and [the README](../README.md#contents).' \
+	'```' '[in code](not-a-link.md)' '```' 'And [a page](no-such-page.md),' \
+	'[a heading](DESIGN.md#no-such-heading), [here](#no-such-heading).' >>"$tmp/pages/docs/results.md"
+linkcheck "$tmp/pages" "${pages[@]}" >"$tmp/out"
+check "a broken copy fails the link check" [ $? -ne 0 ]
+check "the missing file is named" grep -q '^docs/results.md:[0-9]*: links no-such-page.md: no file' "$tmp/out"
+check "the missing heading of another page is named" \
+	grep -q '^docs/results.md:[0-9]*: links DESIGN.md#no-such-heading: no heading' "$tmp/out"
+check "the missing heading of its own page is named" \
+	grep -q '^docs/results.md:[0-9]*: links #no-such-heading: no heading' "$tmp/out"
+check "nothing else is reported ($(wc -l <"$tmp/out") lines)" [ "$(wc -l <"$tmp/out")" -eq 3 ]
+check "anchors: GitHub's rule" [ "$(printf '%s\n' '# Limits: `calibrate`, `limit_ops` and `of_limit`' \
+	'## Fidelity mode (`--mode=fidelity`)' '## 5. Shootdown — the kernel' '## X' '## X' | anchors /dev/stdin | tr '\n' ' ')" \
+	= "limits-calibrate-limit_ops-and-of_limit fidelity-mode---modefidelity 5-shootdown--the-kernel x x-1 " ]
 
 finish test_docs

@@ -86,7 +86,7 @@ for kb in 4 8 16 24 48; do
 	hit[$f]=1
 	resume_ok "$d" "fsize $kb KiB"
 done
-# the windows file: a fidelity run alone, as a migration storm (README: a
+# the windows file: a fidelity run alone, as a migration storm (docs/window.md: a
 # window per ms), whose timeline line outgrows the other files
 d=$tmp/fsizew
 bash -c 'trap "" XFSZ; ulimit -f 5; exec "$@"' _ "$sb" run --strategy=spinlock --threads=1 \

@@ -55,6 +55,25 @@ check "installed README: every link installed ($(missing_links "$doc" "$tmp/READ
 { cat "$tmp/README.md"; echo '![x](plots/examples/no-such-figure.png)'; } >"$tmp/README.bad"
 check "a link to a file not installed is caught" \
 	[ "$(missing_links "$doc" "$tmp/README.bad")" = plots/examples/no-such-figure.png ]
+# and the docs pages link each other and the figures (../plots/examples/)
+# docs_missing DOCDIR: "PAGE: LINK" for each relative link of DOCDIR/docs/*.md
+# that DOCDIR lacks (http: and the like have a ':')
+docs_missing() {
+	local f l
+	for f in "$1"/docs/*.md; do
+		for l in $(grep -oE '\]\([^):# ]+' "$f" | sed 's/^](//' | sort -u); do
+			[ -s "$1/docs/$l" ] || echo "docs/${f##*/}: $l"
+		done
+	done
+}
+check "installed docs pages" [ -s "$doc/docs/running.md" ]
+check "installed docs pages: every link installed ($(docs_missing "$doc" | head -3))" \
+	[ -z "$(docs_missing "$doc")" ]
+# broken fixture: a page linking the README as it is in a checkout (installed gzipped)
+cp -r "$doc" "$tmp/docbad"
+echo 'See [the README](../README.md).' >>"$tmp/docbad/docs/running.md"
+check "a docs link to a file not installed is caught" \
+	[ "$(docs_missing "$tmp/docbad")" = "docs/running.md: ../README.md" ]
 
 cd "$tmp" || exit 1	# nowhere near the source tree
 sb=$p/bin/stratbench

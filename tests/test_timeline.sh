@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_timeline.sh STRATBENCH CHECK_TIMELINE — DIR/windows.jsonl, the window
-# timelines of fidelity runs (README.md "Fidelity mode"): one line per
+# timelines of fidelity runs (docs/window.md "Fidelity mode"): one line per
 # fidelity benchmark, each well formed (check_timeline.c) and the same
 # merge as the figures (its maxima are results.csv's admit_ratio_max and
 # stretch_max); the jiffies clock in ns; no file without a fidelity

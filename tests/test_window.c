@@ -35,7 +35,7 @@
 /* The lab guest (scripts/lab.sh: qemu TCG, its vCPUs threads on the host's
  * cores, SB_LAB_SHAPE set) runs native x86 code an order of magnitude
  * slower and is scaled as qemu-user is: 2 µs windows and a 1 s stall bound
- * are native-speed settings, and time there means nothing (README). */
+ * are native-speed settings, and time there means nothing (docs/lab.md). */
 static int slow(void)
 {
 	static int s = -1;	/* once: the macros below sit in hot loops */

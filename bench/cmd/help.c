@@ -376,8 +376,9 @@ void sb_help_man(FILE *f)
 	      ".PP\nEach command's section above states its own.\n.SH FILES\n.TP\n.I <prefix>/share/stratbench/plots/*.gp\n"
 	      "gnuplot templates used by \\fBstratbench plot\\fR.\n"
 	      ".TP\n.I <prefix>/share/doc/stratbench/README.md.gz\n"
-	      "the columns of results.csv, the counters, the strategies; the pages it\n"
-	      "links beside it, in \\fIdocs/\\fR and \\fIplots/examples/\\fR.\n"
+	      "the quickstart and the contents of the pages beside it: \\fIdocs/\\fR\n"
+	      "(every option, the counters, a page per family; results.md: every file\n"
+	      "and column) and the figures in \\fIplots/examples/\\fR.\n"
 	      ".SH SEE ALSO\n.BR gnuplot (1),\n.BR lstopo (1)\n", f);
 }
 

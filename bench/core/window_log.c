@@ -1,6 +1,6 @@
 /* window_log.c — fidelity logs: allocation, and the merge after a run that
  * turns every member's (time, pages) and reset events into per-window
- * figures (definitions in README.md, "Fidelity mode"). */
+ * figures (definitions in docs/window.md, "Fidelity mode"). */
 #include <stratbench/window.h>
 
 #include <stdlib.h>

@@ -180,7 +180,7 @@ static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_tic
 
 /* windows.jsonl (report/timeline.c): the first TIMELINE_MAX windows of the
  * run as [start_ns, end_ns, pages] from the first window's start, pages per
- * member, the idle ones' indices (README.md "Fidelity mode"). */
+ * member, the idle ones' indices (docs/window.md "Fidelity mode"). */
 #define TIMELINE_MAX	200
 
 static void add_timeline(const struct sb_point *pt, struct window_member *m, sb_ticks t0,

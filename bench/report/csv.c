@@ -1,7 +1,7 @@
 /* csv.c — results.csv: one row per reported run (repetitions and aggregates
  * included).  A benchmark's rows are written and flushed together when it
  * finishes, so a partial sweep keeps every finished result; each row says
- * how noisy its benchmark was (cv_pct, noisy).  Columns: README.md.
+ * how noisy its benchmark was (cv_pct, noisy).  Columns: docs/results.md.
  * Every write is checked: the first that fails is recorded (sb_out_fail,
  * which stops the run) and nothing more is written. */
 #include "report/point.h"

@@ -1,5 +1,5 @@
 /* fig_limits.c — <family>-of-limit: throughput as a fraction of the
- * point's limit_ops (README "Limits", bench/run/limits.h), against
+ * point's limit_ops (docs/calibrate.md, bench/run/limits.h), against
  * threads, with the reference at 1 named for what it is.
  *
  * Which limit a point has follows from its family and strategy, as the
@@ -53,10 +53,10 @@ static void name_reference(struct sb_lines *ls, unsigned kinds)
 			 "≥ 2 threads: 1 ÷ mean line transfer (fair-handoff bound: unfair locks can "
 			 "pass it)" : "");
 	} else {
-		ls->ylabel[0] = "of_limit = ops/s ÷ limit_ops (see README \"Limits\")";
+		ls->ylabel[0] = "of_limit = ops/s ÷ limit_ops (see docs/calibrate.md)";
 		snprintf(ls->refkey[0], sizeof(ls->refkey[0]), "1 = limit_ops");
 		snprintf(ls->reflabel[0], sizeof(ls->reflabel[0]), "limit_ops: rmw, handoff or "
-			 "scaling reference by point (see README \"Limits\")");
+			 "scaling reference by point (see docs/calibrate.md)");
 	}
 }
 

@@ -1,5 +1,5 @@
 /* fig_window.c — window-fidelity: what each window policy does to the
- * window (the window family's fidelity mode, README "Fidelity mode"), as
+ * window (the window family's fidelity mode, docs/window.md "Fidelity mode"), as
  * grouped bars: at each thread count a bar per policy, from 1 (a window of
  * exactly one interval; exactly the limit admitted) to the median over
  * repetitions of the run's mean over windows, a whisker from min to max of

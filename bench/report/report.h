@@ -145,7 +145,7 @@ void sb_progress_group(int nruns);
 void sb_progress_end(void);
 
 /* timeline.c: DIR/windows.jsonl, one line per finished fidelity benchmark
- * (README.md "Fidelity mode"); open appends, close removes an empty file */
+ * (docs/window.md "Fidelity mode"); open appends, close removes an empty file */
 int sb_timeline_open(const char *path, char *err, size_t errlen);
 bool sb_timeline_on(void);		/* open: a body builds its line */
 /* a body run's line ({"name": registered, ...}): held, replacing the last;

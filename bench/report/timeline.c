@@ -1,7 +1,7 @@
 /* timeline.c — DIR/windows.jsonl: the window family's fidelity timelines,
  * one line per finished fidelity benchmark ({"name", "point", "interval_ns",
  * "limit", "clock", "windows": [[start_ns, end_ns, pages], ...], ...}; the
- * driver builds it, README.md "Fidelity mode" says what it holds).  Every
+ * driver builds it, docs/window.md "Fidelity mode" says what it holds).  Every
  * fidelity run of the body hands its line here (sb_timeline_add), replacing
  * the one held; when Google Benchmark reports the benchmark finished, the
  * line held — that of the last run the body did — is written

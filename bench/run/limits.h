@@ -20,7 +20,7 @@
  * records lighter than a quarter of the heaviest are left out).  Main
  * thread only (bodies and reporters run there).
  *
- * Limits (README "Limits"): for a point of T threads on CPUs c[0..T)
+ * Limits (docs/calibrate.md): for a point of T threads on CPUs c[0..T)
  *   handoff (the strategy writes one shared line every call, T >= 2):
  *        limit_ops = 1e9 / mean over every pair {c[i], c[j]} of its fastest
  *        one-way ns
@@ -70,7 +70,7 @@ int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *lim
 void sb_limits_report(sb_state *st, const struct sb_point *pt, enum sb_limit_kind kind,
 		      double ops_per_s);
 
-/* Flush cost against the calibrated round trip (README "Limits"): a
+/* Flush cost against the calibrated round trip (docs/calibrate.md): a
  * shootdown point's ns per flush request ÷ the round trip under key
  * ("flush:poll", "flush:signal": the simulated machine's transports;
  * "flush:remote": the real kernel's madvise with a remote toucher).

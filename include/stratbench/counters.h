@@ -15,7 +15,7 @@
  * begin/end read the machine-wide files around the whole timed region.
  * Deltas are summed over members and rounds, scaled by time enabled/running
  * when the kernel multiplexed them.  sb_counters_result() hands out what was
- * measured, by the name reported ("cnt:" prefix, see README "Counters").
+ * measured, by the name reported ("cnt:" prefix, see docs/counters.md).
  */
 #ifndef STRATBENCH_COUNTERS_H
 #define STRATBENCH_COUNTERS_H

@@ -335,7 +335,7 @@ unsigned long sb_window_count(const struct sb_window_policy *p, const struct sb_
 int sb_window_log_init(struct sb_window_log *l, size_t cap_admit, size_t cap_reset);
 void sb_window_log_free(struct sb_window_log *l);
 
-/* Merged over all members' logs; definitions in README ("Fidelity mode").
+/* Merged over all members' logs; definitions in docs/window.md ("Fidelity mode").
  * Windows run from one reset to the next that is not a double reset (a
  * reset whose now is not after the next_window the previous one set); only
  * windows that both start and end at a logged reset, before any log filled
