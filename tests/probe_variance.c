@@ -125,8 +125,13 @@ static int ticker(double us, double secs)
 	uint64_t *at = calloc(max, sizeof(uint64_t)), *val = calloc(max, sizeof(uint64_t)), end, last;
 	size_t n = 0, i, k = 0, nw = 0, jumps = 0;
 
-	if (sb_ticker_start(t, (uint64_t)(us * 1000))) {
-		fprintf(stderr, "probe_variance: cannot start the ticker\n");
+	if (!t || !per || !win || !at || !val || sb_ticker_start(t, (uint64_t)(us * 1000))) {
+		fprintf(stderr, "probe_variance: cannot allocate or start the ticker\n");
+		free(t);
+		free(per);
+		free(win);
+		free(at);
+		free(val);
 		return 1;
 	}
 	last = __atomic_load_n(&t->jiffies, __ATOMIC_RELAXED);

@@ -691,7 +691,7 @@ static int calls_clock_errors(uint64_t n, uint64_t start_left, uint64_t quota,
 
 static void test_calls_clock(void)
 {
-	const uint64_t quota = 64 * SB_WINDOW_CHUNK * 2;
+	const uint64_t quota = (uint64_t)64 * SB_WINDOW_CHUNK * 2;
 	uint64_t entries, samples, n;
 
 	set_phase("calls clock", "null", NULL);
