@@ -103,7 +103,9 @@ is a flag and takes no value | run --strategy=spinlock --exact=1
 bad value in '--clock=sundial': want one of | run --strategy=trylock --clock=sundial
 bad value in '--mode=fast' | run --strategy=trylock --mode=fast
 bad value in '--migrate-ns=-5' | run --strategy=trylock --migrate-ns=-5
---tick-us applies to --clock=jiffies only | run --strategy=trylock --tick-us=100
+--tick-us applies to --clock=jiffies or calls only | run --strategy=trylock --tick-us=100
+--tick-calls applies to --clock=calls only | run --strategy=trylock --clock=jiffies --tick-calls=10
+bad value in '--tick-calls=0' | run --strategy=trylock --clock=calls --tick-calls=0
 shorter than one jiffies tick | run --strategy=trylock --clock=jiffies --interval-ms=0.5
 # --- lock family
 want a number from 0 to 1e+09 | run --family=lock --crit=inf

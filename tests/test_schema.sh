@@ -52,9 +52,11 @@ run a 0 "$sb" run --limits --pairs=sample \
 	--crit=20 --par=20 --crit-lines=1 --trylock \
 	--pages=64 --write-ratio=0.25 --access=uniform --ipi=signal --initiator=shared --ceiling=8 \
 	--check --batch=4 --benchmark_repetitions=2 --label=schema-a --out="$tmp/a" "${short[@]}"
-# b: the window options that become parameters, and --counters-ab
+# b: the window options that become parameters (--clock=calls: clock and
+# tick as jiffies gives them, and tick_calls), and --counters-ab
 run b 0 "$sb" run --family=window --strategy=cmpxchg --threads=1 --mode=fidelity \
-	--interval-ms=0.1 --limit=32 --exact --clock=jiffies --tick-us=20 --migrate-ns=5 --fault-ns=5 \
+	--interval-ms=0.1 --limit=32 --exact --clock=calls --tick-us=20 --tick-calls=10 \
+	--migrate-ns=5 --fault-ns=5 \
 	--counters-ab --label=schema-b --out="$tmp/b" "${short[@]}"
 # c: a failed run (a plan CPU outside the affinity): error_occurred, error_message
 if command -v taskset >/dev/null; then

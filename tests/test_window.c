@@ -10,8 +10,8 @@
  *            member makes every call and gets pages admitted, declared or
  *            requested exactness holds (0 lost pages), and no window's
  *            count exceeds limit + members × (pages per call + batch);
- * plus the fidelity merge on synthetic logs, the jiffies ticker, the timed
- * loops and the spinlock specifics.  Work is scaled down under sanitizers
+ * plus the fidelity merge on synthetic logs, the jiffies ticker, the calls
+ * clock (--clock=calls), the timed loops and the spinlock specifics.  Work is scaled down under sanitizers
  * and qemu (SLOW, and in the emulated lab guest, see slow()), never
  * skipped. */
 #include <errno.h>
@@ -650,6 +650,66 @@ static void test_loops(void)
 	free_window(w);
 }
 
+/* ---- the calls clock: member 0 advances jiffies exactly every N calls.
+ * With `null` (admits every call) the logged loop's log merges consecutive
+ * calls at one `now`, so entry k must be {t0 + k, N pages}: k ticks after k×N
+ * calls.  Returns the number of entries that break it (0: the clock holds). */
+static int calls_clock_errors(uint64_t n, uint64_t start_left, uint64_t quota,
+			      uint64_t *entries, uint64_t *samples)
+{
+	const struct sb_window_policy *p = sb_window_find("null");
+	struct sb_window *w = new_window(p, NULL, 100, 1, false, 1, 0);
+	SB_CACHE_ALIGNED sb_ticks vclock = (sb_ticks)0 - 5;	/* across the wrap */
+	const sb_ticks t0 = vclock;
+	struct sb_window_log log;
+	struct sb_window_loop lp = {
+		.w = w, .nr_pages = 1, .jiffies = &vclock, .vclock = &vclock,
+		.tick_calls = n, .tick_left = start_left,
+	};
+	int stop = 0, bad = 0;
+	uint64_t calls = 0;
+	struct sb_round r = { .quota = quota / 2, .stop = &stop };
+	size_t k;
+
+	sb_window_log_init(&log, quota, 16);
+	lp.st.log = &log;
+	calls += p->loop_logged(&lp, &r);	/* two rounds: tick_left carries over */
+	stop = 0;
+	calls += p->loop_logged(&lp, &r);
+	for (k = 0; k < log.nadmit; k++) {
+		uint64_t want = k + 1 < log.nadmit ? n : calls - k * n;
+
+		bad += log.admit[k].t != t0 + k || log.admit[k].pages != want;
+	}
+	bad += log.nadmit != (calls + n - 1) / n || vclock != t0 + (calls - 1) / n;
+	*entries = log.nadmit;
+	*samples = lp.upd_samples;
+	sb_window_log_free(&log);
+	free_window(w);
+	return bad;
+}
+
+static void test_calls_clock(void)
+{
+	const uint64_t quota = (uint64_t)64 * SB_WINDOW_CHUNK * 2;
+	uint64_t entries, samples, n;
+
+	set_phase("calls clock", "null", NULL);
+	for (n = 1; n <= 97; n += 48) {		/* 1, 49 (odd against the chunk), 97 */
+		int bad = calls_clock_errors(n, n, quota, &entries, &samples);
+
+		CHECK(bad == 0, "tick every %llu calls: %d of %llu entries wrong",
+		      (unsigned long long)n, bad, (unsigned long long)entries);
+		CHECK(samples == quota / SB_WINDOW_CHUNK, "one timed call per chunk: %llu",
+		      (unsigned long long)samples);
+	}
+	/* fixtures: a clock one call out of phase, and one that ticks at once */
+	CHECK(calls_clock_errors(49, 48, quota, &entries, &samples) > 0,
+	      "fixture: a tick one call early is caught");
+	CHECK(calls_clock_errors(49, 0, quota, &entries, &samples) > 0,
+	      "fixture: a tick before the first call is caught");
+}
+
 /* ---- spinlock specifics: a reset that finds the lock held is contended */
 
 struct held_arg {
@@ -712,6 +772,7 @@ int main(void)
 	test_fidelity_merge(0);
 	test_fidelity_merge(UINT64_MAX - 300);	/* across the wrap */
 	test_ticker();
+	test_calls_clock();
 	test_null();
 	test_spinlock_contended();
 	test_loops();

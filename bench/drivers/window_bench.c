@@ -2,9 +2,12 @@
  * place:P benchmark: every member calls the policy's update() in its own
  * timed loop against one shared window on the home node.  Clocks: the cycle
  * counter scaled to ns (default; read once per chunk when nothing else is
- * asked, like a coarse jiffies) or a ticker thread's jiffies word
- * (--clock=jiffies).  Workload model: --migrate-ns after each admitted call,
- * --fault-ns after every call.  Fidelity mode logs every admitted call and
+ * asked, like a coarse jiffies), a ticker thread's jiffies word
+ * (--clock=jiffies), or a virtual jiffies word member 0 advances every
+ * --tick-calls of its calls (--clock=calls: ticks follow work done, not a
+ * sleeping thread's wake-ups).  Workload model: --migrate-ns after each
+ * admitted call, --fault-ns after every call; the update's own cost per
+ * call (update_ns) is sampled apart from that work.  Fidelity mode logs every admitted call and
  * reset per member and merges the logs after the run. */
 #include "report/report.h"
 #include "run/limits.h"
@@ -25,11 +28,12 @@ static unsigned long limit = 32768;
 static unsigned long nr_pages = 1;
 static bool exact;
 static const char *clock_name = "cycles";
-static double tick_us;		/* 0: not given (1000 with --clock=jiffies) */
+static double tick_us;		/* 0: not given (1000 with --clock=jiffies|calls) */
+static unsigned long tick_calls;	/* 0: not given (500 with --clock=calls) */
 static double migrate_ns, fault_ns;
 static const char *mode = "throughput";
 
-static const char *const clocks[] = { "cycles", "jiffies", NULL };
+static const char *const clocks[] = { "cycles", "jiffies", "calls", NULL };
 static const char *const modes[] = { "throughput", "fidelity", "both", NULL };
 
 static const struct sb_option window_options[] = {
@@ -42,10 +46,14 @@ static const struct sb_option window_options[] = {
 	  "pages per call (default 1; 512 for a THP)" },
 	{ "exact", SB_OPT_FLAG, &exact, 0, 0, NULL, NULL,
 	  "account pages with fetch-add instead of the kernel's racy +=" },
-	{ "clock", SB_OPT_STRING, &clock_name, 0, 0, clocks, "cycles|jiffies",
-	  "window clock: cycle counter (default) or a ticker thread's jiffies word" },
+	{ "clock", SB_OPT_STRING, &clock_name, 0, 0, clocks, "cycles|jiffies|calls",
+	  "window clock: cycle counter (default), a ticker thread's jiffies word, "
+	  "or jiffies advanced by member 0's calls" },
 	{ "tick-us", SB_OPT_DOUBLE, &tick_us, 10, 1e6, NULL, "US",
-	  "jiffies period in us (default 1000, HZ=1000; --clock=jiffies only)" },
+	  "jiffies period in us (default 1000, HZ=1000; --clock=jiffies|calls: "
+	  "calls counts --interval-ms in ticks of this nominal length)" },
+	{ "tick-calls", SB_OPT_ULONG, &tick_calls, 1, 1e12, NULL, "N",
+	  "--clock=calls: member 0 advances jiffies every N of its calls (default 500)" },
 	{ "migrate-ns", SB_OPT_DOUBLE, &migrate_ns, 0, 1e9, NULL, "NS",
 	  "calibrated work after each admitted call: the copy (default 0)" },
 	{ "fault-ns", SB_OPT_DOUBLE, &fault_ns, 0, 1e9, NULL, "NS",
@@ -55,9 +63,20 @@ static const struct sb_option window_options[] = {
 	{ NULL },
 };
 
+static bool calls_clock(void)
+{
+	return strcmp(clock_name, "calls") == 0;
+}
+
+/* A jiffies word in ticks of --tick-us: the ticker's, or the calls clock's. */
 static bool jiffies_clock(void)
 {
-	return strcmp(clock_name, "jiffies") == 0;
+	return strcmp(clock_name, "jiffies") == 0 || calls_clock();
+}
+
+static unsigned long tick_call_count(void)
+{
+	return tick_calls ? tick_calls : 500;
 }
 
 static double tick_period_us(void)
@@ -76,7 +95,11 @@ static sb_ticks interval_ticks(void)
 static int window_check(char *err, size_t errlen)
 {
 	if (tick_us > 0 && !jiffies_clock()) {
-		snprintf(err, errlen, "--tick-us applies to --clock=jiffies only");
+		snprintf(err, errlen, "--tick-us applies to --clock=jiffies or calls only");
+		return -1;
+	}
+	if (tick_calls > 0 && !calls_clock()) {
+		snprintf(err, errlen, "--tick-calls applies to --clock=calls only");
 		return -1;
 	}
 	if (jiffies_clock() && interval_ms * 1000 < tick_period_us()) {
@@ -96,9 +119,11 @@ static void window_params(struct sb_params *p)
 	if (exact)
 		sb_params_set(p, "acct", "exact");
 	if (jiffies_clock()) {
-		sb_params_set(p, "clock", "jiffies");
+		sb_params_set(p, "clock", "%s", clock_name);
 		sb_params_set(p, "tick", "%g", tick_period_us());
 	}
+	if (calls_clock())
+		sb_params_set(p, "tick_calls", "%lu", tick_call_count());
 	if (migrate_ns > 0 || fault_ns > 0) {
 		sb_params_set(p, "migrate", "%g", migrate_ns);
 		sb_params_set(p, "fault", "%g", fault_ns);
@@ -212,7 +237,7 @@ static void add_timeline(const struct sb_point *pt, struct window_member *m, sb_
 	json_object_set_new(line, "interval_ns",
 			    json_integer((json_int_t)llround((double)params->interval * ns_per_tick)));
 	json_object_set_new(line, "limit", json_integer((json_int_t)params->limit));
-	json_object_set_new(line, "clock", json_string(jiffies_clock() ? "jiffies" : "cycles"));
+	json_object_set_new(line, "clock", json_string(clock_name));
 	json_object_set_new(line, "admitted", json_integer((json_int_t)admitted));
 	json_object_set_new(line, "windows_total", json_integer((json_int_t)total));
 	wj = json_array();
@@ -240,6 +265,46 @@ static void add_timeline(const struct sb_point *pt, struct window_member *m, sb_
 	free(mp);
 }
 
+/* Counter ticks of an empty pair of sb_read_cycles(): the median of 101
+ * pairs, taken once per process and subtracted from every sampled call. */
+static double read_pair_ticks(void)
+{
+	static double pair = -1;
+	uint64_t s[101];
+	int i, j;
+
+	if (pair >= 0)
+		return pair;
+	for (i = 0; i < 101; i++) {
+		uint64_t c0 = sb_read_cycles();
+
+		s[i] = sb_read_cycles() - c0;
+	}
+	for (i = 1; i < 101; i++)	/* insertion sort: 101 values, once */
+		for (j = i; j > 0 && s[j - 1] > s[j]; j--) {
+			uint64_t x = s[j];
+
+			s[j] = s[j - 1];
+			s[j - 1] = x;
+		}
+	pair = (double)s[50];
+	return pair;
+}
+
+/* update_ns (and update_cycles where sb_read_cycles() is a hardware
+ * counter): the mean time inside update() over the sampled calls, less an
+ * empty pair of reads; the fault and copy work are outside the timed span. */
+static void report_update_cost(sb_state *st, uint64_t ticks, uint64_t samples)
+{
+	double per = (double)ticks / (double)samples - read_pair_ticks();
+
+	if (per < 0)
+		per = 0;
+	sb_state_counter(st, "update_ns", per / sb_cycles_per_ns(), SB_COUNTER_DEFAULT);
+	if (SB_HAVE_CYCLE_COUNTER)
+		sb_state_counter(st, "update_cycles", per, SB_COUNTER_DEFAULT);
+}
+
 static void window_body(sb_state *st, void *arg)
 {
 	const struct sb_point *pt = arg;
@@ -247,7 +312,7 @@ static void window_body(sb_state *st, void *arg)
 	const struct sb_lock_ops *lk = pt->lock ? sb_lock_find(pt->lock) : NULL;
 	const char *vmode = sb_params_get(&pt->f.params, "mode");
 	const bool fidelity = vmode && strcmp(vmode, "fidelity") == 0;
-	const bool jiffies = jiffies_clock();
+	const bool jiffies = jiffies_clock(), calls = calls_clock();
 	struct sb_window_params params = {
 		.interval = interval_ticks(),
 		.limit = limit,
@@ -260,6 +325,8 @@ static void window_body(sb_state *st, void *arg)
 	struct window_run run = { .loop = p->loop };
 	struct sb_window_stats sum = { 0 };
 	struct sb_ticker *tk = NULL;
+	sb_ticks *vclock = NULL;	/* --clock=calls: the word, alone on its line */
+	const sb_ticks *jword = NULL;	/* the jiffies word members read, if any */
 	struct sb_drive d;
 	struct sb_window *w;
 	const double interval_ns = jiffies ? (double)params.interval * tick_period_us() * 1000 :
@@ -274,7 +341,11 @@ static void window_body(sb_state *st, void *arg)
 	run.m = aligned_alloc(SB_CACHELINE, sizeof(*run.m) * pt->threads);
 	nodes = calloc(pt->threads, sizeof(*nodes));
 	memset(run.m, 0, sizeof(*run.m) * pt->threads);
-	if (jiffies) {
+	if (calls) {
+		vclock = aligned_alloc(SB_CACHELINE, SB_CACHELINE);
+		*vclock = sb_ticker_initial((uint64_t)(tick_period_us() * 1000));
+		jword = vclock;
+	} else if (jiffies) {
 		tk = aligned_alloc(SB_CACHELINE, sizeof(*tk));
 		if (sb_ticker_start(tk, (uint64_t)(tick_period_us() * 1000))) {
 			free(tk);
@@ -282,13 +353,14 @@ static void window_body(sb_state *st, void *arg)
 			sb_state_skip_with_error(st, "cannot start the jiffies ticker thread");
 			goto out;
 		}
+		jword = &tk->jiffies;
 	}
 	if (jiffies || migrate_ns > 0 || fault_ns > 0)
 		run.loop = p->loop_model;
 	if (fidelity)
 		run.loop = p->loop_logged;
-	t0 = tk ? __atomic_load_n(&tk->jiffies, __ATOMIC_RELAXED) :
-		  (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle);
+	t0 = jword ? __atomic_load_n(jword, __ATOMIC_RELAXED) :
+		     (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle);
 	if (sb_window_init(w, p, lk, (char *)w + sizeof(*w), &params, t0)) {
 		sb_state_skip_with_error(st, "window init failed (lock init or per-member slots)");
 		goto out;
@@ -300,7 +372,11 @@ static void window_body(sb_state *st, void *arg)
 		lp->w = w;
 		lp->nr_pages = nr_pages;
 		lp->ticks_per_cycle = ticks_per_cycle;
-		lp->jiffies = tk ? &tk->jiffies : NULL;
+		lp->jiffies = jword;
+		if (calls && i == 0) {	/* the one writer of the calls clock */
+			lp->vclock = vclock;
+			lp->tick_calls = lp->tick_left = tick_call_count();
+		}
 		lp->migrate_iters = sb_work_iters(migrate_ns);
 		lp->fault_iters = sb_work_iters(fault_ns);
 		lp->st.member = i;
@@ -322,8 +398,9 @@ static void window_body(sb_state *st, void *arg)
 		}
 	}
 	if (sb_drive_run(st, pt, window_member_fn, &run, &d) == 0) {
-		sb_ticks end = tk ? __atomic_load_n(&tk->jiffies, __ATOMIC_RELAXED) :
-				    (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle);
+		sb_ticks end = jword ? __atomic_load_n(jword, __ATOMIC_RELAXED) :
+				       (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle);
+		uint64_t upd_ticks = 0, upd_samples = 0;
 
 		for (i = 0; i < pt->threads; i++) {
 			sum.resets += run.m[i].lp.st.resets;
@@ -331,14 +408,25 @@ static void window_body(sb_state *st, void *arg)
 			sum.limited += run.m[i].lp.st.limited;
 			sum.admitted += run.m[i].lp.st.admitted;
 			sum.harvested += run.m[i].lp.st.harvested;
+			upd_ticks += run.m[i].lp.upd_ticks;
+			upd_samples += run.m[i].lp.upd_samples;
 		}
 		if (d.total_ops && d.elapsed_ns) {
 			sb_state_counter(st, "resets", (double)sum.resets, SB_COUNTER_DEFAULT);
 			/* 1 when every window is reset once; > 1: repeated resets
 			 * (spinlock's unlocked re-check); < 1: stretched windows */
-			sb_state_counter(st, "resets_per_interval",
+			/* with the calls clock, in virtual time: the ticks member
+			 * 0's calls made (at least one, or no window ended) */
+			sb_state_counter(st, "resets_per_interval", calls ?
+					 (double)sum.resets * (double)params.interval /
+					 (double)(end - t0 ? end - t0 : 1) :
 					 (double)sum.resets * interval_ns /
 					 (double)d.elapsed_ns, SB_COUNTER_DEFAULT);
+			if (upd_samples)
+				report_update_cost(st, upd_ticks, upd_samples);
+			if (migrate_ns > 0 || fault_ns > 0)	/* the model's calibration */
+				sb_state_counter(st, "work_ns_per_iter", sb_work_ns_per_iter(),
+						 SB_COUNTER_DEFAULT);
 			if (p->peeks_lock && lk && !lk->is_locked)	/* unavailable, not 0 */
 				sb_state_set_label(st, "contended: unavailable (this lock cannot "
 						   "tell whether it is held)");
@@ -374,6 +462,7 @@ out:
 		sb_ticker_stop(tk);
 		free(tk);
 	}
+	free(vclock);
 	for (i = 0; i < pt->threads; i++) {
 		free(nodes[i]);
 		sb_window_log_free(&run.m[i].log);

@@ -185,9 +185,18 @@ struct sb_window_loop {
 	unsigned long nr_pages;		/* pages per call */
 	double ticks_per_cycle;		/* clock scale: cycles → ticks */
 	/* workload model (loop_model/loop_logged only) */
-	const sb_ticks *jiffies;	/* --clock=jiffies: the ticker's word, else NULL */
+	const sb_ticks *jiffies;	/* --clock=jiffies|calls: the jiffies word, else NULL */
 	uint64_t migrate_iters;		/* sb_work() after each admitted call */
 	uint64_t fault_iters;		/* sb_work() after every call */
+	/* --clock=calls: jiffies points at a virtual jiffies word that only
+	 * member 0 writes (vclock, NULL for the others): it adds 1 before its
+	 * call whenever tick_calls of its calls have seen the current value;
+	 * tick_left (calls until then) carries over from round to round. */
+	sb_ticks *vclock;
+	uint64_t tick_calls, tick_left;
+	/* the update's own cost: the first call of every chunk is timed with
+	 * sb_read_cycles() around update() alone (model loops only) */
+	uint64_t upd_ticks, upd_samples;
 	struct sb_window_stats st;	/* results */
 };
 
@@ -248,10 +257,12 @@ sb_window_loop_run(struct sb_window_loop *lp, const struct sb_round *r,
 }
 
 /* The workload model: `now` read on every call (the cycle clock, or the
- * ticker's jiffies word with one relaxed load, as the kernel reads jiffies),
- * --migrate-ns of work after each admitted call (the copy), --fault-ns after
- * every call (the hinting fault); with `logged`, each admitted call is
- * appended to the member's own log (fidelity mode). */
+ * ticker's or the calls clock's jiffies word with one relaxed load, as the
+ * kernel reads jiffies), --migrate-ns of work after each admitted call (the
+ * copy), --fault-ns after every call (the hinting fault); with `logged`,
+ * each admitted call is appended to the member's own log (fidelity mode).
+ * One call per chunk is timed apart (upd_ticks): two counter reads per 32
+ * calls, a few ns per chunk against the model's hundreds of ns per call. */
 static inline __attribute__((always_inline)) uint64_t
 sb_window_loop_model_run(struct sb_window_loop *lp, const struct sb_round *r,
 			 bool (*update)(struct sb_window *, sb_ticks, unsigned long,
@@ -262,17 +273,39 @@ sb_window_loop_model_run(struct sb_window_loop *lp, const struct sb_round *r,
 	const double scale = lp->ticks_per_cycle;
 	const sb_ticks *jiffies = lp->jiffies;
 	const uint64_t migrate = lp->migrate_iters, fault = lp->fault_iters;
-	uint64_t ops = 0;
+	sb_ticks *const vclock = lp->vclock;
+	const uint64_t tick_calls = lp->tick_calls;
+	uint64_t ops = 0, left = lp->tick_left, upd = 0, samples = 0;
 
 	do {
 		int i;
 
 		for (i = 0; i < SB_WINDOW_CHUNK; i++) {
-			/* relaxed: jiffies carries no data, only the time */
-			sb_ticks now = jiffies ? sb_read_once(jiffies) :
-				       (sb_ticks)((double)sb_read_cycles() * scale);
+			sb_ticks now;
+			bool limited;
 
-			if (!update(w, now, n, &lp->st)) {
+			if (vclock) {
+				if (left == 0) {
+					/* relaxed: one writer (this member); readers
+					 * take only the value, as they take jiffies */
+					sb_write_once(vclock, sb_read_once(vclock) + 1);
+					left = tick_calls;
+				}
+				left--;
+			}
+			/* relaxed: jiffies carries no data, only the time */
+			now = jiffies ? sb_read_once(jiffies) :
+			      (sb_ticks)((double)sb_read_cycles() * scale);
+			if (i == 0) {
+				uint64_t c0 = sb_read_cycles();
+
+				limited = update(w, now, n, &lp->st);
+				upd += sb_read_cycles() - c0;
+				samples++;
+			} else {
+				limited = update(w, now, n, &lp->st);
+			}
+			if (!limited) {
 				if (logged)
 					sb_window_log_admit(lp->st.log, now, n);
 				sb_work(migrate);
@@ -281,16 +314,22 @@ sb_window_loop_model_run(struct sb_window_loop *lp, const struct sb_round *r,
 		}
 		ops += SB_WINDOW_CHUNK;
 	} while (!sb_round_over(r, ops));
+	lp->tick_left = left;
+	lp->upd_ticks += upd;
+	lp->upd_samples += samples;
 	return ops;
 }
 
+/* flatten: GCC kept a policy's update() out of line when three loops call
+ * it (a call per op that `null`, inlined, did not pay); flatten inlines it
+ * into each loop, as this header promises.  Lock calls stay indirect. */
 #define SB_WINDOW_POLICY(pname, ...)						\
-	static uint64_t pname##_window_loop(struct sb_window_loop *,		\
-					    const struct sb_round *);		\
-	static uint64_t pname##_window_model(struct sb_window_loop *,		\
-					     const struct sb_round *);		\
-	static uint64_t pname##_window_logged(struct sb_window_loop *,		\
-					      const struct sb_round *);		\
+	__attribute__((flatten)) static uint64_t pname##_window_loop(		\
+		struct sb_window_loop *, const struct sb_round *);		\
+	__attribute__((flatten)) static uint64_t pname##_window_model(		\
+		struct sb_window_loop *, const struct sb_round *);		\
+	__attribute__((flatten)) static uint64_t pname##_window_logged(	\
+		struct sb_window_loop *, const struct sb_round *);		\
 	static const struct sb_window_policy sb_window_##pname = {		\
 		.name = #pname,							\
 		.loop = pname##_window_loop,					\
