@@ -28,6 +28,7 @@ struct sb_opts {
 	const char *label;		/* --label: names the run in the JSON context */
 	const char *resume;		/* --resume=DIR */
 	bool quiet;			/* no progress line */
+	const char *console;		/* --console: table, gbench or counters */
 	double cv_threshold;		/* flag benchmarks whose CV exceeds it (%) */
 	/* plan: leave out the benchmarks this says are done (--resume) */
 	bool (*skip)(const char *name, void *arg);
