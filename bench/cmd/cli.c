@@ -511,7 +511,7 @@ const struct sb_option sb_run_options[] = {
 	  "and merge; no / , \" \\ (default: none)" },
 	{ "quiet", SB_OPT_FLAG, &quiet, 0, 0, NULL, NULL,
 	  "no progress line on the terminal" },
-	{ "console", SB_OPT_STRING, &console, 0, 0, console_modes, "MODE",
+	{ "console", SB_OPT_STRING, &console, 0, 0, console_modes, "table|gbench|counters",
 	  "table: a few key metrics per family, a row per benchmark; counters: the table "
 	  "and each row's non-zero counters; gbench: Google Benchmark's console "
 	  "(docs/console.md; default: table)" },
@@ -519,7 +519,7 @@ const struct sb_option sb_run_options[] = {
 	  "flag benchmarks whose repetitions' CV of ops_per_s exceeds it (default: 5)" },
 	{ "resume", SB_OPT_STRING, &resume, 0, 0, NULL, "DIR",
 	  "finish an interrupted run: what DIR lacks, with DIR's recorded command line "
-	  "(only --quiet may be added)" },
+	  "(only --quiet and --console may be added)" },
 	{ "home-node", SB_OPT_ULONG, &home_node, 0, INT_MAX, NULL, "N",
 	  "NUMA node for the shared state (default: node of thread 0's CPU)" },
 	{ "topology", SB_OPT_STRING, &topology, 0, 0, NULL, "T",
