@@ -185,78 +185,84 @@ static void add_pcol(enum field which, const char *key, const char *title)
 	tb.pcol[tb.npcols++].width = (int)strlen(title);
 }
 
-/* a parameter varies within the family: two points differ in it */
+/* the i-th planned point if it belongs to the table's family, else NULL */
+static const struct sb_point_fields *family_point(int i)
+{
+	const struct sb_point_fields *f = sb_points_at(i);
+
+	return f && !strcmp(f->family, tb.family) ? f : NULL;
+}
+
+/* a parameter varies within the family: two points differ in it (absent
+ * counts as a value) */
 static bool param_varies(const char *key)
 {
 	const char *first = NULL;
-	bool seen = false;
 
 	for (int i = 0; i < sb_points_count(); i++) {
-		const struct sb_point_fields *f = sb_points_at(i);
-		const char *v;
+		const struct sb_point_fields *f = family_point(i);
+		const char *v = f ? sb_params_get(&f->params, key) : NULL;
 
-		if (strcmp(f->family, tb.family))
+		if (!f)
 			continue;
-		v = sb_params_get(&f->params, key);
 		v = v ? v : "";
-		if (seen && strcmp(v, first))
+		if (first && strcmp(v, first))
 			return true;
 		first = v;
-		seen = true;
 	}
 	return false;
 }
 
-static bool has_param(const char *key)
+static bool has_pcol(enum field which, const char *key)
 {
 	for (int i = 0; i < tb.npcols; i++)
-		if (tb.pcol[i].field == P_PARAM && !strcmp(tb.pcol[i].key, key))
+		if (tb.pcol[i].field == which && !strcmp(tb.pcol[i].key, key))
 			return true;
 	return false;
 }
 
-/* the point columns: strategy, lock (if any point has one), threads,
- * placement, the parameters that vary; each as wide as its widest value */
-static void point_columns(void)
+/* what the family's points hold: a lock, a window fidelity point */
+static void family_has(bool *lock, bool *fidelity)
 {
-	bool lock = false, fidelity = false;
+	*lock = *fidelity = false;
+	for (int i = 0; i < sb_points_count(); i++) {
+		const struct sb_point_fields *f = family_point(i);
+		const char *mode = f ? sb_params_get(&f->params, "mode") : NULL;
+
+		if (!f)
+			continue;
+		*lock |= f->lock[0] != '\0';
+		*fidelity |= !strcmp(f->family, "window") && mode && !strcmp(mode, "fidelity");
+	}
+}
+
+/* the varying parameters, in the order the points show them */
+static void param_columns(void)
+{
+	for (int i = 0; i < sb_points_count(); i++) {
+		const struct sb_point_fields *f = family_point(i);
+
+		for (int k = 0; f && k < f->params.n; k++) {
+			const char *key = f->params.p[k].key;
+
+			if (!has_pcol(P_PARAM, key) && param_varies(key))
+				add_pcol(P_PARAM, key, key);
+		}
+	}
+}
+
+/* each point column as wide as its widest value (a parameter's capped) */
+static void column_widths(void)
+{
 	char buf[32];
 
-	tb.npcols = 0;
 	for (int i = 0; i < sb_points_count(); i++) {
-		const struct sb_point_fields *f = sb_points_at(i);
+		const struct sb_point_fields *f = family_point(i);
 
-		if (strcmp(f->family, tb.family))
-			continue;
-		lock |= f->lock[0] != '\0';
-		for (int k = 0; k < f->params.n; k++)
-			if (!has_param(f->params.p[k].key) && param_varies(f->params.p[k].key))
-				add_pcol(P_PARAM, f->params.p[k].key, f->params.p[k].key);
-		fidelity |= !strcmp(f->family, "window") && sb_params_get(&f->params, "mode") &&
-			    !strcmp(sb_params_get(&f->params, "mode"), "fidelity");
-	}
-	/* the fixed ones first: move the parameters after them */
-	{
-		struct table params = tb;
-		int np = params.npcols;
-
-		tb.npcols = 0;
-		add_pcol(P_STRATEGY, NULL, "strategy");
-		if (lock)
-			add_pcol(P_LOCK, NULL, "lock");
-		add_pcol(P_THREADS, NULL, "threads");
-		add_pcol(P_PLACE, NULL, "place");
-		for (int i = 0; i < np && tb.npcols < MAX_PCOLS; i++)
-			tb.pcol[tb.npcols++] = params.pcol[i];
-	}
-	for (int i = 0; i < sb_points_count(); i++) {
-		const struct sb_point_fields *f = sb_points_at(i);
-
-		if (strcmp(f->family, tb.family))
-			continue;
-		for (int c = 0; c < tb.npcols; c++) {
-			int w = (int)strlen(field_text(f, tb.pcol[c].field, tb.pcol[c].key, buf,
-						       sizeof(buf)));
+		for (int c = 0; f && c < tb.npcols; c++) {
+			const char *t = field_text(f, tb.pcol[c].field, tb.pcol[c].key, buf,
+						   sizeof(buf));
+			int w = (int)strlen(t);
 
 			if (tb.pcol[c].field == P_PARAM && w > MAX_PARAM_WIDTH)
 				w = MAX_PARAM_WIDTH;
@@ -264,6 +270,22 @@ static void point_columns(void)
 				tb.pcol[c].width = w;
 		}
 	}
+}
+
+/* the table's columns for tb.family, from every planned point of it */
+static void table_columns(void)
+{
+	bool lock, fidelity;
+
+	family_has(&lock, &fidelity);
+	tb.npcols = 0;
+	add_pcol(P_STRATEGY, NULL, "strategy");
+	if (lock)
+		add_pcol(P_LOCK, NULL, "lock");
+	add_pcol(P_THREADS, NULL, "threads");
+	add_pcol(P_PLACE, NULL, "place");
+	param_columns();
+	column_widths();
 	tb.nm = 0;
 	for (size_t i = 0; i < NMETRICS; i++)
 		if ((!metrics[i].family || !strcmp(metrics[i].family, tb.family)) &&
@@ -508,7 +530,7 @@ void sb_console_group(const struct sb_run_report *runs, int n, json_t *arr)
 	f = runs[0].registered ? sb_points_find(runs[0].registered) : NULL;
 	if (!tb.family[0] || strcmp(tb.family, f ? f->family : "?")) {
 		snprintf(tb.family, sizeof(tb.family), "%s", f ? f->family : "?");
-		point_columns();
+		table_columns();
 		tb.cv = g.reps > 1;
 		print_header(g.reps);
 	}
