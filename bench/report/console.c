@@ -425,12 +425,13 @@ static void print_row(const struct sb_point_fields *f, const char *name, const s
 			len = cell(line, len, sizeof(line), 6, false, v);
 		}
 	}
-	if (g->error)
-		snprintf(v, sizeof(v), "error: %s", g->error);
-	else
-		snprintf(v, sizeof(v), "%s", cv > cfg.cv_threshold ? "noisy" : "");
-	cell(line, len, sizeof(line), 0, true, v);
+	cell(line, len, sizeof(line), 0, true,
+	     g->error ? "error" : cv > cfg.cv_threshold ? "noisy" : "");
 	print_line(line);
+	if (g->error) {	/* under the row, where the most of it fits */
+		snprintf(line, sizeof(line), "    error: %s", g->error);
+		print_line(line);
+	}
 }
 
 /* GB's fields of an entry that are not counters */
