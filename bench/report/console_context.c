@@ -121,7 +121,9 @@ static void counters_line(FILE *f)
 	len = (size_t)snprintf(line, sizeof(line), "counters: %d of %d unavailable here (", nun, n);
 	/* the names cut, so that the pointer to their reasons always shows */
 	room = SB_CONSOLE_WIDTH - len - 1 - (sizeof(tail) - 1);
-	if (strlen(names) > room) {
+	if (room < 8)
+		strcpy(names, "...");
+	else if (strlen(names) > room) {
 		names[room - 3] = '\0';
 		strcat(names, "...");
 	}
