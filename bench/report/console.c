@@ -50,8 +50,8 @@ static void fmt_g3(char *buf, size_t n, double x)
 		snprintf(buf, n, "%.1f", x);
 	else if (a >= 0.9995)
 		snprintf(buf, n, "%.2f", x);
-	else if (a >= 0.001)
-		snprintf(buf, n, "%.3g", x);
+	else if (a >= 0.001)	/* '#': 0.870, not 0.87 */
+		snprintf(buf, n, "%#.3g", x);
 	else
 		snprintf(buf, n, "%.2e", x);
 }
