@@ -77,6 +77,8 @@ expect "stratbench run --strategy=null,sp" null,spinlock
 expect "stratbench run --lock=" all $locks
 expect_not "stratbench run --lock=" spinlock null
 expect "stratbench run --family=" window lock baseline shootdown calibrate
+expect "stratbench run --cons" --console=
+expect "stratbench run --console=" table gbench counters
 fams=$(complete_line "stratbench run --family=")
 [ "$(grep -cx shootdown <<<"$fams")" -eq 1 ] && ok || bad "--family= offers shootdown once: $(echo $fams)"
 # counters: the names `stratbench counters` knows, not the placeholder

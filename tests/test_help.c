@@ -1,4 +1,4 @@
-/* test_help.c STRATBENCH MANPAGE README — the help documents every option
+/* test_help.c STRATBENCH MANPAGE README [DOC.md...] — the help documents every option
  * the parser accepts, the parser accepts every option the help documents,
  * and the README names every stratbench option (so it cannot drift).
  *
@@ -254,8 +254,8 @@ int main(int argc, char **argv)
 	char *man, *readme, *run_help = NULL;
 	FILE *f, *r;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: test_help STRATBENCH MANPAGE README\n");
+	if (argc < 4) {
+		fprintf(stderr, "usage: test_help STRATBENCH MANPAGE README [DOC.md...]\n");
 		return 2;
 	}
 	f = fopen(argv[2], "r");
@@ -267,6 +267,25 @@ int main(int argc, char **argv)
 	readme = slurp(r);
 	fclose(f);
 	fclose(r);
+	/* the docs pages after README describe options as well (docs/console.md) */
+	for (int i = 4; readme && i < argc; i++) {
+		FILE *d = fopen(argv[i], "r");
+		char *doc = d ? slurp(d) : NULL, *both;
+
+		CHECK(doc != NULL, "cannot read %s", argv[i]);
+		if (d)
+			fclose(d);
+		if (!doc)
+			continue;
+		both = malloc(strlen(readme) + strlen(doc) + 2);
+		if (both)
+			sprintf(both, "%s\n%s", readme, doc);
+		free(readme);
+		free(doc);
+		readme = both;
+	}
+	if (!readme)
+		return check_done("test_help");
 
 	for (int i = 0; sb_commands[i]; i++) {
 		const struct sb_command *c = sb_commands[i];

@@ -485,7 +485,8 @@ void sb_args_free(struct sb_args *args)
 /* The options every family shares: parsed into cur, copied out by
  * sb_opts_parse.  The help prints the defaults from here. */
 static const char *family, *strategy, *lock, *threads = "auto", *placement = "auto", *out,
-	*topology, *counters = "default", *label, *resume, *suite;
+	*topology, *counters = "default", *label, *resume, *suite, *console = "table";
+static const char *const console_modes[] = { "table", "gbench", "counters", NULL };
 static unsigned long home_node = ULONG_MAX;	/* unset: node of thread 0's CPU */
 static bool counters_ab, limits, quiet, dry_run;
 static const char *const suite_names[] = { "default", "quick", NULL };	/* suite.c's */
@@ -511,11 +512,15 @@ const struct sb_option sb_run_options[] = {
 	  "and merge; no / , \" \\ (default: none)" },
 	{ "quiet", SB_OPT_FLAG, &quiet, 0, 0, NULL, NULL,
 	  "no progress line on the terminal" },
+	{ "console", SB_OPT_STRING, &console, 0, 0, console_modes, "table|gbench|counters",
+	  "table: a few key metrics per family, a row per benchmark; counters: the table "
+	  "and each row's non-zero counters; gbench: Google Benchmark's console "
+	  "(docs/console.md; default: table)" },
 	{ "cv-threshold", SB_OPT_DOUBLE, &cv_threshold, 0, 1000, NULL, "%",
 	  "flag benchmarks whose repetitions' CV of ops_per_s exceeds it (default: 5)" },
 	{ "resume", SB_OPT_STRING, &resume, 0, 0, NULL, "DIR",
 	  "finish an interrupted run: what DIR lacks, with DIR's recorded command line "
-	  "(only --quiet may be added)" },
+	  "(only --quiet and --console may be added)" },
 	{ "home-node", SB_OPT_ULONG, &home_node, 0, INT_MAX, NULL, "N",
 	  "NUMA node for the shared state (default: node of thread 0's CPU)" },
 	{ "topology", SB_OPT_STRING, &topology, 0, 0, NULL, "T",
@@ -550,6 +555,7 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 	home_node = ULONG_MAX;
 	counters_ab = limits = quiet = dry_run = false;
 	label = resume = suite = NULL;
+	console = "table";
 	cv_threshold = 5;
 	rc = sb_cmd_parse(sb_command_find("run"), argc, argv, &args, err, errlen);
 	*o = (struct sb_opts){
@@ -558,7 +564,7 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 		.home_node = home_node == ULONG_MAX ? -1 : (int)home_node,
 		.counters = counters, .counters_ab = counters_ab, .limits = limits,
 		.label = label, .resume = resume, .quiet = quiet, .cv_threshold = cv_threshold,
-		.suite = suite, .dry_run = dry_run,
+		.suite = suite, .dry_run = dry_run, .console = console,
 		.gb_argc = args.gb_argc, .gb_argv = args.gb_argv,
 	};
 	/* a label names files and plot series: no path or CSV separators */

@@ -28,6 +28,7 @@ struct sb_opts {
 	const char *label;		/* --label: names the run in the JSON context */
 	const char *resume;		/* --resume=DIR */
 	bool quiet;			/* no progress line */
+	const char *console;		/* --console: table, gbench or counters */
 	double cv_threshold;		/* flag benchmarks whose CV exceeds it (%) */
 	const char *suite;		/* --suite=NAME (suite.h), NULL: none */
 	bool dry_run;			/* list the plan and its time estimate only */

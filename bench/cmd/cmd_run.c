@@ -12,6 +12,7 @@
  * whole run or resume: a second one of DIR is refused, naming the pid. */
 #include "cmd/cmd.h"
 #include "cmd/suite.h"
+#include "report/console.h"
 #include "run/limits.h"
 
 #include <errno.h>
@@ -498,19 +499,19 @@ static int resume_prepare(const char *dir, struct done *d, char *err, size_t err
 
 /* --- one session's hooks ------------------------------------------------ */
 
-static double cv_threshold;
-
+/* arg: non-NULL when runs.jsonl is written (--out) */
 static void on_context(const char *json, void *arg)
 {
 	json_t *j = sb_json_loads_gb(json, NULL);
 
-	(void)arg;
-	sb_runlog_add("context", json_incref(json_object_get(j, "context")));
+	sb_console_context(json_object_get(j, "context"));
+	if (arg)
+		sb_runlog_add("context", json_incref(json_object_get(j, "context")));
 	json_decref(j);
 }
 
 /* A benchmark finished: its CSV rows, its log line, the progress count and
- * a console flag when its repetitions vary more than the threshold. */
+ * its console row (or noisy mark: report/console.h). */
 static void on_group(const struct sb_run_report *runs, int n, const char *json, void *arg)
 {
 	json_t *arr = sb_json_loads_gb(json, NULL), *e;
@@ -530,11 +531,18 @@ static void on_group(const struct sb_run_report *runs, int n, const char *json, 
 		reps += runs[k].aggregate[0] == '\0';
 	sb_csv_group(cv);
 	sb_timeline_flush(n ? runs[0].registered : NULL);	/* before: see resume_prepare */
+	sb_console_group(runs, n, arr);	/* before the log takes arr */
 	sb_runlog_add_bench(n ? runs[0].registered : NULL, arr);
 	sb_progress_group(reps);
-	if (cv > cv_threshold)
-		printf("^ noisy: %s: CV %.3g %% of ops_per_s over %d repetitions > %g %%\n",
-		       runs[0].name, cv, reps, cv_threshold);
+}
+
+/* --console=MODE given on the command line (a resume's display, not the run's) */
+static bool console_given(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--console=", 10))
+			return true;
+	return false;
 }
 
 /* --- --dry-run ------------------------------------------------------------ */
@@ -588,7 +596,8 @@ static void dry_run_list(int argc, char **argv)
 static int run_args_only(int argc, char **argv, char *err, size_t errlen)
 {
 	for (int i = 1; i < argc; i++)
-		if (strncmp(argv[i], "--resume=", 9) && strcmp(argv[i], "--quiet")) {
+		if (strncmp(argv[i], "--resume=", 9) && strcmp(argv[i], "--quiet") &&
+		    strncmp(argv[i], "--console=", 10)) {
 			snprintf(err, errlen, "--resume=DIR reruns the command line recorded in DIR: "
 				 "drop '%s'", argv[i]);
 			return -1;
@@ -633,6 +642,22 @@ static int finish_files(const char *dir, bool resume, bool complete, int argc, c
 	return sb_resume_record(dir, argc, argv, label, complete, err, errlen);
 }
 
+/* The console: its mode, and whether stdout is Google Benchmark's JSON
+ * (--benchmark_format=json, one value only: cli.c). */
+static void console_begin(const struct sb_opts *o, const struct sb_counters_spec *cnt)
+{
+	struct sb_console_cfg c = { .cv_threshold = o->cv_threshold, .out = o->out };
+
+	if (sb_console_mode_parse(o->console, &c.mode))
+		c.mode = SB_CONSOLE_TABLE;	/* cli.c allows only the three */
+	for (int i = 1; i < o->gb_argc; i++)
+		if (!strcmp(o->gb_argv[i], "--benchmark_format=json"))
+			c.json_stdout = true;
+	sb_console_begin(&c);
+	sb_console_context_counters(cnt);
+	sb_gbench_display_quiet(sb_console_owns());
+}
+
 static int run_main(int argc, char **argv)
 {
 	static char out_json[4200];
@@ -641,7 +666,7 @@ static int run_main(int argc, char **argv)
 	struct done done = { 0 };
 	struct sb_opts o;
 	char err[8192], path[4200], **rargv = NULL;
-	const char *resume = NULL;
+	const char *resume = NULL, *console = NULL;
 	int i, rc = SB_EXIT_USAGE, rargc = 0, total, lock_fd = -1;
 	bool list_only = false, quiet = false, complete, fresh = false;
 
@@ -654,6 +679,7 @@ static int run_main(int argc, char **argv)
 	if (o.resume) {
 		resume = o.resume;
 		quiet = o.quiet;
+		console = console_given(argc, argv) ? o.console : NULL;
 		if (run_args_only(argc, argv, err, sizeof(err)))
 			goto usage;
 		if (!sb_suite_stage() && sb_suite_is(resume)) {
@@ -684,6 +710,8 @@ static int run_main(int argc, char **argv)
 		}
 		o.out = resume;
 		o.quiet |= quiet;
+		if (console)
+			o.console = console;
 		argc = rargc;
 		argv = rargv;
 	}
@@ -795,7 +823,6 @@ static int run_main(int argc, char **argv)
 			rc = 1;
 			goto usage;
 		}
-		sb_gbench_on_context(on_context, NULL);
 		snprintf(out_json, sizeof(out_json), "--benchmark_out=%s/gbench.json.partial", o.out);
 		o.gb_argv[o.gb_argc++] = out_json;
 		o.gb_argv[o.gb_argc++] = "--benchmark_out_format=json";
@@ -803,8 +830,9 @@ static int run_main(int argc, char **argv)
 	}
 	/* the limits table is fed from what is reported (run/limits.h) */
 	sb_gbench_on_run(sb_limits_on_run, NULL);
-	cv_threshold = o.cv_threshold;
 	sb_gbench_on_group(on_group, NULL);
+	console_begin(&o, cnt);
+	sb_gbench_on_context(on_context, o.out ? (void *)o.out : NULL);
 	sb_context_fingerprint(t, argc, argv);
 	if (!list_only)
 		sb_counters_context(cnt);
@@ -824,7 +852,7 @@ static int run_main(int argc, char **argv)
 		sb_context_add("sb_resumed", path);
 	}
 	if (!list_only && total > 0)
-		sb_quiet_check();
+		sb_quiet_check(!sb_console_owns());
 	if (resume && total == 0) {
 		rc = 0;		/* everything had finished: only the files to complete */
 	} else {

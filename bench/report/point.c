@@ -247,6 +247,13 @@ const char *sb_points_registered(const char *run_name)
 	return best;
 }
 
+int sb_points_count(void) { return ntable; }
+
+const struct sb_point_fields *sb_points_at(int i)
+{
+	return i >= 0 && i < ntable ? &table[i].f : NULL;
+}
+
 void sb_points_clear(void)
 {
 	for (int i = 0; i < ntable; i++)

@@ -82,6 +82,9 @@ void sb_points_add(const char *name, const struct sb_point_fields *f);
 const struct sb_point_fields *sb_points_find(const char *name);
 /* The registered name in the table that run_name belongs to, NULL: none. */
 const char *sb_points_registered(const char *run_name);
+/* The table's points in the order added (i < sb_points_count()). */
+int sb_points_count(void);
+const struct sb_point_fields *sb_points_at(int i);
 void sb_points_clear(void);
 /* The table as compact JSON text ({"name": {...}, ...}), malloc'd. */
 char *sb_points_json(void);

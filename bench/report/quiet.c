@@ -67,7 +67,7 @@ static int busy_cpus(char *list, size_t n)
 	return busy;
 }
 
-void sb_quiet_check(void)
+void sb_quiet_check(bool warn)
 {
 	char buf[256], list[256];
 	double load = -1;
@@ -76,7 +76,7 @@ void sb_quiet_check(void)
 	if (read_line("/proc/loadavg", buf, sizeof(buf)) == 0) {
 		sb_context_add("sb_loadavg", buf);
 		load = strtod(buf, NULL);
-		if (load > 0.5)
+		if (load > 0.5 && warn)
 			fprintf(stderr, "stratbench: warning: machine not quiet: load average %.2f\n",
 				load);
 	} else {
@@ -85,7 +85,7 @@ void sb_quiet_check(void)
 	busy = busy_cpus(list, sizeof(list));
 	snprintf(buf, sizeof(buf), "%d%s%s", busy, busy ? ": " : "", list);
 	sb_context_add("sb_busy_cpus", buf);
-	if (busy)
+	if (busy && warn)
 		fprintf(stderr, "stratbench: warning: machine not quiet: %d CPU%s busy before "
 			"the run (%s)\n", busy, busy > 1 ? "s" : "", list);
 }

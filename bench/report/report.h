@@ -22,8 +22,9 @@ void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv);
 void sb_context_cpu_model(char *buf, size_t n);
 void sb_context_host(char *buf, size_t n);
 
-/* quiet.c: load average and busy CPUs before the run: context + warnings */
-void sb_quiet_check(void);
+/* quiet.c: load average and busy CPUs before the run: context, and the
+ * warnings on stderr when warn (else the console's context says it) */
+void sb_quiet_check(bool warn);
 
 /* csv.c: results.csv rows from Google Benchmark's run hook, a benchmark's
  * rows written together by sb_csv_group(cv) with the CV in % of its

@@ -179,3 +179,15 @@ void sb_settings_warn(FILE *f)
 		fprintf(f, "stratbench: warning: %s\n", pending[i]);
 	npending = 0;	/* once per run */
 }
+
+int sb_settings_take_warnings(char *buf, size_t n)
+{
+	int k = npending;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < npending && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "; " : "", pending[i]);
+	npending = 0;
+	return k;
+}

@@ -32,5 +32,9 @@ void sb_settings_record(int nnodes);
 void sb_settings_warn(FILE *f);
 /* another warning about the machine or the plan, printed with the others */
 void sb_settings_add_warning(const char *msg);
+/* The pending warnings joined by "; " into buf, taken (sb_settings_warn
+ * then prints nothing): for a console that says them in its own line.
+ * Returns how many there were. */
+int sb_settings_take_warnings(char *buf, size_t n);
 
 #endif

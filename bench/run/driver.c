@@ -1,4 +1,5 @@
 /* driver.c — run a point's rounds on a pinned team, report common counters. */
+#include "report/console.h"
 #include "report/settings.h"
 #include "run/run.h"
 
@@ -57,7 +58,8 @@ static void counters_open(struct sb_drive *d, const struct sb_point *pt, const i
 	sb_settings_warn(stderr);
 	if (!noted) {	/* once per run, when the first benchmark runs */
 		noted = true;
-		sb_counters_note_unavailable(drive_counters, stderr);
+		if (!sb_console_owns())	/* else its context line said it */
+			sb_counters_note_unavailable(drive_counters, stderr);
 	}
 	/* opened on every member's thread, untimed; then read by each member
 	 * around its part of each round, and the machine-wide files around the

@@ -67,12 +67,19 @@ void (*context_hook)(const char *, void *);
 void *context_hook_arg;
 void (*display_hook)(void *);
 void *display_hook_arg;
+bool display_quiet;	// sb_gbench_display_quiet
 bool any_error;
 volatile std::sig_atomic_t stop_requested;
 // Stages are separate RunSpecifiedBenchmarks calls over one pair of
 // reporters: each reports the context at its first call only, and
 // finalizes only when last_stage is set (sb_gbench_main, after them all).
 bool last_stage = true;
+
+// Said once under GB's "***WARNING*** Library was built as DEBUG" (the
+// JSON context's library_build_type stays as GB writes it).
+const char debug_note[] =
+	"stratbench: note: Debian's libbenchmark says it was built as DEBUG: that concerns its "
+	"own checks, not the timed region (docs/console.md)";
 
 // The errno of the first failed write to --benchmark_out's stream (0:
 // none): the run stops there, and the file is never given its final name.
@@ -229,7 +236,7 @@ public:
 			json << "]}\n";
 			context_hook(json.str().c_str(), context_hook_arg);
 		}
-		return report_context_lines(ctx);
+		return display_quiet || report_context_lines(ctx);
 	}
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
@@ -237,14 +244,15 @@ public:
 			return;
 		if (display_hook)
 			display_hook(display_hook_arg);
-		inner_->ReportRuns(runs);
+		if (!display_quiet)
+			inner_->ReportRuns(runs);
 		std::fflush(stdout);
 		if (hooked_)
 			forward_group(runs);
 	}
 	void Finalize() override
 	{
-		if (last_stage && reported_)
+		if (last_stage && reported_ && !display_quiet)
 			inner_->Finalize();
 	}
 
@@ -263,9 +271,14 @@ private:
 		ok = inner_->ReportContext(ctx);
 		inner_->SetErrorStream(&err);
 		std::istringstream in(text.str());
-		while (std::getline(in, line))
+		while (std::getline(in, line)) {
 			if (line.compare(0, 11, "sb_points: ") != 0)
 				err << line << '\n';
+			// Debian builds libbenchmark without NDEBUG: GB's own
+			// asserts and bookkeeping, outside the timed region
+			if (line.find("Library was built as DEBUG") != std::string::npos)
+				err << debug_note << '\n';
+		}
 		return ok;
 	}
 	std::unique_ptr<benchmark::BenchmarkReporter> inner_;
@@ -612,6 +625,8 @@ void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg)
 	context_hook = hook;
 	context_hook_arg = arg;
 }
+
+void sb_gbench_display_quiet(bool quiet) { display_quiet = quiet; }
 
 void sb_gbench_stop(void) { stop_requested = 1; }
 bool sb_gbench_stopped(void) { return stop_requested != 0; }

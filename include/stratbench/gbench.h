@@ -110,6 +110,10 @@ void sb_gbench_on_start(sb_start_hook hook, void *arg);
 void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg);
 /* Called before the console shows a benchmark's results. */
 void sb_gbench_on_display(void (*hook)(void *arg), void *arg);
+/* quiet: the display reporter prints neither the context nor the runs (a
+ * console of the caller's shows them from the hooks); the hooks, the file
+ * reporter and what Google Benchmark says of a filter are unchanged. */
+void sb_gbench_display_quiet(bool quiet);
 /* Async-signal-safe: from now on, every body but the benchmark in flight's
  * (its remaining repetitions) is skipped; the runs of a benchmark with a
  * skipped repetition are reported to nobody (no console line, file entry
