@@ -866,6 +866,7 @@ static int run_main(int argc, char **argv)
 		rc = sb_gbench_main(o.gb_argc, o.gb_argv);
 		sb_drive_set_counters(NULL);
 		sb_progress_end();
+		sb_console_end();
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 	}

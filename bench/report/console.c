@@ -363,6 +363,20 @@ static size_t cell(char *line, size_t len, size_t n, int width, bool left, const
 	return len < n ? len : n - 1;
 }
 
+/* where the table's lines go: stdout, or a family's buffer (below) */
+static FILE *sink;
+
+/* the families whose rows wait for their table (sb_console_group) */
+#define MAX_WAITING 8
+static struct waiting {
+	char family[32];
+	char *text;
+	size_t len;
+	FILE *f;		/* open_memstream over text */
+	int reps, rows;
+} waiting[MAX_WAITING];
+static int nwaiting, open_rows;
+
 static void print_line(char *line)
 {
 	size_t n = strlen(line);
@@ -370,7 +384,7 @@ static void print_line(char *line)
 	while (n && line[n - 1] == ' ')
 		line[--n] = '\0';
 	sb_console_fit(line, SB_CONSOLE_WIDTH);
-	printf("%s\n", line);
+	fprintf(sink ? sink : stdout, "%s\n", line);
 }
 
 static void print_header(int reps)
@@ -492,6 +506,7 @@ void sb_console_begin(const struct sb_console_cfg *c)
 	cfg = *c;
 	owned = !c->json_stdout && c->mode != SB_CONSOLE_GBENCH;
 	memset(&tb, 0, sizeof(tb));
+	nwaiting = open_rows = 0;
 }
 
 void sb_console_context(json_t *context)
@@ -515,9 +530,98 @@ static void noisy_mark(const char *name, const struct group *g)
 		       cv, g->reps, cfg.cv_threshold);
 }
 
+/* --- one table per family, whatever the order results arrive in ----------
+ *
+ * Rows of the family whose table is open print as they arrive.  Rows of
+ * another family (random interleaving, --limits' stages) wait in that
+ * family's buffer, laid out by its own columns; when every planned point
+ * of the open family has its row, the next waiting family's table is
+ * printed, header and rows, and stays open.  The end prints what waits. */
+
+
+static int planned(const char *family)
+{
+	int n = 0;
+
+	for (int i = 0; i < sb_points_count(); i++)
+		n += !strcmp(sb_points_at(i)->family, family);
+	return n;
+}
+
+static void open_table(const char *family, int reps)
+{
+	snprintf(tb.family, sizeof(tb.family), "%s", family);
+	table_columns();
+	tb.cv = reps > 1;
+	open_rows = 0;
+}
+
+static void row_lines(const struct sb_point_fields *f, const char *name, const struct group *g)
+{
+	print_row(f, name, g);
+	if (cfg.mode == SB_CONSOLE_COUNTERS && g->row)
+		print_counters(g->row);
+}
+
+/* a row of a family that is not the open one: into its buffer */
+static void wait_row(const char *family, const struct sb_point_fields *f, const char *name,
+		     const struct group *g)
+{
+	struct table open = tb;
+	struct waiting *w = NULL;
+	int rows = open_rows;
+
+	for (int i = 0; i < nwaiting && !w; i++)
+		if (waiting[i].f && !strcmp(waiting[i].family, family))
+			w = &waiting[i];
+	if (!w && nwaiting < MAX_WAITING) {
+		w = &waiting[nwaiting++];
+		snprintf(w->family, sizeof(w->family), "%s", family);
+		w->f = open_memstream(&w->text, &w->len);
+		w->reps = g->reps;
+	}
+	if (!w || !w->f) {	/* no room to wait: printed under a header of its own */
+		open_table(family, g->reps);
+		print_header(g->reps);
+		row_lines(f, name, g);
+		return;
+	}
+	open_table(family, w->reps);
+	sink = w->f;
+	row_lines(f, name, g);
+	sink = NULL;
+	w->rows++;
+	tb = open;
+	open_rows = rows;
+}
+
+/* the first waiting family's table, printed and left open (an entry never
+ * moves: its memstream writes text and len where they were) */
+static bool open_next(void)
+{
+	for (int i = 0; i < nwaiting; i++) {
+		struct waiting *w = &waiting[i];
+
+		if (!w->f)
+			continue;
+		fclose(w->f);
+		w->f = NULL;
+		open_table(w->family, w->reps);
+		print_header(w->reps);
+		fwrite(w->text, 1, w->len, stdout);
+		free(w->text);
+		w->text = NULL;
+		open_rows = w->rows;
+		w->family[0] = '\0';	/* its rows from now on print: it is open */
+		return true;
+	}
+	return false;
+}
+
 void sb_console_group(const struct sb_run_report *runs, int n, json_t *arr)
 {
 	const struct sb_point_fields *f;
+	const char *family;
 	struct group g;
 
 	if (!n)
@@ -529,14 +633,25 @@ void sb_console_group(const struct sb_run_report *runs, int n, json_t *arr)
 		return;
 	}
 	f = runs[0].registered ? sb_points_find(runs[0].registered) : NULL;
-	if (!tb.family[0] || strcmp(tb.family, f ? f->family : "?")) {
-		snprintf(tb.family, sizeof(tb.family), "%s", f ? f->family : "?");
-		table_columns();
-		tb.cv = g.reps > 1;
+	family = f ? f->family : "?";
+	if (!tb.family[0]) {
+		open_table(family, g.reps);
 		print_header(g.reps);
 	}
-	print_row(f, runs[0].name, &g);
-	if (cfg.mode == SB_CONSOLE_COUNTERS && g.row)
-		print_counters(g.row);
+	if (strcmp(tb.family, family)) {
+		wait_row(family, f, runs[0].name, &g);
+	} else {
+		row_lines(f, runs[0].name, &g);
+		open_rows++;
+	}
+	while (open_rows >= planned(tb.family) && open_next())
+		;
+	fflush(stdout);
+}
+
+void sb_console_end(void)
+{
+	while (open_next())
+		;
 	fflush(stdout);
 }

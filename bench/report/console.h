@@ -2,7 +2,9 @@
  * (docs/console.md).
  *
  * --console=table (the default): at most 5 lines of context, then one
- * aligned table per family, a row per benchmark as its repetitions finish,
+ * aligned table per family, a row per benchmark as its repetitions finish
+ * (a family's rows wait while another family's table is open, and print
+ * when it completes or the run ends: one table per family, interleaved or not),
  * built from the typed point (point.h) and the few metrics the family
  * exists for; noisy rows are marked in the row, a value the run did not
  * report prints "-".  --console=counters: the table, and under each row its
@@ -51,6 +53,10 @@ void sb_console_context(json_t *context);
  * the JSON array GB's JSON reporter writes for them.  A row (owned), or
  * the noisy mark alone (gbench: "^ noisy: ..." on stdout; json: on stderr). */
 void sb_console_group(const struct sb_run_report *runs, int n, json_t *arr);
+
+/* After the last benchmark: the tables of families whose rows waited
+ * while another family's table was open (interleaved runs). */
+void sb_console_end(void);
 
 /* console_context.c: the run's --counters, for the context's counters line */
 void sb_console_context_counters(const struct sb_counters_spec *s);
