@@ -21,6 +21,16 @@ deb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 [ -r "$deb" ] || SB_DIE_RC=2 sb_die "no readable package '$1'"
 [ "$(id -u)" -eq 0 ] || SB_DIE_RC=2 sb_die "needs root (debootstrap, chroot, mount)"
 sb_need_pkgs debootstrap lintian file
+# the names a checkout's default suite runs (scripts/run.sh's binary)
+host_sb=
+for b in "$SB_ROOT/build/stratbench" "$SB_ROOT/build-pkg/stratbench"; do
+	[ -x "$b" ] && { host_sb=$b; break; }
+done
+[ -n "$host_sb" ] || SB_DIE_RC=2 sb_die "no checkout build to take the default suite's names from (scripts/test.sh builds build/)"
+suite_names() { sed -n 's/^  \([a-z]*\/[^ ]*\)  (.*/\1/p' | sort; }
+names=$(mktemp /tmp/sb-deb-names.XXXXXX)
+"$host_sb" run --suite=default --dry-run --out=/root/D | suite_names >"$names"
+[ -s "$names" ] || sb_die "$host_sb run --suite=default --dry-run listed no benchmark"
 
 # the package as Debian's tools see it
 x=$(mktemp -d /tmp/sb-deb-x.XXXXXX)
@@ -80,6 +90,7 @@ cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 # a throwaway root: dpkg need not fsync every file (a third of the time here)
 echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/sb-unsafe-io"
 cp "$deb" "$root/tmp/"
+cp "$names" "$root/tmp/host-names" && rm -f "$names"
 for m in proc sys dev; do
 	mount --rbind "/$m" "$root/$m"
 	mounted+=("$root/$m")
@@ -113,12 +124,19 @@ grep -q -- "--out=DIR" help.txt
 man -w stratbench >/dev/null 2>&1 || ! command -v man >/dev/null
 [ -s /usr/share/doc/stratbench/copyright ]
 . /usr/share/bash-completion/completions/stratbench && complete -p stratbench >/dev/null
-# the default suite, short: every family, strategy, thread count, placement
-stratbench run --out=results --benchmark_min_time=0.01 >run.log 2>&1 || { tail -5 run.log; exit 1; }
-echo "check-deb: $(($(wc -l <results/results.csv) - 1)) result rows"
-stratbench plot results
-for f in window lock baseline shootdown; do ls results/plots/$f-throughput-*.png >/dev/null; done
-[ -s results/index.html ]
+# the default suite, as a checkout runs it (same names), a quick one, compare, plot
+stratbench run --suite=default --dry-run --out=/root/D | sed -n "s/^  \([a-z]*\/[^ ]*\)  (.*/\1/p" | sort >names
+diff /tmp/host-names names >names.diff || { echo "check-deb: the default suite differs from a checkout'"'"'s:"; head names.diff; exit 1; }
+echo "check-deb: the default suite: $(wc -l <names) benchmarks, the checkout'"'"'s names"
+stratbench run --suite=default --out=D >run.log 2>&1 || { tail -20 run.log; exit 1; }
+stratbench run --suite=quick --out=D2 >run2.log 2>&1 || { tail -20 run2.log; exit 1; }
+echo "check-deb: $(($(wc -l <D/results.csv) - 1)) result rows, $(($(wc -l <D/kernel/results.csv) - 1)) kernel"
+for f in summary.txt summary.md suite.json index.html kernel/gbench.json; do [ -s D/$f ]; done
+stratbench compare D D2 >compare.txt
+grep -q "%Change" compare.txt
+stratbench plot D
+for f in window lock baseline shootdown; do ls D/plots/$f-throughput-*.png >/dev/null; done
+[ -s D/index.html ]
 # the installed README links its example figures and docs: all shipped
 zcat /usr/share/doc/stratbench/README.md.gz >README.md
 grep -qE "\]\(plots/examples/[^)]+\.png\)" README.md || { echo "check-deb: README shows no figure" >&2; exit 1; }
