@@ -598,6 +598,11 @@ static int run_main(int argc, char **argv)
 
 	if (sb_opts_parse(&o, argc, argv, err, sizeof(err)))
 		goto usage;
+	if (o.ab || o.ab_pairs || o.trial_time > 0 || o.precision > 0 || o.max_time > 0) {
+		rc = sb_ab_main(&o, argc, argv);	/* paired comparisons: ab.c */
+		sb_opts_free(&o);
+		return rc;
+	}
 	if (o.resume) {
 		resume = o.resume;
 		quiet = o.quiet;

@@ -133,6 +133,19 @@ int sb_gbench_out_errno(void);
  * rules), else -1 with err saying why, in stratbench's words. */
 int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
 
+/* Trials (the paired A/B of `run --ab`, cmd/ab.c): Google Benchmark
+ * initialised once with argv (no --benchmark_* flags but the display's),
+ * then one registered benchmark at a time run alone, once: one repetition
+ * of `iterations` iterations, or (iterations 0) of at least min_time
+ * seconds; each of its reports goes to hook, nothing to the console or a
+ * file.  sb_gbench_trial returns 0, 1 when the run reported an error, -1
+ * when no benchmark is registered under name.  Registration is as before
+ * once sb_gbench_trials_end() returns. */
+int sb_gbench_trials_begin(int argc, char **argv);	/* 0, or 2 on an unknown flag */
+int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_run_hook hook,
+		    void *arg);
+void sb_gbench_trials_end(void);
+
 /* Self-benchmarks of the wrapper: a native C++ loop and the C batched loop,
  * for the overhead ratio (registered as harness/...). */
 void sb_gbench_register_selftest(void);
