@@ -540,7 +540,7 @@ const struct sb_option sb_run_options[] = {
 	  "--ab: pairs of trials per comparison before --precision may stop (default: 20)" },
 	{ "trial-time", SB_OPT_DOUBLE, &trial_time, 0.001, 60, NULL, "S",
 	  "--ab: length of one trial in seconds (default: 0.05)" },
-	{ "precision", SB_OPT_DOUBLE, &precision, 0.01, 100, NULL, "PCT",
+	{ "precision", SB_OPT_DOUBLE, &precision, 0.01, 1000, NULL, "PCT",
 	  "--ab: add pairs until the interval's half-width is at most PCT % of the ratio, "
 	  "or --max-time (default: off)" },
 	{ "max-time", SB_OPT_DOUBLE, &max_time, 1, 1e6, NULL, "S",

@@ -254,14 +254,22 @@ void sb_ab_format_line(const struct sb_ab_cmp *c, char *buf, size_t len)
 		snprintf(buf + k, len - k, ", %d pairs", c->pairs);
 }
 
+/* seconds for people: 0.51, 38.2, 120 */
+static const char *secs(double s, char *buf, size_t n)
+{
+	snprintf(buf, n, s >= 100 ? "%.0f" : "%.3g", s);
+	return buf;
+}
+
 void sb_ab_format_stop(const struct sb_ab_cmp *c, char *buf, size_t len)
 {
 	double half = c->nmetrics ? sb_paired_half_pct(&c->m[0].st) : NAN;
+	char t[32];
 
 	switch (c->stop) {
 	case SB_AB_PRECISION:
-		snprintf(buf, len, "reached ±%.2g %% after %d pairs in %.0f s (--precision=%g)", half,
-			 c->pairs, c->elapsed_s, c->precision_pct);
+		snprintf(buf, len, "reached ±%.2g %% after %d pairs in %s s (--precision=%g)", half,
+			 c->pairs, secs(c->elapsed_s, t, sizeof(t)), c->precision_pct);
 		break;
 	case SB_AB_MAX_TIME:
 		snprintf(buf, len, "stopped at --max-time=%g s with ±%.2g %% after %d pairs: the "
@@ -269,23 +277,23 @@ void sb_ab_format_stop(const struct sb_ab_cmp *c, char *buf, size_t len)
 			 c->pairs, half);
 		break;
 	case SB_AB_INTERRUPTED:
-		snprintf(buf, len, "interrupted with ±%.2g %% after %d pairs in %.0f s", half,
-			 c->pairs, c->elapsed_s);
+		snprintf(buf, len, "interrupted with ±%.2g %% after %d pairs in %s s", half,
+			 c->pairs, secs(c->elapsed_s, t, sizeof(t)));
 		break;
 	default:
-		snprintf(buf, len, "±%.2g %% after %d pairs in %.0f s (no --precision asked)", half,
-			 c->pairs, c->elapsed_s);
+		snprintf(buf, len, "±%.2g %% after %d pairs in %s s (no --precision asked)", half,
+			 c->pairs, secs(c->elapsed_s, t, sizeof(t)));
 	}
 }
 
-void sb_ab_print_section(FILE *f, const struct sb_ab_cmp *c, int n)
+void sb_ab_print_section(FILE *f, const char *where, const struct sb_ab_cmp *c, int n)
 {
 	char line[1024];
 
 	if (n <= 0)
 		return;
-	fprintf(f, "Paired A/B (within run), %% change of B over A, Hodges-Lehmann estimate "
-		"[Wilcoxon interval]:\n");
+	fprintf(f, "Paired A/B (within run%s%s), %%Change of B over A [95 %% interval] "
+		"(docs/precision.md):\n", where ? ", " : "", where ? where : "");
 	for (int i = 0; i < n; i++) {
 		sb_ab_format_line(&c[i], line, sizeof(line));
 		fprintf(f, "  %s\n", line);

@@ -74,8 +74,9 @@ void sb_ab_format_line(const struct sb_ab_cmp *c, char *buf, size_t len);
 /* How it ended, one line without newline: "reached ±1.4 % after 46 pairs in
  * 38 s", "stopped at --max-time=120 s with ±3.1 % after 210 pairs: ...". */
 void sb_ab_format_stop(const struct sb_ab_cmp *c, char *buf, size_t len);
-/* The section of compare and the end-of-run summary: a heading and each
- * comparison's line and stop line. */
-void sb_ab_print_section(FILE *f, const struct sb_ab_cmp *c, int n);
+/* The section of compare and the end-of-run summary: a heading (naming
+ * where, e.g. "NEW results/current", unless NULL) and each comparison's
+ * line and stop line. */
+void sb_ab_print_section(FILE *f, const char *where, const struct sb_ab_cmp *c, int n);
 
 #endif
