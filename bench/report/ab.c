@@ -261,27 +261,34 @@ static const char *secs(double s, char *buf, size_t n)
 	return buf;
 }
 
+/* a half-width for people: 0.35, 1.4, 27, 1400 */
+static const char *pct(double v, char *buf, size_t n)
+{
+	snprintf(buf, n, v < 10 ? "%.2g" : "%.0f", v);
+	return buf;
+}
+
 void sb_ab_format_stop(const struct sb_ab_cmp *c, char *buf, size_t len)
 {
-	double half = c->nmetrics ? sb_paired_half_pct(&c->m[0].st) : NAN;
-	char t[32];
+	char t[32], h[32];
+	const char *half = pct(c->nmetrics ? sb_paired_half_pct(&c->m[0].st) : NAN, h, sizeof(h));
 
 	switch (c->stop) {
 	case SB_AB_PRECISION:
-		snprintf(buf, len, "reached ±%.2g %% after %d pairs in %s s (--precision=%g)", half,
+		snprintf(buf, len, "reached ±%s %% after %d pairs in %s s (--precision=%g)", half,
 			 c->pairs, secs(c->elapsed_s, t, sizeof(t)), c->precision_pct);
 		break;
 	case SB_AB_MAX_TIME:
-		snprintf(buf, len, "stopped at --max-time=%g s with ±%.2g %% after %d pairs: the "
-			 "comparison cannot resolve effects below %.2g %% here", c->max_time_s, half,
+		snprintf(buf, len, "stopped at --max-time=%g s with ±%s %% after %d pairs: the "
+			 "comparison cannot resolve effects below %s %% here", c->max_time_s, half,
 			 c->pairs, half);
 		break;
 	case SB_AB_INTERRUPTED:
-		snprintf(buf, len, "interrupted with ±%.2g %% after %d pairs in %s s", half,
+		snprintf(buf, len, "interrupted with ±%s %% after %d pairs in %s s", half,
 			 c->pairs, secs(c->elapsed_s, t, sizeof(t)));
 		break;
 	default:
-		snprintf(buf, len, "±%.2g %% after %d pairs in %s s (no --precision asked)", half,
+		snprintf(buf, len, "±%s %% after %d pairs in %s s (no --precision asked)", half,
 			 c->pairs, secs(c->elapsed_s, t, sizeof(t)));
 	}
 }
