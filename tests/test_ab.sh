@@ -92,6 +92,29 @@ check "it ran --max-time" grep -q '"elapsed_s": [1-9]' "$tmp/m/ab.json"
 # broken fixture: the max-time line is not the precision line
 if grep -q '^ab:   reached' "$tmp/m.out"; then bad "max-time run said reached"; else ok; fi
 
+# --- beside a run's results; compare OLD NEW adds the section ----------------
+"$sb" run --family=lock --strategy=tas,ticket --threads=1 --placement=compact --counters=none \
+	--benchmark_min_time=0.01 --quiet --out="$tmp/r" >/dev/null 2>&1
+"$sb" run --ab=tas,ticket "${tiny[@]}" --out="$tmp/r" >/dev/null 2>&1
+check "ab.json beside a run's gbench.json" [ -s "$tmp/r/ab.json" ] && [ -s "$tmp/r/gbench.json" ]
+"$sb" compare "$tmp/r" "$tmp/r" >"$tmp/rr.out" 2>&1
+check "compare OLD NEW shows NEW's paired section" grep -q "^Paired A/B (within run, NEW $tmp/r)" "$tmp/rr.out"
+"$sb" compare "$tmp/r" "$tmp/r" --format=csv >"$tmp/rc.out" 2>&1
+if grep -q "Paired A/B" "$tmp/rc.out"; then bad "the CSV carries the paired section"; else ok; fi
+
+# --- SIGINT: the finished pairs are kept, stop "interrupted", exit 130 -------
+"$sb" run --ab=tas,ticket "${tiny[@]}" --precision=0.01 --max-time=60 --out="$tmp/i" \
+	>"$tmp/i.out" 2>&1 &
+pid=$!
+for _ in $(seq 50); do grep -q . "$tmp/i.out" 2>/dev/null && break; sleep 0.1; done
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "SIGINT: exit 130 (rc=$rc)" [ "$rc" -eq 130 ]
+check "SIGINT: ab.json says interrupted" grep -q '"stop": "interrupted"' "$tmp/i/ab.json"
+check "SIGINT: the interrupted line" grep -q '^ab:   interrupted with ±' "$tmp/i.out"
+
 # --- usage errors: one line, exit 2, nothing written ------------------------
 u=$tmp/u/out
 expect2 "one side" "two sides" run --ab=tas "${tiny[@]}" --out="$u"

@@ -6,8 +6,9 @@
  * point each (gbench.h's trials), in pairs whose order is drawn at random,
  * and reports the ratio B/A with its interval (report/paired.h); with
  * --precision it adds pairs until the interval is narrow enough or
- * --max-time runs out.  --out=DIR writes DIR/ab.json alone (report/ab.h),
- * once every comparison is done. */
+ * --max-time runs out.  --out=DIR writes DIR/ab.json (report/ab.h) once
+ * every comparison is done, beside whatever DIR holds (a run's results:
+ * the suite adds its comparisons to its run's directory). */
 #include "cmd/cmd.h"
 #include "report/ab.h"
 
@@ -413,7 +414,7 @@ static int compare(const struct sb_opts *o, const struct sb_point *pa, const str
 
 			if (trial(do_b ? pb : pa, do_b ? c->b_iterations : c->a_iterations, 0,
 				  do_b ? x->b : x->a, NULL, NULL, err, errlen)) {
-				rc = -1;
+				rc = ab_signal ? 0 : -1;	/* a signal skips the trial */
 				goto out;
 			}
 		}
