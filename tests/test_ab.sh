@@ -133,6 +133,8 @@ expect2 "bad --trial-time" "bad value in '--trial-time=x'" run --ab=tas,ticket -
 expect2 "a Google Benchmark flag" "drop --benchmark_min_time" run --ab=tas,ticket \
 	"${tiny[@]}" --benchmark_min_time=1 --out="$u"
 expect2 "an unknown +key:value" "has no point" run --ab=tas,ticket+batch:3 "${tiny[@]}" --out="$u"
+expect2 "+lock: of a strategy that takes none" "has no point" run --ab=tas,tas+lock:ticket \
+	"${tiny[@]}" --out="$u"
 expect2 "a trailing ;" "trailing" run "--ab=tas,ticket;" "${tiny[@]}" --out="$u"
 expect2 "--ab with --strategy" "drop --strategy" run --ab=tas,ticket --strategy=tas \
 	"${tiny[@]}" --out="$u"

@@ -215,6 +215,8 @@ static bool side_matches(const struct side *s, const struct sb_point *p)
 {
 	if (strcmp(p->f.strategy, s->strategy))
 		return false;
+	if (s->lock[0] && strcmp(p->f.lock, s->lock))
+		return false;	/* a strategy that takes no lock has no +lock: */
 	for (int k = 0; k < s->nsel; k++) {
 		const char *v = sb_params_get(&p->f.params, s->key[k]);
 
