@@ -342,6 +342,32 @@ static int calibrate(const struct sb_point *p, double trial_s, long long *iters,
 	return 0;
 }
 
+/* One warm-up trial may be far from typical (issue 19: a trial can run
+ * twice as fast as the next): after the first RETUNE_PAIRS pairs each
+ * side's count is set once more, from the median length of its trials,
+ * so that trials last about trial_s.  Ratios are of rates, so pairs of
+ * either count compare alike. */
+#define RETUNE_PAIRS 5
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void retune(long long *iters, const double *ns, double trial_s)
+{
+	double v[RETUNE_PAIRS];
+
+	memcpy(v, ns, sizeof(v));
+	qsort(v, RETUNE_PAIRS, sizeof(v[0]), cmp_dbl);
+	if (v[RETUNE_PAIRS / 2] > 0)
+		*iters = llround((double)*iters * trial_s * 1e9 / v[RETUNE_PAIRS / 2]);
+	if (*iters < 1)
+		*iters = 1;
+}
+
 static bool all_finite(const double *v, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -389,6 +415,7 @@ static int compare(const struct sb_opts *o, const struct sb_point *pa, const str
 	double t0 = now_s(), *a = NULL, *b = NULL;
 	struct sb_ab_trial *t = malloc(sizeof(*t) * (size_t)cap);
 	uint32_t seed = AB_SEED;
+	double ns_of[2][RETUNE_PAIRS];	/* the first pairs' trial lengths (ns), per side */
 
 	c->trial_time_s = trial_s;
 	c->precision_pct = o->precision;
@@ -415,7 +442,8 @@ static int compare(const struct sb_opts *o, const struct sb_point *pa, const str
 			bool do_b = (k == 0) == x->b_first;
 
 			if (trial(do_b ? pb : pa, do_b ? c->b_iterations : c->a_iterations, 0,
-				  do_b ? x->b : x->a, NULL, NULL, err, errlen)) {
+				  do_b ? x->b : x->a, NULL, &ns_of[do_b][c->pairs % RETUNE_PAIRS],
+				  err, errlen)) {
 				rc = ab_signal ? 0 : -1;	/* a signal skips the trial */
 				goto out;
 			}
@@ -424,6 +452,10 @@ static int compare(const struct sb_opts *o, const struct sb_point *pa, const str
 			break;
 		c->pairs++;
 		c->elapsed_s = now_s() - t0;
+		if (c->pairs == RETUNE_PAIRS) {	/* once: see retune() */
+			retune(&c->a_iterations, ns_of[0], trial_s);
+			retune(&c->b_iterations, ns_of[1], trial_s);
+		}
 		if (c->pairs < min_pairs) {
 			if (c->pairs % 5 == 0) {
 				a = realloc(a, sizeof(*a) * (size_t)cap);
