@@ -1,34 +1,23 @@
 /* ab.c — `stratbench run --ab=A,B[;A,B...]`: paired comparisons
  * (docs/precision.md).  Each side A, B is strategy[+key:value...]; both
  * are planned as usual (plan.c) and every (thread count, placement) the
- * options give is one comparison of the A point and the B point there.  A
- * comparison runs alternating short trials, one Google Benchmark run of one
- * point each (gbench.h's trials), in pairs whose order is drawn at random,
- * and reports the ratio B/A with its interval (report/paired.h); with
- * --precision it adds pairs until the interval is narrow enough or
- * --max-time runs out.  --out=DIR writes DIR/ab.json (report/ab.h) once
+ * options give is one comparison of the A point and the B point there,
+ * run by ab_pairs.c (cmd/ab.h) and reported here: two lines on stdout
+ * per comparison, and with --out=DIR, DIR/ab.json (report/ab.h) once
  * every comparison is done, beside whatever DIR holds (a run's results:
  * the suite adds its comparisons to its run's directory). */
-#include "cmd/cmd.h"
-#include "report/ab.h"
+#include "cmd/ab.h"
 
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define AB_MAX_SIDES 16
 #define AB_MAX_SEL 8
 #define AB_MAX_CMPS 64
-#define AB_DEFAULT_PAIRS 20
-#define AB_DEFAULT_TRIAL_S 0.05
-#define AB_DEFAULT_MAX_TIME_S 120
-#define AB_CONF 0.95
-#define AB_SEED 0x5eed5eedu	/* the order of each pair: drawn, reproducible */
 
 /* One side as given: strategy[+key:value...]; "lock" selects at planning. */
 struct side {
@@ -44,21 +33,11 @@ struct pairspec {
 	int a, b;			/* sides */
 };
 
-static volatile sig_atomic_t ab_signal;
-
 static void on_signal(int sig)
 {
-	ab_signal = sig;
+	sb_ab_signal = sig;
 	sb_gbench_stop();
 	signal(sig, SIG_DFL);	/* a second one kills */
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* strategy[+key:value...] into *s; -1 with err. */
@@ -249,254 +228,6 @@ static const struct sb_point *side_point(const struct side *s, int threads, cons
 	return hit;
 }
 
-/* --- trials ------------------------------------------------------------- */
-
-/* A family option's value as a number (nr-pages of the window family). */
-static double family_option(const char *family, const char *name, double dflt)
-{
-	for (int f = 0; sb_drivers[f]; f++) {
-		const struct sb_option *op = sb_drivers[f]->options;
-
-		if (strcmp(sb_drivers[f]->family, family))
-			continue;
-		for (; op && op->name; op++)
-			if (!strcmp(op->name, name) && op->type == SB_OPT_ULONG)
-				return (double)*(unsigned long *)op->value;
-	}
-	return dflt;
-}
-
-struct trial_out {
-	double ops, limited, real_ns;
-	long long iterations;
-	bool error;
-	char why[256];
-};
-
-static void on_trial(const struct sb_run_report *r, void *arg)
-{
-	struct trial_out *t = arg;
-
-	if (r->aggregate[0])
-		return;
-	t->iterations = r->iterations;
-	t->real_ns = r->real_ns;
-	if (r->error) {
-		t->error = true;
-		snprintf(t->why, sizeof(t->why), "%s", r->error);
-	}
-	for (int i = 0; i < r->ncounters; i++) {
-		if (!strcmp(r->counter_names[i], "ops_per_s"))
-			t->ops = r->counter_values[i];
-		if (!strcmp(r->counter_names[i], "limited"))
-			t->limited = r->counter_values[i];
-	}
-}
-
-/* One trial of p: its metrics into v[] (NAN where none); -1 with err. */
-static int trial(const struct sb_point *p, long long iterations, double min_time, double *v,
-		 long long *iters, double *real_ns, char *err, size_t errlen)
-{
-	struct trial_out t = { .ops = NAN, .limited = NAN };
-	int rc = sb_gbench_trial(p->name, iterations, min_time, on_trial, &t);
-
-	if (rc || t.error || !(t.ops > 0)) {
-		snprintf(err, errlen, "trial of %s failed: %s", p->name, rc < 0 ? "not registered" :
-			 t.error ? t.why : "no ops_per_s");
-		return -1;
-	}
-	v[0] = t.ops;
-	/* every call that is not limited admits nr-pages pages
-	 * (sb_window_account): admitted pages/s without another counter */
-	v[1] = strcmp(p->f.family, "window") || !isfinite(t.limited) ? NAN :
-	       t.ops * (1 - t.limited) * family_option("window", "nr-pages", 1);
-	if (iters)
-		*iters = t.iterations;
-	if (real_ns)
-		*real_ns = t.real_ns * (double)t.iterations;
-	return 0;
-}
-
-static uint32_t rng_next(uint32_t *s)	/* xorshift32 */
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
-
-/* Iterations that make a trial of p about trial_s long, from a warm-up
- * trial of at least trial_s (Google Benchmark's own estimate); the same
- * count for every trial, so trials of a side do the same work. */
-static int calibrate(const struct sb_point *p, double trial_s, long long *iters, char *err,
-		     size_t errlen)
-{
-	double v[SB_AB_METRICS], ns;
-	long long n;
-
-	if (trial(p, 0, trial_s, v, &n, &ns, err, errlen))
-		return -1;
-	*iters = ns > 0 ? llround((double)n * trial_s * 1e9 / ns) : n;
-	if (*iters < 1)
-		*iters = 1;
-	return 0;
-}
-
-/* One warm-up trial may be far from typical (issue 19: a trial can run
- * twice as fast as the next): after the first RETUNE_PAIRS pairs each
- * side's count is set once more, from the median length of its trials,
- * so that trials last about trial_s.  Ratios are of rates, so pairs of
- * either count compare alike. */
-#define RETUNE_PAIRS 5
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void retune(long long *iters, const double *ns, double trial_s)
-{
-	double v[RETUNE_PAIRS];
-
-	memcpy(v, ns, sizeof(v));
-	qsort(v, RETUNE_PAIRS, sizeof(v[0]), cmp_dbl);
-	if (v[RETUNE_PAIRS / 2] > 0)
-		*iters = llround((double)*iters * trial_s * 1e9 / v[RETUNE_PAIRS / 2]);
-	if (*iters < 1)
-		*iters = 1;
-}
-
-static bool all_finite(const double *v, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!isfinite(v[i]) || v[i] <= 0)
-			return false;
-	return true;
-}
-
-/* The statistics of every metric that all pairs have. */
-static void summarize(struct sb_ab_cmp *c, const struct sb_ab_trial *t, int n, double *a,
-		      double *b)
-{
-	static const char *const names[SB_AB_METRICS] = { "ops_per_s", "admitted_pages_per_s" };
-
-	c->nmetrics = 0;
-	for (int k = 0; k < SB_AB_METRICS; k++) {
-		for (int i = 0; i < n; i++) {
-			a[i] = t[i].a[k];
-			b[i] = t[i].b[k];
-		}
-		if (!all_finite(a, n) || !all_finite(b, n))
-			continue;
-		snprintf(c->m[c->nmetrics].name, sizeof(c->m[0].name), "%s", names[k]);
-		if (sb_paired_ratio(a, b, n, AB_CONF, &c->m[c->nmetrics].st) == 0)
-			c->nmetrics++;
-	}
-}
-
-static void progress(const struct sb_ab_cmp *c, bool quiet)
-{
-	if (quiet || !isatty(STDERR_FILENO))
-		return;
-	fprintf(stderr, "\r%s -> %s threads:%d: %d pairs, %.0f s, ±%.2g %%   ", c->a_spec,
-		c->b_spec, c->a.threads, c->pairs, c->elapsed_s,
-		c->nmetrics ? sb_paired_half_pct(&c->m[0].st) : NAN);
-}
-
-/* Runs one comparison; its trials in *tp (malloc'd).  0, or -1 with err
- * when a trial failed (c->stop says interrupted, with what was done). */
-static int compare(const struct sb_opts *o, const struct sb_point *pa, const struct sb_point *pb,
-		   struct sb_ab_cmp *c, struct sb_ab_trial **tp, char *err, size_t errlen)
-{
-	int min_pairs = o->ab_pairs ? o->ab_pairs : AB_DEFAULT_PAIRS, cap = 64, rc = 0;
-	double trial_s = o->trial_time > 0 ? o->trial_time : AB_DEFAULT_TRIAL_S;
-	double t0 = now_s(), *a = NULL, *b = NULL;
-	struct sb_ab_trial *t = malloc(sizeof(*t) * (size_t)cap);
-	uint32_t seed = AB_SEED;
-	double ns_of[2][RETUNE_PAIRS];	/* the first pairs' trial lengths (ns), per side */
-
-	c->trial_time_s = trial_s;
-	c->precision_pct = o->precision;
-	c->max_time_s = o->precision > 0 ? (o->max_time > 0 ? o->max_time : AB_DEFAULT_MAX_TIME_S) : 0;
-	c->stop = SB_AB_INTERRUPTED;
-	/* warm-up and length: one trial of each, not recorded */
-	if (calibrate(pa, trial_s, &c->a_iterations, err, errlen) ||
-	    calibrate(pb, trial_s, &c->b_iterations, err, errlen)) {
-		rc = -1;
-		goto out;
-	}
-	for (;;) {
-		struct sb_ab_trial *x;
-
-		if (ab_signal)
-			break;
-		if (c->pairs == cap) {
-			cap *= 2;
-			t = realloc(t, sizeof(*t) * (size_t)cap);
-		}
-		x = &t[c->pairs];
-		x->b_first = rng_next(&seed) & 1;
-		for (int k = 0; k < 2; k++) {
-			bool do_b = (k == 0) == x->b_first;
-
-			if (trial(do_b ? pb : pa, do_b ? c->b_iterations : c->a_iterations, 0,
-				  do_b ? x->b : x->a, NULL, &ns_of[do_b][c->pairs % RETUNE_PAIRS],
-				  err, errlen)) {
-				rc = ab_signal ? 0 : -1;	/* a signal skips the trial */
-				goto out;
-			}
-		}
-		if (ab_signal)	/* the pair in flight may be cut: not kept */
-			break;
-		c->pairs++;
-		c->elapsed_s = now_s() - t0;
-		if (c->pairs == RETUNE_PAIRS) {	/* once: see retune() */
-			retune(&c->a_iterations, ns_of[0], trial_s);
-			retune(&c->b_iterations, ns_of[1], trial_s);
-		}
-		if (c->pairs < min_pairs) {
-			if (c->pairs % 5 == 0) {
-				a = realloc(a, sizeof(*a) * (size_t)cap);
-				b = realloc(b, sizeof(*b) * (size_t)cap);
-				summarize(c, t, c->pairs, a, b);
-				progress(c, o->quiet);
-			}
-			continue;
-		}
-		a = realloc(a, sizeof(*a) * (size_t)cap);
-		b = realloc(b, sizeof(*b) * (size_t)cap);
-		summarize(c, t, c->pairs, a, b);
-		progress(c, o->quiet);
-		if (!(o->precision > 0)) {
-			c->stop = SB_AB_PAIRS;
-			break;
-		}
-		if (c->nmetrics && sb_paired_half_pct(&c->m[0].st) <= o->precision) {
-			c->stop = SB_AB_PRECISION;
-			break;
-		}
-		if (c->elapsed_s >= c->max_time_s) {
-			c->stop = SB_AB_MAX_TIME;
-			break;
-		}
-	}
-out:
-	c->elapsed_s = now_s() - t0;
-	if (c->pairs > 0) {
-		a = realloc(a, sizeof(*a) * (size_t)c->pairs);
-		b = realloc(b, sizeof(*b) * (size_t)c->pairs);
-		summarize(c, t, c->pairs, a, b);
-	}
-	if (!o->quiet && isatty(STDERR_FILENO))
-		fputc('\n', stderr);
-	free(a);
-	free(b);
-	*tp = t;
-	return rc;
-}
-
 /* --- output ------------------------------------------------------------- */
 
 static json_t *loadavg(void)
@@ -561,152 +292,188 @@ struct plan_cmp {
 	int pair;
 };
 
-int sb_ab_main(struct sb_opts *o, int argc, char **argv)
-{
+/* What --ab asks for: the sides, the pairs of sides, the comparisons. */
+struct ab_plan {
 	struct side sides[AB_MAX_SIDES];
 	struct pairspec specs[AB_MAX_CMPS];
-	struct plan_cmp *plan = NULL;
+	int nsides, nspecs;
+	struct plan_cmp cmp[AB_MAX_CMPS * 16];
+	int n;
+};
+
+/* The comparisons of one pair of sides: one per point of A (its thread
+ * count and placement), in the order the options give. */
+static int plan_spec(struct ab_plan *pl, int s, char *err, size_t errlen)
+{
+	const struct side *sa = &pl->sides[pl->specs[s].a], *sb = &pl->sides[pl->specs[s].b];
+	int first = pl->n;
+
+	for (const struct sb_point *p = sa->first; p && p != sa->stop; p = p->next) {
+		const struct sb_point *pa, *pb;
+		bool seen = false;
+
+		if (!side_matches(sa, p))
+			continue;
+		for (int k = first; k < pl->n; k++)
+			seen |= pl->cmp[k].a->f.threads == p->f.threads &&
+				!strcmp(pl->cmp[k].a->f.placement, p->f.placement);
+		if (seen)
+			continue;
+		pa = side_point(sa, p->f.threads, p->f.placement, err, errlen);
+		pb = pa ? side_point(sb, p->f.threads, p->f.placement, err, errlen) : NULL;
+		if (!pa || !pb)
+			return -1;
+		if (pl->n == (int)(sizeof(pl->cmp) / sizeof(pl->cmp[0]))) {
+			snprintf(err, errlen, "--ab: too many comparisons (pairs x thread counts x "
+				 "placements)");
+			return -1;
+		}
+		pl->cmp[pl->n++] = (struct plan_cmp){ pa, pb, s };
+	}
+	if (pl->n == first) {
+		snprintf(err, errlen, "--ab side '%s' matches no planned point%s", sa->spec,
+			 sa->nsel ? " (check its +key:value)" : "");
+		return -1;
+	}
+	/* planned latest first */
+	for (int i = first, j = pl->n - 1; i < j; i++, j--) {
+		struct plan_cmp x = pl->cmp[i];
+
+		pl->cmp[i] = pl->cmp[j];
+		pl->cmp[j] = x;
+	}
+	return 0;
+}
+
+/* Everything but Google Benchmark's own flags checked, every side planned:
+ * 0, or -1 with err (a usage error). */
+static int plan_all(const struct sb_opts *o, struct sb_counters_spec **cnt, struct sb_topo **t,
+		    struct ab_plan *pl, char *err, size_t errlen)
+{
+	if (check_opts(o, err, errlen) ||
+	    parse_ab(o->ab, pl->sides, &pl->nsides, pl->specs, &pl->nspecs, err, errlen) ||
+	    sb_counters_parse(o->counters, cnt, err, errlen) ||
+	    sb_topo_load(t, o->topology, err, errlen) || sb_topo_check_bindable(*t, err, errlen))
+		return -1;
+	for (int i = 0; i < pl->nsides; i++)
+		if (plan_side(o, *t, &pl->sides[i], err, errlen))
+			return -1;
+	for (int s = 0; s < pl->nspecs; s++)
+		if (plan_spec(pl, s, err, errlen))
+			return -1;
+	if (o->out && prepare_dir(o->out, err, errlen))
+		return -1;
+	return 0;
+}
+
+/* Comparison i of the plan: its two lines on stdout, its object in cmps.
+ * 0, or -1 after a failed trial (said on stderr). */
+static int run_one(const struct sb_opts *o, const struct ab_plan *pl, int i, json_t *cmps)
+{
+	const struct plan_cmp *p = &pl->cmp[i];
+	struct sb_ab_cmp c = { 0 };
+	struct sb_ab_trial *tr = NULL;
+	char line[1024], err[4096];
+	int rc;
+
+	snprintf(c.a_spec, sizeof(c.a_spec), "%s", pl->sides[pl->specs[p->pair].a].spec);
+	snprintf(c.b_spec, sizeof(c.b_spec), "%s", pl->sides[pl->specs[p->pair].b].spec);
+	snprintf(c.a_name, sizeof(c.a_name), "%s", p->a->name);
+	snprintf(c.b_name, sizeof(c.b_name), "%s", p->b->name);
+	c.a = p->a->f;
+	c.b = p->b->f;
+	rc = sb_ab_compare(o, p->a, p->b, &c, &tr, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "stratbench: %s\n", err);
+	if (c.pairs > 0 && c.nmetrics > 0) {	/* what was done, even cut short */
+		sb_ab_format_line(&c, line, sizeof(line));
+		printf("ab: %s\n", line);
+		sb_ab_format_stop(&c, line, sizeof(line));
+		printf("ab:   %s\n", line);
+		fflush(stdout);
+		json_array_append_new(cmps, sb_ab_to_json(&c, tr, c.pairs));
+	}
+	free(tr);
+	return rc;
+}
+
+/* Every comparison, under the signal handler; the document of ab.json. */
+static int run_all(const struct sb_opts *o, const struct ab_plan *pl,
+		   const struct sb_counters_spec *cnt, json_t *doc)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	json_t *cmps = json_array();
+	int rc = 0;
+
+	json_object_set_new(doc, "schema", json_integer(SB_SCHEMA_VERSION));
+	json_object_set_new(doc, "label", o->label ? json_string(o->label) : json_null());
+	json_object_set_new(doc, "loadavg_start", loadavg());
+	json_object_set_new(doc, "comparisons", cmps);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sb_drive_set_counters(cnt);
+	for (int i = 0; i < pl->n && !sb_ab_signal && !rc; i++)
+		rc = run_one(o, pl, i, cmps) ? 1 : 0;
+	sb_drive_set_counters(NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	json_object_set_new(doc, "loadavg_end", loadavg());
+	return rc;
+}
+
+/* DIR/ab.json, when a comparison has pairs: 0, or 1 said on stderr. */
+static int write_doc(const char *dir, json_t *doc)
+{
+	char path[4200], err[4400];
+
+	if (!json_array_size(json_object_get(doc, "comparisons")))
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, SB_AB_FILE);
+	if (sb_json_write_file(path, doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err,
+			       sizeof(err))) {
+		fprintf(stderr, "stratbench: %s\n", err);
+		return 1;
+	}
+	fprintf(stderr, "stratbench: paired comparisons in %s\n", path);
+	return 0;
+}
+
+int sb_ab_main(struct sb_opts *o, int argc, char **argv)
+{
+	struct ab_plan *pl = calloc(1, sizeof(*pl));
 	struct sb_counters_spec *cnt = NULL;
 	struct sb_topo *t = NULL;
-	json_t *doc = NULL, *cmps;
+	json_t *doc = json_object();
 	char err[8192];
-	int nsides, nspecs, nplan = 0, rc = SB_EXIT_USAGE;
+	int rc;
 
 	(void)argc;
-	if (check_opts(o, err, sizeof(err)) ||
-	    parse_ab(o->ab, sides, &nsides, specs, &nspecs, err, sizeof(err)) ||
-	    sb_counters_parse(o->counters, &cnt, err, sizeof(err)) ||
-	    sb_topo_load(&t, o->topology, err, sizeof(err)) ||
-	    sb_topo_check_bindable(t, err, sizeof(err)))
-		goto usage;
-	for (int i = 0; i < nsides; i++)
-		if (plan_side(o, t, &sides[i], err, sizeof(err)))
-			goto usage;
-	/* one comparison per point of A (its thread count and placement) */
-	plan = calloc((size_t)nspecs * 256, sizeof(*plan));
-	for (int s = 0; s < nspecs; s++) {
-		const struct side *sa = &sides[specs[s].a], *sb = &sides[specs[s].b];
-		int first = nplan;
-
-		for (const struct sb_point *p = sa->first; p && p != sa->stop; p = p->next) {
-			const struct sb_point *pa, *pb;
-			bool seen = false;
-
-			if (!side_matches(sa, p))
-				continue;
-			for (int k = first; k < nplan; k++)
-				seen |= plan[k].a->f.threads == p->f.threads &&
-					!strcmp(plan[k].a->f.placement, p->f.placement);
-			if (seen)
-				continue;
-			pa = side_point(sa, p->f.threads, p->f.placement, err, sizeof(err));
-			pb = pa ? side_point(sb, p->f.threads, p->f.placement, err, sizeof(err)) : NULL;
-			if (!pa || !pb)
-				goto usage;
-			if (nplan == nspecs * 256) {
-				snprintf(err, sizeof(err), "--ab: too many thread counts x placements");
-				goto usage;
-			}
-			plan[nplan++] = (struct plan_cmp){ pa, pb, s };
-		}
-		if (nplan == first) {
-			snprintf(err, sizeof(err), "--ab side '%s' matches no planned point%s",
-				 sa->spec, sa->nsel ? " (check its +key:value)" : "");
-			goto usage;
-		}
-		/* planned latest first: run in the order the options give */
-		for (int i = first, j = nplan - 1; i < j; i++, j--) {
-			struct plan_cmp x = plan[i];
-
-			plan[i] = plan[j];
-			plan[j] = x;
-		}
+	(void)argv;
+	if (!pl || plan_all(o, &cnt, &t, pl, err, sizeof(err))) {
+		fprintf(stderr, "stratbench: %s\n", pl ? err : "out of memory");
+		rc = SB_EXIT_USAGE;
+		goto out;
 	}
-	if (o->out && prepare_dir(o->out, err, sizeof(err)))
-		goto usage;
-	/* the last usage check is GB's own; then the directory */
+	/* the last usage check is Google Benchmark's own; then the directory */
 	if ((rc = sb_gbench_trials_begin(o->gb_argc, o->gb_argv)))
 		goto out;
 	if (o->out && make_dirs(o->out, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
 		rc = 1;
-		goto fail;
+	} else {
+		sb_plan_say_skipped();
+		sb_quiet_check();
+		rc = run_all(o, pl, cnt, doc);
+		if (o->out)
+			rc |= write_doc(o->out, doc);
+		if (sb_ab_signal)
+			rc = 128 + sb_ab_signal;
 	}
-	sb_plan_say_skipped();
-	sb_quiet_check();
-	doc = json_object();
-	cmps = json_array();
-	json_object_set_new(doc, "schema", json_integer(SB_SCHEMA_VERSION));
-	json_object_set_new(doc, "label", o->label ? json_string(o->label) : json_null());
-	json_object_set_new(doc, "loadavg_start", loadavg());
-	json_object_set_new(doc, "comparisons", cmps);
-	{
-		struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
-	sb_drive_set_counters(cnt);
-	rc = 0;
-	for (int i = 0; i < nplan && !ab_signal; i++) {
-		const struct side *sa = &sides[specs[plan[i].pair].a], *sb = &sides[specs[plan[i].pair].b];
-		struct sb_ab_cmp c = { 0 };
-		struct sb_ab_trial *tr = NULL;
-		char line[1024];
-		int k;
-
-		snprintf(c.a_spec, sizeof(c.a_spec), "%s", sa->spec);
-		snprintf(c.b_spec, sizeof(c.b_spec), "%s", sb->spec);
-		snprintf(c.a_name, sizeof(c.a_name), "%s", plan[i].a->name);
-		snprintf(c.b_name, sizeof(c.b_name), "%s", plan[i].b->name);
-		c.a = plan[i].a->f;
-		c.b = plan[i].b->f;
-		k = compare(o, plan[i].a, plan[i].b, &c, &tr, err, sizeof(err));
-		if (k) {
-			fprintf(stderr, "stratbench: %s\n", err);
-			rc = 1;
-		}
-		if (c.pairs > 0 && c.nmetrics > 0) {
-			sb_ab_format_line(&c, line, sizeof(line));
-			printf("ab: %s\n", line);
-			sb_ab_format_stop(&c, line, sizeof(line));
-			printf("ab:   %s\n", line);
-			fflush(stdout);
-			json_array_append_new(cmps, sb_ab_to_json(&c, tr, c.pairs));
-		}
-		free(tr);
-		if (k)
-			break;
-	}
-	sb_drive_set_counters(NULL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	json_object_set_new(doc, "loadavg_end", loadavg());
-	if (o->out && json_array_size(cmps)) {
-		char path[4200];
-
-		snprintf(path, sizeof(path), "%s/%s", o->out, SB_AB_FILE);
-		if (sb_json_write_file(path, doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err,
-				       sizeof(err))) {
-			fprintf(stderr, "stratbench: %s\n", err);
-			rc = 1;
-		} else {
-			fprintf(stderr, "stratbench: paired comparisons in %s\n", path);
-		}
-	}
-	if (ab_signal)
-		rc = 128 + ab_signal;
-fail:
 	sb_gbench_trials_end();
-	goto out;
-usage:
-	fprintf(stderr, "stratbench: %s\n", err);
-	rc = SB_EXIT_USAGE;
 out:
-	(void)argv;
 	json_decref(doc);
-	free(plan);
+	free(pl);
 	sb_plan_free();
 	sb_counters_spec_free(cnt);
 	sb_topo_destroy(t);
