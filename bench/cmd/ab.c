@@ -463,7 +463,7 @@ int sb_ab_main(struct sb_opts *o, int argc, char **argv)
 		rc = 1;
 	} else {
 		sb_plan_say_skipped();
-		sb_quiet_check();
+		sb_quiet_warn();	/* ab.json records the load itself */
 		rc = run_all(o, pl, cnt, doc);
 		if (o->out)
 			rc |= write_doc(o->out, doc);

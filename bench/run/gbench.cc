@@ -879,12 +879,14 @@ int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_ru
 	return rep.error ? 1 : 0;
 }
 
+// No benchmark::Shutdown(): in 1.7.1 it deletes the custom context and
+// leaves the pointer dangling, so a later sb_context_add (a run after the
+// trials, in this process) would write freed memory.
 void sb_gbench_trials_end(void)
 {
 	benchmark::ClearRegisteredBenchmarks();
 	for (const auto &b : benches())
 		register_gb(b.get());
-	benchmark::Shutdown();
 }
 
 void sb_gbench_register_selftest(void)

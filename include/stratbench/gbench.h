@@ -140,7 +140,10 @@ int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen
  * seconds; each of its reports goes to hook, nothing to the console or a
  * file.  sb_gbench_trial returns 0, 1 when the run reported an error, -1
  * when no benchmark is registered under name.  Registration is as before
- * once sb_gbench_trials_end() returns. */
+ * once sb_gbench_trials_end() returns.  Trials may come before a
+ * sb_gbench_main() in one process, not after it: its benchmark::Shutdown()
+ * leaves Google Benchmark 1.7.1's context map dangling, and adding to the
+ * context (as a run does) then writes freed memory. */
 int sb_gbench_trials_begin(int argc, char **argv);	/* 0, or 2 on an unknown flag */
 int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_run_hook hook,
 		    void *arg);
