@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/compare.h"
 
@@ -298,11 +299,18 @@ static const struct sb_option compare_options[] = {
 
 /* The paired comparisons of a side's ab.json (run --ab), when it has one:
  * within-run intervals, which say more than medians of separate runs. */
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
 static void ab_section(const char *side, const char *path)
 {
 	struct sb_ab_cmp *c;
 	char err[4400], where[4200];
-	int n, rc = sb_ab_read(path, &c, &n, err, sizeof(err));
+	int n, rc = is_dir(path) ? sb_ab_read(path, &c, &n, err, sizeof(err)) : 1;
 
 	if (rc < 0)
 		fprintf(stderr, "stratbench: note: %s: its paired comparisons are not shown\n", err);
@@ -319,9 +327,12 @@ static int ab_only(const char *dir)
 {
 	struct sb_ab_cmp *c;
 	char err[4400];
-	int n, rc = sb_ab_read(dir, &c, &n, err, sizeof(err));
+	int n, rc = is_dir(dir) ? sb_ab_read(dir, &c, &n, err, sizeof(err)) : 1;
 
-	if (rc > 0)
+	if (rc > 0 && !is_dir(dir))
+		snprintf(err, sizeof(err), "compare needs two results, OLD and NEW (directories "
+			 "or Google Benchmark JSON files), or one directory holding ab.json");
+	else if (rc > 0)
 		snprintf(err, sizeof(err), "compare needs two results, OLD and NEW, or one "
 			 "directory holding ab.json ('%s' holds none: see run --ab)", dir);
 	if (rc) {
