@@ -85,7 +85,7 @@ check "--precision=1000 reached at 20 pairs" \
 check "precision_reached true" grep -q '"precision_reached": true' "$tmp/p/ab.json"
 "$sb" run --ab=tas,ticket "${tiny[@]}" --precision=0.01 --max-time=1 --out="$tmp/m" \
 	>"$tmp/m.out" 2>&1
-check "--max-time stops, saying so" grep -q '^ab:   stopped at --max-time=1 s with ±[0-9.]* % after [0-9]* pairs: the comparison cannot resolve effects below [0-9.e+]* % here$' "$tmp/m.out"
+check "--max-time stops, saying so" grep -q '^ab:   stopped at --max-time=1 s with ±[0-9.]* % after [0-9]* pairs in [0-9.]* s: the comparison cannot resolve effects below [0-9.e+]* % here$' "$tmp/m.out"
 check "stop: max-time" grep -q '"stop": "max-time"' "$tmp/m/ab.json"
 check "at least the minimum pairs within --max-time" [ "$(pairs "$tmp/m/ab.json")" -ge 20 ]
 check "it ran --max-time" grep -q '"elapsed_s": [1-9]' "$tmp/m/ab.json"

@@ -183,7 +183,7 @@ static void format(void)
 	c.stop = SB_AB_MAX_TIME;
 	c.max_time_s = 120;
 	sb_ab_format_stop(&c, line, sizeof(line));
-	CHECK(strstr(line, "stopped at --max-time=120 s with ±1.5 % after 46 pairs: the "
+	CHECK(strstr(line, "stopped at --max-time=120 s with ±1.5 % after 46 pairs in 38 s: the "
 		     "comparison cannot resolve effects below 1.5 % here") != NULL, "stop: %s", line);
 }
 

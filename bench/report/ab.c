@@ -279,9 +279,9 @@ void sb_ab_format_stop(const struct sb_ab_cmp *c, char *buf, size_t len)
 			 c->pairs, secs(c->elapsed_s, t, sizeof(t)), c->precision_pct);
 		break;
 	case SB_AB_MAX_TIME:
-		snprintf(buf, len, "stopped at --max-time=%g s with ±%s %% after %d pairs: the "
-			 "comparison cannot resolve effects below %s %% here", c->max_time_s, half,
-			 c->pairs, half);
+		snprintf(buf, len, "stopped at --max-time=%g s with ±%s %% after %d pairs in %s s: "
+			 "the comparison cannot resolve effects below %s %% here", c->max_time_s,
+			 half, c->pairs, secs(c->elapsed_s, t, sizeof(t)), half);
 		break;
 	case SB_AB_INTERRUPTED:
 		snprintf(buf, len, "interrupted with ±%s %% after %d pairs in %s s", half,

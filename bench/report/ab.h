@@ -72,7 +72,7 @@ int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size
  * ..." — one comparison, no newline. */
 void sb_ab_format_line(const struct sb_ab_cmp *c, char *buf, size_t len);
 /* How it ended, one line without newline: "reached ±1.4 % after 46 pairs in
- * 38 s", "stopped at --max-time=120 s with ±3.1 % after 210 pairs: ...". */
+ * 38 s", "stopped at --max-time=120 s with ±3.1 % after 210 pairs in 121 s: ...". */
 void sb_ab_format_stop(const struct sb_ab_cmp *c, char *buf, size_t len);
 /* The section of compare and the end-of-run summary: a heading (naming
  * where, e.g. "NEW results/current", unless NULL) and each comparison's
