@@ -59,7 +59,7 @@ _stratbench() {
 			head=
 			[[ $val == *,* ]] && head=${val%,*},	# comma lists: complete the last
 			case $opt in
-			--strategy) cands=($(_stratbench_list "$sb")) ;;
+			--strategy|--ab) cands=($(_stratbench_list "$sb")) ;;	# --ab=A,B: strategies
 			--lock) cands=(all $(_stratbench_list "$sb" lock)) ;;
 			# two drivers may share a family (shootdown): each once
 			--family) cands=($("$sb" list 2>/dev/null | awk '/^[^ ]/ && !seen[$1]++ { print $1 }')) ;;

@@ -73,6 +73,9 @@ locks=$("$sb" list | awk '/^[^ ]/ { f = $1 } /^  [^ ]/ && f == "lock" { print $1
 expect "stratbench run --strategy=" $names
 expect "stratbench run --strategy=sp" spinlock
 expect "stratbench run --strategy=null,sp" null,spinlock
+expect "stratbench run --ab=spinlock,tr" spinlock,trylock
+expect "stratbench run --pre" --precision=
+expect "stratbench run --max-t" --max-time=
 # shellcheck disable=SC2086
 expect "stratbench run --lock=" all $locks
 expect_not "stratbench run --lock=" spinlock null

@@ -8,7 +8,8 @@
 # kernel-madvise and kernel-move_pages, baseline, --counters-ab, a failed
 # run, a --resume, a run as another user than root, a merge); the fields
 # are collected from results.csv (header and extra), gbench.json,
-# runs.jsonl, windows.jsonl, run.json, machines.csv and merge.json
+# runs.jsonl, windows.jsonl, run.json, machines.csv, merge.json and a
+# run --ab's ab.json
 # (schema_keys.c prints every key path, sb_points' text included).  A
 # documented name with '*' is a glob (cnt:*) and must match a written
 # name.  What this machine cannot write is listed below with the reason,
@@ -75,10 +76,14 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$sb" run --family=baseline --threads=1 \
 		--label=schema-n --out="$tmp/nobody/n" "${short[@]}" >"$tmp/n.out" 2>&1
 fi
+# ab: a paired comparison (window: both metrics; the window options as parameters)
+run ab 0 "$sb" run --family=window --ab=spinlock,trylock --threads=1 --trial-time=0.002 \
+	--clock=jiffies --tick-us=20 --migrate-ns=5 --fault-ns=5 --interval-ms=0.1 --limit=32 \
+	--precision=1000 --label=schema-ab --out="$tmp/ab" --quiet --placement=compact
 # m: merge
 run m 0 "$sb" merge "$tmp/a" "$tmp/b" --out="$tmp/m"
 for f in a/gbench.json a/results.csv a/runs.jsonl a/windows.jsonl a/run.json b/windows.jsonl \
-	d/gbench.json m/machines.csv m/merge.json; do
+	d/gbench.json m/machines.csv m/merge.json ab/ab.json; do
 	check "$f written" [ -s "$tmp/$f" ]
 done
 grep -h '"sb_numa_nodes"' "$tmp/a/gbench.json" | head -1 >"$tmp/nodes"
@@ -135,6 +140,10 @@ done
 paths "$tmp/m/merge.json" | awk '
 	/^sources\[\]\.context\.[^.[]*$/ { sub(/^sources\[\]\.context\./, ""); print "context\t" $0 "\tm/merge.json"; next }
 	!/^sources\[\]\.context\./ { print "merge.json\t" $0 "\tm/merge.json" }' >>"$w"
+paths "$tmp/ab/ab.json" | awk '
+	/^comparisons\[\]\.[ab]\.point\.params\./ { sub(/^.*\.params\./, ""); print "params\t" $0 "\tab/ab.json"; next }
+	/^comparisons\[\]\.[ab]\.point\.[^.]*$/ { sub(/^.*\.point\./, ""); print "point\t" $0 "\tab/ab.json"; next }
+	{ print "ab.json\t" $0 "\tab/ab.json" }' >>"$w"
 sort -t"$(printf "\t")" -k1,2 -u "$w" -o "$w"	# one line per field, one place named
 check "fields collected ($(wc -l <"$w") lines)" [ "$(wc -l <"$w")" -gt 300 ]
 
@@ -226,7 +235,7 @@ grep '^not written here' "$tmp/check"
 if [ "$rc" -eq 0 ]; then ok; else
 	bad "docs/results.md and the writers disagree:"$'\n'"$(grep -v '^not written here' "$tmp/check")"; fi
 for s in results.csv context gbench.json counters runs.jsonl windows.jsonl run.json point params \
-	machines.csv merge.json; do
+	machines.csv merge.json ab.json; do
 	check "section $s documented" grep -q "^$s"$'\t' "$tmp/doc"
 done
 # results.csv's table in the header's order

@@ -491,6 +491,10 @@ static unsigned long home_node = ULONG_MAX;	/* unset: node of thread 0's CPU */
 static bool counters_ab, limits, quiet, dry_run;
 static const char *const suite_names[] = { "default", "quick", NULL };	/* suite.c's */
 static double cv_threshold = 5;
+/* --ab and its options; unset: 0 (each names its default in the help) */
+static const char *ab;
+static unsigned long ab_pairs;
+static double trial_time, precision, max_time;
 
 const struct sb_option sb_run_options[] = {
 	{ "family", SB_OPT_STRING, &family, 0, 0, NULL, "F",
@@ -541,6 +545,19 @@ const struct sb_option sb_run_options[] = {
 	{ "dry-run", SB_OPT_FLAG, &dry_run, 0, 0, NULL, NULL,
 	  "list the benchmarks (every stage's, with --suite) and the time estimate; run "
 	  "nothing, write nothing" },
+	{ "ab", SB_OPT_STRING, &ab, 0, 0, NULL, "A,B[;A,B...]",
+	  "paired comparison: A and B as alternating short trials, the ratio B/A with its "
+	  "95 % interval; A, B: strategy[+key:value...] (+lock:ticket, +batch:32); "
+	  "one A/B per thread count and placement (docs/precision.md)" },
+	{ "min-pairs", SB_OPT_ULONG, &ab_pairs, 20, 1000000, NULL, "N",
+	  "--ab: pairs of trials per comparison before --precision may stop (default: 20)" },
+	{ "trial-time", SB_OPT_DOUBLE, &trial_time, 0.001, 60, NULL, "S",
+	  "--ab: length of one trial in seconds (default: 0.05)" },
+	{ "precision", SB_OPT_DOUBLE, &precision, 0.01, 1000, NULL, "PCT",
+	  "--ab: add pairs until the interval's half-width is at most PCT % of the ratio, "
+	  "or --max-time (default: off)" },
+	{ "max-time", SB_OPT_DOUBLE, &max_time, 1, 1e6, NULL, "S",
+	  "--precision: seconds per comparison before it stops short (default: 120)" },
 	{ NULL },
 };
 
@@ -557,6 +574,9 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 	label = resume = suite = NULL;
 	console = "table";
 	cv_threshold = 5;
+	ab = NULL;
+	ab_pairs = 0;
+	trial_time = precision = max_time = 0;
 	rc = sb_cmd_parse(sb_command_find("run"), argc, argv, &args, err, errlen);
 	*o = (struct sb_opts){
 		.family = family, .strategy = strategy, .lock = lock, .threads = threads,
@@ -565,6 +585,8 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 		.counters = counters, .counters_ab = counters_ab, .limits = limits,
 		.label = label, .resume = resume, .quiet = quiet, .cv_threshold = cv_threshold,
 		.suite = suite, .dry_run = dry_run, .console = console,
+		.ab = ab, .ab_pairs = (int)ab_pairs, .trial_time = trial_time,
+		.precision = precision, .max_time = max_time,
 		.gb_argc = args.gb_argc, .gb_argv = args.gb_argv,
 	};
 	/* a label names files and plot series: no path or CSV separators */

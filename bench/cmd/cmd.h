@@ -32,6 +32,10 @@ struct sb_opts {
 	double cv_threshold;		/* flag benchmarks whose CV exceeds it (%) */
 	const char *suite;		/* --suite=NAME (suite.h), NULL: none */
 	bool dry_run;			/* list the plan and its time estimate only */
+	/* --ab (cmd/ab.c); 0: not given */
+	const char *ab;			/* "A,B[;A,B...]" */
+	int ab_pairs;			/* --pairs */
+	double trial_time, precision, max_time;	/* s, %, s */
 	/* plan: leave out the benchmarks this says are done (--resume) */
 	bool (*skip)(const char *name, void *arg);
 	void *skip_arg;
@@ -104,6 +108,9 @@ void sb_version_print(FILE *f);
  * -1 and err */
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen);
 void sb_plan_free(void);
+/* every planned point, the latest first (->next); registered unless --resume skipped it */
+const struct sb_point *sb_plan_points(void);
+
 /* the lines of strategies skipped by the plan (kept until every usage check passed) */
 void sb_plan_say_skipped(void);
 
@@ -116,6 +123,10 @@ bool sb_gb_flag_like(const char *arg);	/* --benchmark_* or --v= */
 const char *sb_gb_flag_at(int i);	/* i-th known flag's name, no dashes; NULL past the end */
 void sb_gb_flags_usage(struct sb_doc *d);	/* every flag sb_gb_flag_check knows */
 bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
+
+/* ab.c: `run --ab`, after the options parsed (o->ab set): plans, runs
+ * and reports the paired comparisons; the exit status */
+int sb_ab_main(struct sb_opts *o, int argc, char **argv);
 
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);

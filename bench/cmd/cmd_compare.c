@@ -16,10 +16,12 @@
  * --html=FILE also writes the rows as one static page (report/plot.h's
  * sb_html_compare). */
 #include "cmd/cmd.h"
+#include "report/ab.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/compare.h"
 
@@ -252,6 +254,53 @@ static const struct sb_option compare_options[] = {
 	{ NULL },
 };
 
+/* The paired comparisons of a side's ab.json (run --ab), when it has one:
+ * within-run intervals, which say more than medians of separate runs. */
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static void ab_section(const char *side, const char *path)
+{
+	struct sb_ab_cmp *c;
+	char err[4400], where[4200];
+	int n, rc = is_dir(path) ? sb_ab_read(path, &c, &n, err, sizeof(err)) : 1;
+
+	if (rc < 0)
+		fprintf(stderr, "stratbench: note: %s: its paired comparisons are not shown\n", err);
+	if (rc)
+		return;
+	snprintf(where, sizeof(where), "%s %s", side, path);
+	putchar('\n');
+	sb_ab_print_section(stdout, where, c, n);
+	free(c);
+}
+
+/* compare DIR: DIR's ab.json alone. */
+static int ab_only(const char *dir)
+{
+	struct sb_ab_cmp *c;
+	char err[4400];
+	int n, rc = is_dir(dir) ? sb_ab_read(dir, &c, &n, err, sizeof(err)) : 1;
+
+	if (rc > 0 && !is_dir(dir))
+		snprintf(err, sizeof(err), "compare needs two results, OLD and NEW (directories "
+			 "or Google Benchmark JSON files), or one directory holding ab.json");
+	else if (rc > 0)
+		snprintf(err, sizeof(err), "compare needs two results, OLD and NEW, or one "
+			 "directory holding ab.json ('%s' holds none: see run --ab)", dir);
+	if (rc) {
+		fprintf(stderr, "stratbench: %s\n", err);
+		return SB_EXIT_USAGE;
+	}
+	sb_ab_print_section(stdout, NULL, c, n);
+	free(c);
+	return 0;
+}
+
 static int compare_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 2 };
@@ -272,9 +321,11 @@ static int compare_main(int argc, char **argv)
 	if (opt_format)
 		f = !strcmp(opt_format, "markdown") ? SB_CMP_MARKDOWN :
 		    !strcmp(opt_format, "csv") ? SB_CMP_CSV : SB_CMP_TEXT;
+	if (args.npos == 1)	/* one run's paired comparisons */
+		return ab_only(args.pos[0]);
 	if (args.npos != 2) {
 		fprintf(stderr, "stratbench: compare needs two results, OLD and NEW (directories "
-			"or Google Benchmark JSON files)\n");
+			"or Google Benchmark JSON files), or one directory holding ab.json\n");
 		return SB_EXIT_USAGE;
 	}
 	paths[0] = args.pos[0];
@@ -347,6 +398,8 @@ static int compare_main(int argc, char **argv)
 			i = group_table(f, rows, nrows, i, &shown_cv);
 		legend(r, rows, nrows, shown_cv);
 		sb_cmp_counter_tables(f, rows, nrows);
+		for (i = 0; i < 2; i++)
+			ab_section(i ? "NEW" : "OLD", paths[i]);
 	}
 	/* never dropped silently: what only one side has */
 	for (int s = 0; s < 2; s++)
@@ -390,7 +443,7 @@ const struct sb_command sb_cmd_compare = {
 	.name = "compare",
 	.summary = "changelog tables: %Change per benchmark between two runs, with its noise",
 	.usage = "OLD NEW [--metric=NAME] [--format=text|markdown|csv] [--html=FILE]\n"
-		 "  [--fail-above=PCT [--worse=up|down]]",
+		 "  [--fail-above=PCT [--worse=up|down]] | DIR",
 	.description = "OLD and NEW are results directories (DIR/gbench.json, or a killed run's\n"
 		       "runs.jsonl) or Google Benchmark JSON files, ours or plain.  Per benchmark\n"
 		       "group (the name less threads:N): threads, Prev, CV, Current, CV, %Change =\n"
@@ -415,6 +468,9 @@ const struct sb_command sb_cmd_compare = {
 		       "side, these tables with each side's noisy medians marked, and the\n"
 		       "%Change figure inline when `stratbench plot --compare OLD NEW` drew it\n"
 		       "(NEW/plots/compare-vs-OLD.svg).\n"
+		       "A side with DIR/ab.json (run --ab) adds its paired comparisons: %Change\n"
+		       "of B over A with its 95 % interval (docs/precision.md); `compare DIR`\n"
+		       "shows only those.\n"
 		       "Nothing in common between OLD and NEW, or malformed, truncated, empty\n"
 		       "or non-Google-Benchmark input: one line, exit 2.\n",
 	.options = compare_options,

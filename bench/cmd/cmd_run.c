@@ -676,6 +676,11 @@ static int run_main(int argc, char **argv)
 		rc = sb_suite_main(o.suite, o.out, o.dry_run, argc, argv);
 		goto out;
 	}
+	if (o.ab || o.ab_pairs || o.trial_time > 0 || o.precision > 0 || o.max_time > 0) {
+		rc = sb_ab_main(&o, argc, argv);	/* paired comparisons: ab.c */
+		sb_opts_free(&o);
+		return rc;
+	}
 	if (o.resume) {
 		resume = o.resume;
 		quiet = o.quiet;

@@ -108,6 +108,11 @@ void sb_plan_free(void)
 	}
 }
 
+const struct sb_point *sb_plan_points(void)
+{
+	return points;
+}
+
 static bool in_list(char **v, int n, const char *s);
 
 /* Splits a comma list into a NULL-terminated array of fresh strings,

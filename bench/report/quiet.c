@@ -67,25 +67,38 @@ static int busy_cpus(char *list, size_t n)
 	return busy;
 }
 
-void sb_quiet_check(bool warn)
+/* record: into the JSON context too; warn: the warnings on stderr */
+static void quiet(bool record, bool warn)
 {
 	char buf[256], list[256];
 	double load = -1;
 	int busy;
 
 	if (read_line("/proc/loadavg", buf, sizeof(buf)) == 0) {
-		sb_context_add("sb_loadavg", buf);
+		if (record)
+			sb_context_add("sb_loadavg", buf);
 		load = strtod(buf, NULL);
 		if (load > 0.5 && warn)
 			fprintf(stderr, "stratbench: warning: machine not quiet: load average %.2f\n",
 				load);
-	} else {
+	} else if (record) {
 		sb_context_add("sb_loadavg", "unavailable (/proc/loadavg)");
 	}
 	busy = busy_cpus(list, sizeof(list));
 	snprintf(buf, sizeof(buf), "%d%s%s", busy, busy ? ": " : "", list);
-	sb_context_add("sb_busy_cpus", buf);
+	if (record)
+		sb_context_add("sb_busy_cpus", buf);
 	if (busy && warn)
 		fprintf(stderr, "stratbench: warning: machine not quiet: %d CPU%s busy before "
 			"the run (%s)\n", busy, busy > 1 ? "s" : "", list);
+}
+
+void sb_quiet_check(bool warn)
+{
+	quiet(true, warn);
+}
+
+void sb_quiet_warn(void)
+{
+	quiet(false, true);
 }

@@ -25,6 +25,8 @@ void sb_context_host(char *buf, size_t n);
 /* quiet.c: load average and busy CPUs before the run: context, and the
  * warnings on stderr when warn (else the console's context says it) */
 void sb_quiet_check(bool warn);
+/* quiet.c: the warnings alone, for what writes no Google Benchmark context (run --ab) */
+void sb_quiet_warn(void);
 
 /* csv.c: results.csv rows from Google Benchmark's run hook, a benchmark's
  * rows written together by sb_csv_group(cv) with the CV in % of its

@@ -831,6 +831,100 @@ int sb_gbench_main(int argc, char **argv)
 
 int sb_gbench_out_errno(void) { return out_errno; }
 
+namespace {
+
+// Hands a trial's runs to its hook; reports nothing anywhere else.
+class TrialReporter : public benchmark::BenchmarkReporter {
+public:
+	TrialReporter(sb_run_hook hook, void *arg) : hook_(hook), arg_(arg) {}
+	bool ReportContext(const Context &) override { return true; }
+	void ReportRuns(const std::vector<Run> &runs) override
+	{
+		for (const Run &r : runs) {
+			double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
+			std::vector<const char *> names;
+			std::vector<double> values;
+			std::string name = strip_manual_time(r.run_name.str());
+			sb_run_report rep = {};
+
+			error |= r.error_occurred;
+			for (const auto &c : r.counters) {
+				names.push_back(c.first.c_str());
+				values.push_back(c.second.value);
+			}
+			rep.name = name.c_str();
+			rep.registered = r.run_name.function_name.c_str();
+			rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
+			rep.iterations = r.iterations;
+			rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
+			rep.real_ns = r.GetAdjustedRealTime() / mult * 1e9;
+			rep.cpu_ns = r.GetAdjustedCPUTime() / mult * 1e9;
+			rep.label = r.report_label.c_str();
+			rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
+			rep.ncounters = (int)names.size();
+			rep.counter_names = names.data();
+			rep.counter_values = values.data();
+			if (hook_)
+				hook_(&rep, arg_);
+		}
+	}
+	bool error = false;
+
+private:
+	sb_run_hook hook_;
+	void *arg_;
+};
+
+} // namespace
+
+int sb_gbench_trials_begin(int argc, char **argv)
+{
+	std::vector<char *> args(argv, argv + argc);
+	int n = argc;
+
+	args.push_back(nullptr);
+	benchmark::Initialize(&n, args.data());
+	if (n > 1) {
+		std::fprintf(stderr, "stratbench: unknown option '%s'\n", args[1]);
+		return 2;
+	}
+	go_multithreaded();
+	return 0;
+}
+
+int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_run_hook hook,
+		    void *arg)
+{
+	sb_bench *b = nullptr;
+	TrialReporter rep(hook, arg);
+
+	for (const auto &x : benches())
+		if (x->name == name)
+			b = x.get();
+	if (!b)
+		return -1;
+	// only b, with its settings, then the trial's length over them
+	benchmark::ClearRegisteredBenchmarks();
+	register_gb(b);
+	b->b->Repetitions(1);
+	if (iterations > 0)
+		b->b->Iterations(iterations);
+	else
+		b->b->MinTime(min_time);
+	benchmark::RunSpecifiedBenchmarks(&rep, std::string("all"));
+	return rep.error ? 1 : 0;
+}
+
+// No benchmark::Shutdown(): in 1.7.1 it deletes the custom context and
+// leaves the pointer dangling, so a later sb_context_add (a run after the
+// trials, in this process) would write freed memory.
+void sb_gbench_trials_end(void)
+{
+	benchmark::ClearRegisteredBenchmarks();
+	for (const auto &b : benches())
+		register_gb(b.get());
+}
+
 void sb_gbench_register_selftest(void)
 {
 	static const int64_t batches[] = { 1, 64, 1024 };

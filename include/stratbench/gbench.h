@@ -143,6 +143,22 @@ typedef void (*sb_each_fn)(const char *name, double min_time, int64_t iterations
 int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg);
 int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
 
+/* Trials (the paired A/B of `run --ab`, cmd/ab.c): Google Benchmark
+ * initialised once with argv (no --benchmark_* flags but the display's),
+ * then one registered benchmark at a time run alone, once: one repetition
+ * of `iterations` iterations, or (iterations 0) of at least min_time
+ * seconds; each of its reports goes to hook, nothing to the console or a
+ * file.  sb_gbench_trial returns 0, 1 when the run reported an error, -1
+ * when no benchmark is registered under name.  Registration is as before
+ * once sb_gbench_trials_end() returns.  Trials may come before a
+ * sb_gbench_main() in one process, not after it: its benchmark::Shutdown()
+ * leaves Google Benchmark 1.7.1's context map dangling, and adding to the
+ * context (as a run does) then writes freed memory. */
+int sb_gbench_trials_begin(int argc, char **argv);	/* 0, or 2 on an unknown flag */
+int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_run_hook hook,
+		    void *arg);
+void sb_gbench_trials_end(void);
+
 /* Self-benchmarks of the wrapper: a native C++ loop and the C batched loop,
  * for the overhead ratio (registered as harness/...). */
 void sb_gbench_register_selftest(void);
