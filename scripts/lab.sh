@@ -139,10 +139,12 @@ for d in bin sbin usr/sbin; do [ -e "$root/$d" ] || ln -s /usr/bin "$root/$d"; d
 mkdir -p "$root$SB_ROOT"
 tar -C "$SB_ROOT" --exclude='./build*' --exclude=./.git --exclude=./results -cf - . |
 	tar -C "$root$SB_ROOT" -xf -
-# the build tree without objects (CTest, cmake --install and the tests use it)
+# the build tree without objects (CTest, cmake --install and the tests use it),
+# nor the private apt (apt: the backports kernel's and QEMU's debs) and
+# lab-ab.sh's results (ab*)
 mkdir -p "$root$build"
-tar -C "$build" --exclude=./lab --exclude=./apt --exclude=./ab --exclude='*.o' -cf - . | tar -C "$root$build" -xf -
-(cd "$build" && find . \( -path ./lab -o -path ./apt -o -path ./ab \) -prune -o -type f -perm -u+x -print) | while read -r f; do
+tar -C "$build" --exclude=./lab --exclude=./apt --exclude='./ab*' --exclude='*.o' -cf - . | tar -C "$root$build" -xf -
+(cd "$build" && find . \( -path ./lab -o -path ./apt -o -path './ab*' \) -prune -o -type f -perm -u+x -print) | while read -r f; do
 	libs_in "$build/${f#./}"
 done
 # nobody: test_cli runs stratbench unprivileged (setpriv) to see its counters refused

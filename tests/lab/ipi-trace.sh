@@ -15,7 +15,7 @@ echo 8192 >"$t/buffer_size_kb"
 for e in ipi/ipi_send_cpu ipi/ipi_send_cpumask ipi/ipi_raise ipi/ipi_entry ipi/ipi_exit \
 	tlb/tlb_flush sched/sched_switch sched/sched_wakeup migrate/mm_migrate_pages \
 	irq_vectors/call_function_entry irq_vectors/call_function_single_entry \
-	irq_vectors/reschedule_entry; do
+	irq_vectors/reschedule_entry csd/csd_queue_cpu csd/csd_function_entry; do
 	if [ -e "$t/events/$e/enable" ]; then
 		echo 1 >"$t/events/$e/enable" && echo "$e yes" >>"$out/$name.events"
 	else
