@@ -2,7 +2,8 @@
 # lab.sh — a multi-socket NUMA lab machine in qemu (TCG, no KVM needed): boot
 # a lab shape and run the lab test set, or a command, inside it.
 #   scripts/lab.sh [--shape=2s|2s-smt] [--timeout=SEC] [--mem=MB] [--tcg=multi|single]
-#                   [--static-keys=hold|flip] [--append=ARGS] [-- COMMAND [ARG...]]
+#                   [--static-keys=hold|flip] [--append=ARGS] [--kernel=K] [--qemu=Q]
+#                   [--results=DIR] [-- COMMAND [ARG...]]
 #   --shape=2s      2 packages x 2 cores, 2 NUMA nodes (default)
 #   --shape=2s-smt  2 packages x 2 cores x 2 threads, 2 NUMA nodes
 #   --timeout=SEC   power the guest off after SEC seconds (default 1800)
@@ -15,6 +16,18 @@
 #   --static-keys=flip  let them flip, as on a real machine (to check a QEMU)
 #   --append=ARGS   more guest kernel parameters, e.g. 'ignore_loglevel' to
 #                   see the backtraces of a soft lockup or an RCU stall
+#   --kernel=bookworm   Debian bookworm's kernel, 6.1 (default)
+#   --kernel=backports  bookworm-backports' linux-image-amd64 (6.12), fetched
+#                   with apt-get download against a private sources list and
+#                   state under build-lab/apt (the host's apt is untouched)
+#   --kernel=PATH   a kernel image you built (bzImage); its .config (next to
+#                   it as config-*, in its tree, or built in) must have what
+#                   the init needs built in: it loads no modules
+#   --qemu=bookworm|backports  the host's QEMU 7.2 (default), or
+#                   bookworm-backports' qemu-system-x86 (10.0), fetched the
+#                   same way and run from build-lab/apt (docs/lab-ab.md)
+#   --results=DIR   what the guest command writes under $SB_LAB_OUT comes
+#                   back into DIR (created; packed on a third serial port)
 #   COMMAND         run in the guest in the source directory (bash -c when one
 #                   word with spaces); default: the lab test set, tests/lab/run.sh
 # Exit status: the guest command's; 1 when the guest hangs, panics or stops
@@ -22,7 +35,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-shape=2s timeout=1800 mem=384 tcg=multi keys=hold append= cmd=()
+shape=2s timeout=1800 mem=384 tcg=multi keys=hold append= kernel=bookworm qemu=bookworm results= cmd=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--shape=*) shape=${1#*=} ;;
@@ -31,8 +44,11 @@ while [ $# -gt 0 ]; do
 	--tcg=*) tcg=${1#*=} ;;
 	--static-keys=*) keys=${1#*=} ;;
 	--append=*) append=${1#*=} ;;
+	--kernel=*) kernel=${1#*=} ;;
+	--qemu=*) qemu=${1#*=} ;;
+	--results=*) results=${1#*=} ;;
 	--) shift; cmd=("$@"); break ;;
-	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,34p' "$0"; exit 0 ;;
 	*) SB_DIE_RC=2 sb_die "unknown option '$1' (see --help)" ;;
 	esac
 	shift
@@ -47,6 +63,15 @@ case $tcg in multi|single) ;; *) SB_DIE_RC=2 sb_die "bad --tcg '$tcg' (want mult
 case $keys in hold|flip) ;; *) SB_DIE_RC=2 sb_die "bad --static-keys '$keys' (want hold or flip)" ;; esac
 [[ $mem =~ ^[1-9][0-9]*$ ]] && [ "$mem" -ge 128 ] ||
 	SB_DIE_RC=2 sb_die "bad --mem '$mem' (want MB per node, at least 128)"
+case $qemu in bookworm|backports) ;; *) SB_DIE_RC=2 sb_die "bad --qemu '$qemu' (want bookworm or backports)" ;; esac
+case $kernel in
+bookworm|backports) ;;
+'') SB_DIE_RC=2 sb_die "empty --kernel (want bookworm, backports or a kernel image)" ;;
+*) [ -f "$kernel" ] || SB_DIE_RC=2 sb_die "--kernel '$kernel': no such file (want bookworm, backports or a kernel image)"
+   kernel=$(readlink -f "$kernel") ;;
+esac
+[ -z "$results" ] || [ ! -e "$results" ] || [ -d "$results" ] ||
+	SB_DIE_RC=2 sb_die "--results '$results' exists and is not a directory"
 
 # gnuplot-nox: the regular test suite draws plots inside the guest too
 sb_need_pkgs $SB_BUILD_PKGS qemu-system-x86 busybox-static cpio gnuplot-nox
@@ -59,31 +84,10 @@ mkdir -p "$lab"
 
 # --- the guest kernel: Debian's own, from the linux-image-*-amd64 package,
 # unpacked into the build directory (never installed into /boot) -------------
-lab_kernel() {
-	local k pkg tmp
-	k=$(ls "$lab"/kernel/vmlinuz-* 2>/dev/null | tail -1 || true)
-	if [ -n "$k" ]; then echo "$k"; return; fi
-	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
-	if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ]; then
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || sb_die "apt-get update failed"
-		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-			awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
-	fi
-	[ -n "$pkg" ] || sb_die "cannot find Debian's linux-image-*-amd64 package (apt-cache depends linux-image-amd64)"
-	tmp=$(mktemp -d "$lab/kernel-dl.XXXXXX")
-	echo "lab: fetching $pkg (kernel image only, into $lab/kernel)" >&2
-	# as root apt drops to _apt, which cannot write here: download as root
-	(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >&2) ||
-		{ rm -rf "$tmp"; sb_die "apt-get download $pkg failed"; }
-	dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" --wildcards './boot/vmlinuz-*' ||
-		{ rm -rf "$tmp"; sb_die "cannot unpack the kernel image from $pkg"; }
-	mkdir -p "$lab/kernel"
-	mv "$tmp"/boot/vmlinuz-* "$lab/kernel/"
-	rm -rf "$tmp"
-	ls "$lab"/kernel/vmlinuz-* | tail -1
-}
-vmlinuz=$(lab_kernel)
+. "$SB_ROOT/scripts/lab-kernel.sh"
+vmlinuz=$(lab_kernel "$kernel")
+lab_kernel_check "$vmlinuz"
+qemu_bin=$(lab_qemu "$qemu")
 
 # --- the initramfs: busybox, the host's bash/coreutils/ctest/gnuplot, the
 # build's programs, their libraries (ldd), the sources the tests read --------
@@ -110,7 +114,7 @@ copy_in() {
 tools="bash env sh grep sed awk sort uniq cut tr head tail wc cat md5sum mktemp chmod rm
 	mkdir rmdir ls touch id nproc date sleep timeout cp mv ln readlink dirname basename
 	uname tee seq find xargs stat paste diff cmp taskset printf kill ps ctest cmake gnuplot
-	script setpriv"
+	script setpriv base64 gzip tar"
 for t in $tools; do
 	p=$(command -v "$t" 2>/dev/null) || continue
 	case $p in /*) copy_in "$p" ;; esac
@@ -135,10 +139,12 @@ for d in bin sbin usr/sbin; do [ -e "$root/$d" ] || ln -s /usr/bin "$root/$d"; d
 mkdir -p "$root$SB_ROOT"
 tar -C "$SB_ROOT" --exclude='./build*' --exclude=./.git --exclude=./results -cf - . |
 	tar -C "$root$SB_ROOT" -xf -
-# the build tree without objects (CTest, cmake --install and the tests use it)
+# the build tree without objects (CTest, cmake --install and the tests use it),
+# nor the private apt (apt: the backports kernel's and QEMU's debs) and
+# lab-ab.sh's results (ab*)
 mkdir -p "$root$build"
-tar -C "$build" --exclude=./lab --exclude='*.o' -cf - . | tar -C "$root$build" -xf -
-(cd "$build" && find . -path ./lab -prune -o -type f -perm -u+x -print) | while read -r f; do
+tar -C "$build" --exclude=./lab --exclude=./apt --exclude='./ab*' --exclude='*.o' -cf - . | tar -C "$root$build" -xf -
+(cd "$build" && find . \( -path ./lab -o -path ./apt -o -path './ab*' \) -prune -o -type f -perm -u+x -print) | while read -r f; do
 	libs_in "$build/${f#./}"
 done
 # nobody: test_cli runs stratbench unprivileged (setpriv) to see its counters refused
@@ -150,8 +156,8 @@ install -m 755 "$SB_ROOT/tests/lab/init" "$root/init"
 	printf 'SB_ROOT=%q\nSB_BUILD=%q\n' "$SB_ROOT" "$build"
 	printf 'SB_LAB_SHAPE=%q\nSB_LAB_PACKAGES=2\nSB_LAB_NODES=2\nSB_LAB_CORES=%d\nSB_LAB_PUS=%d\n' \
 		"$shape" "$ncores" "$npus"
-	printf 'SB_LAB_STATIC_KEYS=%s\n' "$keys"
-	echo "export SB_ROOT SB_BUILD SB_LAB_SHAPE SB_LAB_PACKAGES SB_LAB_NODES SB_LAB_CORES SB_LAB_PUS SB_LAB_STATIC_KEYS"
+	printf 'SB_LAB_STATIC_KEYS=%s\nSB_LAB_KERNEL=%q\nSB_LAB_OUT=/lab/out\n' "$keys" "$kernel"
+	echo "export SB_ROOT SB_BUILD SB_LAB_SHAPE SB_LAB_PACKAGES SB_LAB_NODES SB_LAB_CORES SB_LAB_PUS SB_LAB_STATIC_KEYS SB_LAB_KERNEL SB_LAB_OUT"
 } >"$root/lab/env"
 if [ ${#cmd[@]} -eq 0 ]; then
 	echo 'exec bash tests/lab/run.sh' >"$root/lab/cmd"
@@ -164,14 +170,17 @@ cpio=$lab/initramfs-$shape.cpio
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$cpio" || sb_die "cannot pack $cpio"
 
 # --- boot: console on ttyS0 (streamed here), status lines on ttyS1 --------
-log=$lab/console-$shape.log status=$lab/status-$shape
-rm -f "$log" "$status"
+log=$lab/console-$shape.log status=$lab/status-$shape outs=$lab/out-$shape.b64
+rm -f "$log" "$status" "$outs"
+# the backports QEMU's own firmware first, then the host's (seabios)
+qemu_data=()
+case $qemu_bin in "$lab_apt_dir"/*) qemu_data=(-L "$lab_apt_dir/qemu/usr/share/qemu" -L /usr/share/qemu -L /usr/share/seabios) ;; esac
 numa=()
 for n in 0 1; do
 	numa+=(-object "memory-backend-ram,id=m$n,size=${mem}M" -numa "node,nodeid=$n,memdev=m$n"
 		-numa "cpu,node-id=$n,socket-id=$n")
 done
-echo "lab: $shape: $npus CPUs ($smp), 2 NUMA nodes x ${mem} MB, $(basename "$vmlinuz"), initramfs $(( $(stat -c %s "$cpio") >> 20 )) MB, timeout ${timeout}s" >&2
+echo "lab: $shape: $npus CPUs ($smp), 2 NUMA nodes x ${mem} MB, $(basename "$vmlinuz") ($kernel), QEMU $("$qemu_bin" --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') ($qemu), initramfs $(( $(stat -c %s "$cpio") >> 20 )) MB, timeout ${timeout}s" >&2
 t0=$(date +%s.%N)
 set +e
 # tsc=reliable: TCG's guest TSC is the host's, the same on every vCPU, but the
@@ -182,11 +191,11 @@ set +e
 # the Intel vendor: the guest kernel reads SMT siblings from CPUID leaf 0xb;
 # with an AMD vendor (TCG's "max" copies the host's) it would want the
 # topoext leaves TCG lacks, and every thread would look like a core
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg,thread="$tcg" -cpu max,vendor=GenuineIntel -smp "$smp" \
+timeout -k 10 "$timeout" "$qemu_bin" "${qemu_data[@]}" -accel tcg,thread="$tcg" -cpu max,vendor=GenuineIntel -smp "$smp" \
 	-m $((2 * mem))M "${numa[@]}" -kernel "$vmlinuz" -initrd "$cpio" \
 	-append "console=ttyS0 quiet panic=-1 oops=panic tsc=reliable${append:+ $append}" \
 	-display none -monitor none -nodefaults -no-reboot \
-	-chardev stdio,id=con,signal=off -serial chardev:con -serial "file:$status" \
+	-chardev stdio,id=con,signal=off -serial chardev:con -serial "file:$status" -serial "file:$outs" \
 	</dev/null 2>"$lab/qemu-$shape.err" | sed -u 's/\r$//' | tee "$log"
 qrc=${PIPESTATUS[0]}
 set -e
@@ -209,5 +218,15 @@ if [ -z "$exitl" ]; then
 	exit 1
 fi
 read -r rc end <<<"$exitl"
+if [ -n "$results" ]; then
+	# the guest's $SB_LAB_OUT, a base64 gzip'd tar on ttyS2 (tests/lab/init)
+	mkdir -p "$results" || sb_die "cannot create $results"
+	if [ -s "$outs" ] && base64 -di <"$outs" | tar -xz -C "$results"; then
+		echo "lab: $shape: the guest's results are in $results" >&2
+	else
+		echo "lab: $shape: FAILED: the guest's results did not come back ($outs)" >&2
+		[ "$rc" -ne 0 ] || rc=1
+	fi
+fi
 echo "lab: $shape: exit $rc; boot ${boot:-?}s to init, command $(awk -v a="${boot:-0}" -v b="$end" 'BEGIN { printf "%.1f", b - a }')s, wall ${wall}s (host); console log $log" >&2
 exit "$rc"

@@ -4,8 +4,11 @@
  * recorded files in tests/fixtures/ (x86 with CONFIG_DEBUG_TLBFLUSH, a
  * POWER9 with CPUs 0,4,8,12 online, truncated and malformed copies), and
  * the per-CPU-set sums the counters and the shootdown drivers take deltas of. */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "machine/procfs.h"
 
@@ -111,6 +114,29 @@ static void test_fixtures(void)
 	free(vbad);
 }
 
+/* sb_irq_pread: the per-batch reader of the kernel drivers, on the x86
+ * text in a file held open (read twice: it reads from offset 0 each time) */
+static void test_pread(void)
+{
+	char path[] = "/tmp/sb_procfs.XXXXXX", buf[4096], small[64], err[256];
+	int fd = mkstemp(path), col[8], team[2] = { 3, 1 }, off[2] = { 1, 7 };
+	uint64_t cnt[8], c[2];
+
+	EXPECT(fd >= 0 && write(fd, x86, strlen(x86)) == (ssize_t)strlen(x86));
+	for (int round = 0; round < 2; round++)
+		EXPECT(sb_irq_pread(fd, buf, sizeof(buf), "TLB", team, 2, c, col, cnt, 8, err,
+				    sizeof(err)) == 1 && c[0] == 9999999 && c[1] == 1943);
+	EXPECT(sb_irq_pread(fd, buf, sizeof(buf), "XYZ", team, 2, c, col, cnt, 8, err,
+			    sizeof(err)) == 0);
+	EXPECT(sb_irq_pread(fd, buf, sizeof(buf), "TLB", off, 2, c, col, cnt, 8, err,
+			    sizeof(err)) == -1 && strstr(err, "CPU 7"));
+	/* broken: a buffer too small for the file is an error, never a cut row */
+	EXPECT(sb_irq_pread(fd, small, sizeof(small), "TLB", team, 2, c, col, cnt, 8, err,
+			    sizeof(err)) == -1 && strstr(err, "larger than"));
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	int cpus[8];
@@ -171,5 +197,6 @@ int main(void)
 	EXPECT(sb_proc_slurp("/proc/no-such-file", err, sizeof(err)) == NULL);
 	EXPECT(strstr(err, "no-such-file") != NULL);
 	test_fixtures();
+	test_pread();
 	return check_done("test_procfs");
 }

@@ -153,6 +153,9 @@ static void test_move_pages_args(void)
 	sb_topo_destroy(four);
 }
 
+/* The responder-batches of the last round run: by IPI, off the mm, missed. */
+static uint64_t round_resp[3], round_batches;
+
 /* One configuration on CPUs cpus[0..threads): TLB IRQs per page, and how
  * often the responder was preempted in the round (*csw). */
 static double tlb_round(enum sb_kshoot_op op, bool batched, unsigned batch, int threads,
@@ -184,6 +187,10 @@ static double tlb_round(enum sb_kshoot_op op, bool batched, unsigned batch, int 
 	CHECK(res.has_irq[SB_IRQ_TLB] || !res.irq_err[0], "IRQs readable: %s", res.irq_err);
 	*not_present = res.not_present;
 	*csw = res.responder_csw;
+	round_resp[0] = res.resp_by_ipi;
+	round_resp[1] = res.resp_off_mm;
+	round_resp[2] = res.resp_missed;
+	round_batches = res.pages / batch * (uint64_t)(threads - 1);
 	return (double)(all_cpus ? res.irq_all[SB_IRQ_TLB] : res.irq[SB_IRQ_TLB]) /
 	       (double)res.pages;
 }
@@ -203,7 +210,7 @@ static double tlb_per_page(enum sb_kshoot_op op, bool batched, unsigned batch, i
 			   const int *cpus, bool broken, bool all_cpus, uint64_t *not_present)
 {
 	double best = 0, v;
-	uint64_t np, csw, best_csw = UINT64_MAX;
+	uint64_t np, csw, best_csw = UINT64_MAX, resp[3] = { 0 }, nb = 0;
 
 	*not_present = 0;
 	for (int i = 0; i < SB_ATTEMPTS && best_csw; i++) {
@@ -214,8 +221,12 @@ static double tlb_per_page(enum sb_kshoot_op op, bool batched, unsigned batch, i
 			best = v;
 			best_csw = csw;
 			*not_present = np;
+			memcpy(resp, round_resp, sizeof(resp));
+			nb = round_batches;
 		}
 	}
+	memcpy(round_resp, resp, sizeof(resp));	/* the kept round's */
+	round_batches = nb;
 	total_csw += best_csw;
 	last_csw = best_csw;
 	return best;
@@ -267,6 +278,12 @@ static int test_real_irqs(void)
 	      (unsigned long long)np);
 	CHECK_IRQS(imm > 0.5, "immediate madvise with a responder: %.3f TLB IRQs per page "
 		   "(responder preempted %llu times)", imm, (unsigned long long)last_csw);
+	/* every responder-batch classified once; mostly by IPI */
+	CHECK_IRQS(round_resp[0] + round_resp[1] + round_resp[2] == round_batches &&
+		   round_resp[0] * 2 > round_batches, "immediate: responder-batches by IPI %llu, "
+		   "off the mm %llu, missed %llu of %llu", (unsigned long long)round_resp[0],
+		   (unsigned long long)round_resp[1], (unsigned long long)round_resp[2],
+		   (unsigned long long)round_batches);
 	mprot = tlb_per_page(SB_KSHOOT_MPROTECT, false, 1, 2, cpus, false, false, &np);
 	CHECK(np == 0, "mprotect: %llu pages unmapped", (unsigned long long)np);
 	CHECK_IRQS(mprot > 0.5, "immediate mprotect: %.3f per page (responder preempted %llu "
@@ -287,6 +304,10 @@ static int test_real_irqs(void)
 	broken = tlb_per_page(SB_KSHOOT_MADVISE, false, 1, 2, cpus, true, false, &np);
 	CHECK(np > 0, "broken responder: unmapped pages detected (%llu)", (unsigned long long)np);
 	CHECK_IRQS(broken <= 0.5, "broken responder fails the immediate check: %.3f per page", broken);
+	/* nothing mapped, nothing to flush: the classification says missed */
+	CHECK_IRQS(round_resp[2] * 2 > round_batches, "broken responder: missed %llu of %llu "
+		   "responder-batches (by IPI %llu)", (unsigned long long)round_resp[2],
+		   (unsigned long long)round_batches, (unsigned long long)round_resp[0]);
 	printf("test_shootdown_kernel: TLB IRQs per page: immediate %.3f, mprotect %.3f, "
 	       "batch 32 immediate %.3f batched %.4f, no responder %.4f, broken responder "
 	       "%.3f; responder preemptions in the rounds kept: %llu%s\n", imm, mprot, imm32,

@@ -301,6 +301,21 @@ static int ab_only(const char *dir)
 	return 0;
 }
 
+/* "kernel: Prev's vs Current's", from the contexts' sb_kernel: a kernel A/B
+ * (scripts/lab-ab.sh) is read by it */
+static void print_kernels(const struct sb_results *r)
+{
+	const char *k[2];
+
+	for (int i = 0; i < 2; i++) {
+		json_t *v = r[i].context ? json_object_get(r[i].context, "sb_kernel") : NULL;
+
+		k[i] = json_is_string(v) ? json_string_value(v) : NULL;
+	}
+	if (k[0] || k[1])
+		printf("kernel: %s vs %s\n", k[0] ? k[0] : "unknown", k[1] ? k[1] : "unknown");
+}
+
 static int compare_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 2 };
@@ -392,8 +407,10 @@ static int compare_main(int argc, char **argv)
 		       "old_max,new_min,new_max,old_cv_pct,new_cv_pct,old_noisy,new_noisy,verdict\n");
 		csv_rows(rows, nrows);
 	} else {
-		printf("%s: %s (%s) vs %s (%s)\n\n", metric, r[0].label ? r[0].label : "Prev",
+		printf("%s: %s (%s) vs %s (%s)\n", metric, r[0].label ? r[0].label : "Prev",
 		       r[0].path, r[1].label ? r[1].label : "Current", r[1].path);
+		print_kernels(r);
+		putchar('\n');
 		for (i = 0; i < nrows;)
 			i = group_table(f, rows, nrows, i, &shown_cv);
 		legend(r, rows, nrows, shown_cv);
@@ -464,6 +481,7 @@ const struct sb_command sb_cmd_compare = {
 		       "above both CVs).  Worse is down for rates (ops_per_s, pages_per_s, *_per_s)\n"
 		       "and up for times and costs (real_time, cpu_time, ns_*, us_*, *_per_page);\n"
 		       "another metric needs --worse=up|down.\n"
+		       "The header names both runs' kernels (sb_kernel) where they recorded them.\n"
 		       "--html=FILE also writes one static page: both fingerprints side by\n"
 		       "side, these tables with each side's noisy medians marked, and the\n"
 		       "%Change figure inline when `stratbench plot --compare OLD NEW` drew it\n"

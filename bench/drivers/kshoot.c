@@ -4,6 +4,7 @@
 #include "drivers/kshoot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/mempolicy.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,21 @@ struct irq_snap {
 struct kshoot_resp {
 	SB_CACHE_ALIGNED uint64_t ack;	/* last gen this responder touched for */
 	uint64_t preempted;		/* its involuntary context switches, this round */
+	uint64_t switched;		/* its context switches in its last window: from
+					 * its last ack (which precedes the call) to the
+					 * next gen or the stop (which follow it) */
+};
+
+/* Per-batch, per-responder TLB IPIs: /proc/interrupts held open, read into
+ * buffers allocated once (sb_irq_pread). */
+#define SB_KSHOOT_IRQ_BUF (1 << 18)
+struct kshoot_ipis {
+	int fd;				/* -1: no per-batch count (no row, unreadable) */
+	char *buf;
+	int *col, max;
+	uint64_t *cnt, *before, *after;	/* before/after: per team member */
+	uint64_t *pending;		/* the last call's IPIs per member, unclassified */
+	bool has_pending;
 };
 
 struct sb_kshoot {
@@ -46,6 +62,8 @@ struct sb_kshoot {
 	int *nodes, *status;
 	int *cpus;
 	struct kshoot_resp *resp;	/* threads entries; [0] unused */
+	struct kshoot_ipis ipi;
+	uint64_t by_ipi, off_mm, missed;	/* responder-batches, this round */
 	struct sb_team *team;
 };
 
@@ -85,10 +103,20 @@ static uint64_t preemptions(void)
 	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)ru.ru_nivcsw;
 }
 
+/* All its context switches, voluntary (asleep: on a migration entry, a
+ * fault) and involuntary (preempted): either way its CPU left our mm, went
+ * lazy or idle, and x86 flushes it at its next switch instead of by IPI. */
+static uint64_t switches(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+}
+
 static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 {
 	struct kshoot_resp *me = &k->resp[tid];
-	uint64_t seen = me->ack, g, touched = 0, csw = preemptions();
+	uint64_t seen = me->ack, g, touched = 0, csw = preemptions(), acked = switches();
 
 	for (;;) {
 		/* acquire: pairs with the initiator's release bump, so its last
@@ -97,18 +125,59 @@ static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 			if (sb_round_stopped(r)) {
 				/* published by the team's release of our results */
 				me->preempted = preemptions() - csw;
+				me->switched = switches() - acked;
 				return touched;
 			}
 			sb_cpu_relax();
 		}
+		/* the window that held the initiator's last call is over */
+		me->switched = switches() - acked;
 		if (!k->cfg.broken_no_touch)
 			(void)touch(k);	/* atomic loads: never optimised away */
 		touched += k->cfg.batch;
 		seen = g;
-		/* release: our touches (and faults) happen before the initiator
-		 * reads the ack and invalidates */
+		acked = switches();
+		/* release: our touches (and faults) and `switched` happen before
+		 * the initiator reads the ack and invalidates */
 		__atomic_store_n(&me->ack, g, __ATOMIC_RELEASE);
 	}
+}
+
+/* Reads every member's TLB IPIs into dst; false (and per-batch counting
+ * off for good) when the row is absent or unreadable. */
+static bool read_ipis(struct sb_kshoot *k, uint64_t *dst)
+{
+	char err[160];
+
+	if (k->ipi.fd < 0)
+		return false;
+	if (sb_irq_pread(k->ipi.fd, k->ipi.buf, SB_KSHOOT_IRQ_BUF, "TLB", k->cpus, k->cfg.threads,
+			 dst, k->ipi.col, k->ipi.cnt, k->ipi.max, err, sizeof(err)) == 1)
+		return true;
+	close(k->ipi.fd);
+	k->ipi.fd = -1;
+	k->ipi.has_pending = false;
+	return false;
+}
+
+/* The last call, per responder: flushed by IPI (its CPU's TLB row moved),
+ * else off our mm (it switched during the window that held the call: asleep
+ * or preempted, so lazy or running another mm, flushed at its next switch),
+ * else missed: on our mm, yet no TLB-row IPI (a flush the row does not
+ * count, or none needed). */
+static void classify(struct sb_kshoot *k)
+{
+	if (!k->ipi.has_pending)
+		return;
+	for (int i = 1; i < k->cfg.threads; i++) {
+		if (k->ipi.pending[i])
+			k->by_ipi++;
+		else if (k->resp[i].switched)
+			k->off_mm++;
+		else
+			k->missed++;
+	}
+	k->ipi.has_pending = false;
 }
 
 /* Step 1: every responder has used every page since the last invalidation. */
@@ -125,9 +194,11 @@ static void request_touch(struct sb_kshoot *k)
 	/* release: the previous batch's calls are done before any touch */
 	__atomic_store_n(&k->gen, g, __ATOMIC_RELEASE);
 	for (i = 1; i < k->cfg.threads; i++)
-		/* acquire: pairs with the responder's release of its ack */
+		/* acquire: pairs with the responder's release of its ack (and
+		 * of `switched`, its window over the last call) */
 		while (__atomic_load_n(&k->resp[i].ack, __ATOMIC_ACQUIRE) != g)
 			sb_cpu_relax();
+	classify(k);
 }
 
 static uint64_t count_absent(struct sb_kshoot *k)
@@ -223,9 +294,15 @@ static uint64_t initiate(struct sb_kshoot *k, const struct sb_round *r)
 	do {
 		request_touch(k);
 		k->not_present += count_absent(k);
+		bool counted = k->cfg.threads > 1 && read_ipis(k, k->ipi.before);
 		t0 = sb_read_cycles();
 		rc = invalidate(k);
 		k->timed_cycles += sb_read_cycles() - t0;
+		if (counted && read_ipis(k, k->ipi.after)) {
+			for (int i = 1; i < k->cfg.threads; i++)
+				k->ipi.pending[i] = k->ipi.after[i] - k->ipi.before[i];
+			k->ipi.has_pending = true;
+		}
 		if (rc) {
 			k->err = rc;
 			sb_round_over(r, r->quota);	/* raises stop: the responders return */
@@ -278,6 +355,37 @@ static int prepare_region(struct sb_kshoot *k, char *err, size_t errlen)
 	return 0;
 }
 
+/* Per-batch IPI counting: on where /proc/interrupts opens (the row is
+ * checked at the first read).  Nonzero only when out of memory. */
+static int ipis_open(struct kshoot_ipis *p, int threads)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	p->max = ncpu > 0 && ncpu < 8192 ? (int)ncpu : 8192;
+	p->buf = malloc(SB_KSHOOT_IRQ_BUF);
+	p->col = calloc((size_t)p->max, sizeof(*p->col));
+	p->cnt = calloc((size_t)p->max, sizeof(*p->cnt));
+	p->before = calloc((size_t)threads, sizeof(*p->before));
+	p->after = calloc((size_t)threads, sizeof(*p->after));
+	p->pending = calloc((size_t)threads, sizeof(*p->pending));
+	if (!p->buf || !p->col || !p->cnt || !p->before || !p->after || !p->pending)
+		return -1;
+	p->fd = open("/proc/interrupts", O_RDONLY | O_CLOEXEC);
+	return 0;
+}
+
+static void ipis_close(struct kshoot_ipis *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->buf);
+	free(p->col);
+	free(p->cnt);
+	free(p->before);
+	free(p->after);
+	free(p->pending);
+}
+
 struct sb_kshoot *sb_kshoot_open(const struct sb_kshoot_cfg *cfg, void *region, char *err,
 				 size_t errlen)
 {
@@ -315,6 +423,11 @@ struct sb_kshoot *sb_kshoot_open(const struct sb_kshoot_cfg *cfg, void *region, 
 	}
 	memset(k->resp, 0, sizeof(*k->resp) * cfg->threads);
 	k->cfg.cpus = k->cpus;
+	k->ipi.fd = -1;
+	if (k->cpus && cfg->threads > 1 && ipis_open(&k->ipi, cfg->threads)) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	if (prepare_region(k, err, errlen))
 		goto fail;
 	k->team = sb_team_create(cfg->threads, k->cpus, kshoot_member, k, err, errlen);
@@ -363,11 +476,13 @@ void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_resul
 	int i;
 
 	k->calls = k->timed_cycles = k->not_present = k->not_moved = 0;
+	k->by_ipi = k->off_mm = k->missed = 0;
 	k->err = k->bad_status = 0;
 	/* the IRQ reads and rusage bracket the round only, outside each other */
 	irq_snap_read(k, &before, err, sizeof(err));
 	getrusage(RUSAGE_SELF, &ru0);
 	sb_team_run(k->team, pages, &tr);
+	classify(k);	/* the round's last call: the responders' final windows */
 	getrusage(RUSAGE_SELF, &ru1);
 	irq_snap_read(k, &after, err, sizeof(err));
 	if (before.has[SB_IRQ_TLB] < 0 || after.has[SB_IRQ_TLB] < 0 ||
@@ -387,6 +502,9 @@ void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_resul
 	}
 	res->not_present += k->not_present;
 	res->not_moved += k->not_moved;
+	res->resp_by_ipi += k->by_ipi;
+	res->resp_off_mm += k->off_mm;
+	res->resp_missed += k->missed;
 	if (k->err)
 		res->err = k->err;
 	if (k->bad_status)
@@ -398,6 +516,7 @@ void sb_kshoot_close(struct sb_kshoot *k)
 	if (!k)
 		return;
 	sb_team_destroy(k->team);
+	ipis_close(&k->ipi);
 	free(k->vec);
 	free(k->pages);
 	free(k->nodes);

@@ -20,6 +20,12 @@
  *      batch back home.
  * A round reads /proc/interrupts and getrusage(RUSAGE_SELF) before and
  * after itself only; nothing in the round but step 3 sends TLB flushes.
+ * Around each step 3 the initiator also reads every responder CPU's TLB
+ * row (untimed, allocation-free), and each responder counts its context
+ * switches from its ack to the next gen: every responder-batch is then
+ * flushed by IPI, off the mm (it switched: asleep or preempted, so x86
+ * skipped its lazy CPU and flushes it at its next switch), or missed (on
+ * the mm and no TLB-row IPI).
  */
 #ifndef STRATBENCH_KSHOOT_H
 #define STRATBENCH_KSHOOT_H
@@ -55,6 +61,9 @@ struct sb_kshoot_result {
 	uint64_t responder_csw;		/* their involuntary context switches */
 	uint64_t not_present;		/* pages found unmapped before invalidation */
 	uint64_t not_moved;		/* move_pages: pages left where they were */
+	uint64_t resp_by_ipi;		/* responder-batches flushed by a TLB-row IPI */
+	uint64_t resp_off_mm;		/* ... with none, the responder having switched */
+	uint64_t resp_missed;		/* ... with none, the responder on the mm */
 	uint64_t irq[SB_IRQ_NROWS];	/* over the team's CPUs */
 	uint64_t irq_all[SB_IRQ_NROWS];	/* over every CPU */
 	bool has_irq[SB_IRQ_NROWS];	/* false: the row is absent on this kernel */

@@ -96,6 +96,17 @@ static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoo
 	if (r->touches)
 		sb_state_counter(st, "responder_csw_per_batch",
 				 (double)r->responder_csw * batch / pages, SB_COUNTER_DEFAULT);
+	/* how each responder was flushed per call (kshoot.h): by IPI, or not
+	 * at all because it was off the mm; missed = neither, on the mm */
+	uint64_t rb = r->resp_by_ipi + r->resp_off_mm + r->resp_missed;
+	if (rb) {
+		sb_state_counter(st, "resp_ipi_share", (double)r->resp_by_ipi / (double)rb,
+				 SB_COUNTER_DEFAULT);
+		sb_state_counter(st, "resp_off_mm_share", (double)r->resp_off_mm / (double)rb,
+				 SB_COUNTER_DEFAULT);
+		sb_state_counter(st, "resp_missed_share", (double)r->resp_missed / (double)rb,
+				 SB_COUNTER_DEFAULT);
+	}
 	if (op == SB_KSHOOT_MOVE_PAGES)
 		sb_state_counter(st, "not_moved_per_page", (double)r->not_moved / pages,
 				 SB_COUNTER_DEFAULT);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char *sb_proc_slurp(const char *path, char *err, size_t errlen)
 {
@@ -171,6 +172,41 @@ int sb_irq_read(const char *row, const int *cpus, int ncpus, uint64_t *team, uin
 	r = sb_irq_sum(text, row, cpus, ncpus, team, all, err, errlen);
 	free(text);
 	return r;
+}
+
+int sb_irq_pread(int fd, char *buf, size_t cap, const char *row, const int *cpus, int ncpus,
+		 uint64_t *counts, int *col, uint64_t *cnt, int max, char *err, size_t errlen)
+{
+	size_t len = 0;
+	ssize_t n;
+	int ncol, i, j;
+
+	/* procfs hands the file out in pieces: read to EOF */
+	while ((n = pread(fd, buf + len, cap - 1 - len, (off_t)len)) > 0 && len + (size_t)n < cap - 1)
+		len += (size_t)n;
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read /proc/interrupts: %s", strerror(errno));
+		return -1;
+	}
+	if (n > 0) {
+		snprintf(err, errlen, "/proc/interrupts: larger than %zu bytes", cap);
+		return -1;
+	}
+	buf[len] = '\0';
+	ncol = sb_irq_parse(buf, row, col, cnt, max, err, errlen);
+	if (ncol <= 0)
+		return ncol;
+	for (i = 0; i < ncpus; i++) {
+		for (j = 0; j < ncol && col[j] != cpus[i]; j++)
+			;
+		if (j == ncol) {
+			snprintf(err, errlen, "/proc/interrupts: no column for CPU %d (offline?)",
+				 cpus[i]);
+			return -1;
+		}
+		counts[i] = cnt[j];
+	}
+	return 1;
 }
 
 int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *err,

@@ -37,6 +37,15 @@ int sb_irq_sum(const char *text, const char *row, const int *cpus, int ncpus, ui
 int sb_irq_read(const char *row, const int *cpus, int ncpus, uint64_t *team, uint64_t *all,
 		char *err, size_t errlen);
 
+/* One row's counts on cpus[0..ncpus) into counts[], from /proc/interrupts
+ * held open as fd, read (pread from 0) into the caller's buf of cap bytes and
+ * parsed with the caller's col/cnt arrays of max columns: nothing allocated
+ * or freed, so reading it between timed calls maps and unmaps nothing (a
+ * heap trim would itself send the TLB flushes being counted).  Returns as
+ * sb_irq_sum(); a file larger than buf is malformed. */
+int sb_irq_pread(int fd, char *buf, size_t cap, const char *row, const int *cpus, int ncpus,
+		 uint64_t *counts, int *col, uint64_t *cnt, int max, char *err, size_t errlen);
+
 /* One /proc/vmstat field ("numa_hint_faults"): 1 and *value if present,
  * 0 if absent, -1 if the text is malformed. */
 int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *err,

@@ -3,7 +3,8 @@
 # lab set): a guest command's exit status comes back as lab.sh's, a hung
 # guest is stopped at --timeout and a panicking one is reported, both as
 # failures with a message (never a hang, never a pass), and bad usage is one
-# line and exit 2; --append reaches the guest kernel; and a guest whose perf
+# line and exit 2 (a --kernel that is no bzImage, or whose config lacks
+# what the init needs, too); --append reaches the guest kernel; and a guest whose perf
 # static keys are left free to flip (--static-keys=flip) still wedges under
 # the stress of tests/lab/05-static-keys.sh — the broken fixture of the
 # holder that keeps every other lab run alive (tests/lab/lab_hold.c).
@@ -33,6 +34,19 @@ check "bad --tcg: exit 2, one line naming it" [ "$rc" -eq 2 ] && \
 run_lab badkeys --static-keys=maybe
 check "bad --static-keys: exit 2, one line naming it" [ "$rc" -eq 2 ] && \
 	[ "$(wc -l <"$tmp/badkeys.err")" -eq 1 ] && grep -q "bad --static-keys 'maybe'" "$tmp/badkeys.err"
+
+run_lab badqemu --qemu=sid
+check "bad --qemu: exit 2, one line naming it" [ "$rc" -eq 2 ] && \
+	[ "$(wc -l <"$tmp/badqemu.err")" -eq 1 ] && grep -q "bad --qemu 'sid'" "$tmp/badqemu.err"
+run_lab badkernel --kernel=/etc/passwd
+check "--kernel that is no bzImage: exit 2, one line naming it" [ "$rc" -eq 2 ] && \
+	[ "$(wc -l <"$tmp/badkernel.err")" -eq 1 ] && grep -q "'/etc/passwd' is not an x86 kernel image" "$tmp/badkernel.err"
+# a kernel image whose config lacks NUMA: refused, naming what is missing
+mkdir -p "$tmp/k" && cp "$(ls "$(dirname "$lab")"/../build-lab/lab/kernel/vmlinuz-* | tail -1)" "$tmp/k/vmlinuz-x" &&
+	sed 's/^CONFIG_NUMA=y/# CONFIG_NUMA is not set/' "$(ls "$(dirname "$lab")"/../build-lab/lab/kernel/config-* | tail -1)" >"$tmp/k/config-x"
+run_lab nonuma --kernel="$tmp/k/vmlinuz-x"
+check "--kernel without CONFIG_NUMA: exit 2, one line naming it" [ "$rc" -eq 2 ] && \
+	[ "$(wc -l <"$tmp/nonuma.err")" -eq 1 ] && grep -q "not built in: CONFIG_NUMA " "$tmp/nonuma.err"
 
 run_lab status --append=sb_lab_mark=7 -- 'echo guest-says-hello; cat /proc/cmdline; exit 3'
 check "guest exit 3 comes back as 3" [ "$rc" -eq 3 ]
