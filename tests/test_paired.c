@@ -174,8 +174,8 @@ static void format(void)
 	c.m[0].st = (struct sb_paired){ .n = 46, .ratio = 1.012, .lo = 0.997, .hi = 1.028,
 					.conf = 0.95, .p = 0.041 };
 	sb_ab_format_line(&c, line, sizeof(line));
-	CHECK(!strcmp(line, "spinlock -> trylock (window, threads:1, place:compact): ops_per_s "
-		      "+1.2 % [-0.3, +2.8] 95 % CI, p=0.041, 46 pairs"), "line: %s", line);
+	CHECK(!strcmp(line, "spinlock -> trylock (window, threads:1, place:compact), 46 pairs: "
+		      "ops_per_s +1.2 % [-0.3, +2.8] 95 % CI, p=0.041"), "line: %s", line);
 	c.stop = SB_AB_PRECISION;
 	c.precision_pct = 2;
 	sb_ab_format_stop(&c, line, sizeof(line));

@@ -18,7 +18,8 @@ rc=$?
 check "dry-run exits 0 (rc=$rc: $(head -2 "$tmp/dry.err"))" [ "$rc" -eq 0 ]
 check "dry-run lists the main stage" grep -q "^stage main ($tmp/dry)" "$tmp/dry.out"
 check "dry-run lists the kernel stage" grep -q "^stage kernel ($tmp/dry/kernel)" "$tmp/dry.out"
-check "dry-run: an estimate per stage" [ "$(grep -c '^estimate: [0-9]* benchmarks, [0-9]* runs, about [0-9]* s' "$tmp/dry.out")" -eq 2 ]
+check "dry-run: an estimate per run stage" [ "$(grep -c '^estimate: [0-9]* benchmarks, [0-9]* runs, about [0-9]* s' "$tmp/dry.out")" -eq 2 ]
+check "dry-run lists the seed's paired stage and its bound" bash -c "grep -q '^stage seed ($tmp/dry)' '$tmp/dry.out' && grep -q '^estimate: at most 8 s' '$tmp/dry.out'"
 check "dry-run: the total" grep -qE '^suite quick: about [0-9]+ s in all' "$tmp/dry.out"
 check "dry-run writes nothing" [ ! -e "$tmp/dry" ]
 grep -E '^  (window|lock|shootdown|baseline|calibrate)/' "$tmp/dry.out" | sed 's/^  //; s/  (.*//' |
@@ -34,7 +35,7 @@ expect2 "suite with --resume" "--suite and --resume" run --suite=quick --resume=
 "$sb" run --suite=quick --out="$tmp/q" --quiet >"$tmp/q.out" 2>"$tmp/q.err"
 rc=$?
 check "quick suite exits 0 (rc=$rc: $(grep stratbench: "$tmp/q.err" | tail -3))" [ "$rc" -eq 0 ]
-for f in suite.json run.json gbench.json results.csv summary.txt summary.md index.html \
+for f in suite.json run.json gbench.json results.csv summary.txt summary.md index.html ab.json \
 	kernel/run.json kernel/gbench.json kernel/results.csv; do
 	check "quick suite wrote $f" [ -s "$tmp/q/$f" ]
 done
@@ -45,6 +46,8 @@ check "one table per family, though interleaved" [ "$(grep -c '^window: medians 
 check "summary.txt is the console's summary" bash -c "diff <(sed -n '/^Summary$/,\$p' '$tmp/q.out') '$tmp/q/summary.txt' >/dev/null"
 check "summary.md: the window table" grep -q '^\*\*window policies against spinlock' "$tmp/q/summary.md"
 check "summary.md: the lock table" grep -q '^\*\*locks against pthread_spin' "$tmp/q/summary.md"
+check "summary: the seed's paired comparisons, each with its interval" \
+	[ "$(grep -cE '^  (spinlock -> trylock|trylock -> cmpxchg) \(window, threads:[12], place:compact\), [0-9]+ pairs: ops_per_s [-+][0-9.]+ % \[' "$tmp/q/summary.txt")" -eq 4 ]
 check "summary.md: the kernel table" grep -q '^\*\*kernel shootdown: batched calls against immediate' "$tmp/q/summary.md"
 check "stderr names the summary files" grep -q "summary in $tmp/q/summary.txt" "$tmp/q.err"
 # the names run are the names --dry-run listed (the plan is the suite's)

@@ -33,6 +33,8 @@ struct stage {
 	const char *subdir;	/* "": DIR itself */
 	const char *what;	/* one line for the listing */
 	const char *const *args;
+	double ab_max_s;	/* a run --ab stage: its longest time, for --dry-run;
+				 * done when DIR/ab.json exists; 0: a run */
 };
 
 struct suite {
@@ -48,8 +50,15 @@ struct suite {
  * alone could admit ~800 pages per window, so at every thread count the
  * budget is spent, most calls take the limited path, and each ~0.1 s run
  * sees ~100 windows and their resets (docs/window.md). */
-#define WINDOW_MODEL "--clock=jiffies", "--tick-us=100", "--interval-ms=1", "--limit=256", \
-		     "--fault-ns=200", "--migrate-ns=1000", "--mode=both"
+#define WORKLOAD "--clock=jiffies", "--tick-us=100", "--interval-ms=1", "--limit=256", \
+		 "--fault-ns=200", "--migrate-ns=1000"
+#define WINDOW_MODEL WORKLOAD, "--mode=both"
+/* The seed's question, paired (docs/precision.md): spinlock -> trylock and
+ * trylock -> cmpxchg under the workload, at 1 and 2 threads, as
+ * alternating trials; each comparison adds pairs until its 95 % interval
+ * is +-2 % or its time is up, and says which. */
+#define SEED_AB "--family=window", "--ab=spinlock,trylock;trylock,cmpxchg", "--threads=1,2", \
+		"--placement=compact", WORKLOAD, "--precision=2"
 /* the kernel drivers run apart, short: their time per page is a small
  * part of their wall time (handshakes, re-faults) */
 #define NO_KERNEL "--benchmark_filter=-^shootdown/kernel-"
@@ -63,6 +72,8 @@ static const char *const default_kernel[] = {
 	"--family=shootdown", "--strategy=kernel-madvise", "--threads=1,2", "--placement=compact",
 	"--batch=1,32,512", "--benchmark_min_time=0.005", "--benchmark_repetitions=3", NULL,
 };
+static const char *const default_seed[] = { SEED_AB, "--max-time=20", NULL };
+static const char *const quick_seed[] = { SEED_AB, "--max-time=2", "--trial-time=0.01", NULL };
 static const char *const quick_main[] = {
 	"--limits", "--benchmark_min_time=0.01", "--benchmark_repetitions=2", INTERLEAVE,
 	"--threads=1,2", "--placement=compact", WINDOW_MODEL, NO_KERNEL, NULL,
@@ -74,15 +85,19 @@ static const char *const quick_kernel[] = {
 
 static const struct stage default_stages[] = {
 	{ "main", "", "every family but the kernel drivers: calibration (--limits), the window "
-	  "model in both modes, 3 interleaved repetitions of 0.1 s", default_main },
+	  "model in both modes, 3 interleaved repetitions of 0.1 s", default_main, 0 },
 	{ "kernel", "kernel", "real TLB shootdowns: madvise, 1 and 2 threads, batch 1, 32, 512",
-	  default_kernel },
+	  default_kernel, 0 },
+	{ "seed", "", "the seed's question, paired: spinlock -> trylock, trylock -> cmpxchg, "
+	  "1 and 2 threads, to +-2 % or 20 s each (DIR/ab.json)", default_seed, 4 * 20 },
 	{ NULL },
 };
 static const struct stage quick_stages[] = {
 	{ "main", "", "a smoke run of every family: 1 and 2 threads, compact, 2 repetitions "
-	  "of 0.01 s", quick_main },
-	{ "kernel", "kernel", "real TLB shootdowns: madvise, batch 1 and 512", quick_kernel },
+	  "of 0.01 s", quick_main, 0 },
+	{ "kernel", "kernel", "real TLB shootdowns: madvise, batch 1 and 512", quick_kernel, 0 },
+	{ "seed", "", "the seed's question, paired, briefly: 2 s a comparison (DIR/ab.json)",
+	  quick_seed, 4 * 2 },
 	{ NULL },
 };
 
@@ -388,6 +403,12 @@ static int dry_run(const struct suite *s, const char *dir, char **user, int nuse
 		v[n] = NULL;
 		printf("\nstage %s (%s%s%s): %s\n", g->name, dir, *g->subdir ? "/" : "", g->subdir,
 		       g->what);
+		if (g->ab_max_s > 0) {	/* run --ab plans as it goes: its bound */
+			printf("estimate: at most %.0f s (run --ab stops each comparison at "
+			       "--max-time)\n", g->ab_max_s);
+			total += g->ab_max_s;
+			continue;
+		}
 		fflush(stdout);
 		if (pipe2(fds, O_CLOEXEC))
 			return 1;
@@ -422,6 +443,18 @@ static int dry_run(const struct suite *s, const char *dir, char **user, int nuse
 
 /* --- the suite ----------------------------------------------------------- */
 
+/* a recorded stage's argv runs paired comparisons (run --ab) */
+static bool is_ab(json_t *argv)
+{
+	size_t i;
+	json_t *a;
+
+	json_array_foreach(argv, i, a)
+		if (json_is_string(a) && !strncmp(json_string_value(a), "--ab=", 5))
+			return true;
+	return false;
+}
+
 static int run_stages(const char *dir, json_t *stages, bool quiet)
 {
 	char *dirs[16];
@@ -440,9 +473,15 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 		if (!name || !sub || !json_is_array(a) || n >= 16)
 			continue;
 		snprintf(sdir, sizeof(sdir), "%s%s%s", dir, *sub ? "/" : "", sub);
-		dirs[n++] = strdup(sdir);
-		snprintf(runjson, sizeof(runjson), "%s/run.json", sdir);
-		if (!access(runjson, F_OK)) {	/* a resume: finished, or to finish */
+		for (k = 0; k < n && strcmp(dirs[k], sdir); k++)
+			;
+		if (k == n)	/* a stage beside another's results: once */
+			dirs[n++] = strdup(sdir);
+		k = 0;
+		snprintf(runjson, sizeof(runjson), "%s/%s", sdir, is_ab(a) ? "ab.json" : "run.json");
+		if (is_ab(a) && !access(runjson, F_OK))
+			continue;	/* its comparisons are kept as they ended */
+		if (!is_ab(a) && !access(runjson, F_OK)) {	/* a resume: finished, or to finish */
 			int ac;
 			char **av;
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "report/ab.h"
 
 #define NEXTRA 3
 
@@ -367,6 +368,26 @@ static void noisy_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r,
 	free(v);
 }
 
+/* A directory's paired comparisons (run --ab: DIR/ab.json), which resolve
+ * what separate medians cannot: each with its 95 % interval. */
+static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
+{
+	struct sb_ab_cmp *c;
+	char err[4400];
+	int n;
+
+	if (sb_ab_read(dir, &c, &n, err, sizeof(err)))
+		return;		/* none, or one this version cannot read: compare says */
+	if (f == SB_CMP_MARKDOWN)
+		fprintf(o, "**Paired A/B** (alternating trials in the same run: the %%Change of B "
+			"over A with its 95 %% interval)\n\n```\n");
+	sb_ab_print_section(o, dir, c, n);
+	if (f == SB_CMP_MARKDOWN)
+		fprintf(o, "```\n");
+	fprintf(o, "\n");
+	free(c);
+}
+
 /* Where repetitions cannot make any %Change significant, say so, with
  * the smallest p(U) they allow (2 / C(2m, m) for m a side). */
 static void precision_note(FILE *o, int reps)
@@ -382,8 +403,8 @@ static void precision_note(FILE *o, int reps)
 			"noise estimate.\n\n");
 	else if (2 / binom >= 0.05)
 		fprintf(o, "Precision: with %d repetitions a side the exact p(U) cannot go below "
-			"%.3g (ties aside): read the CVs, and resolve a few-percent effect with more "
-			"repetitions.\n\n", reps, 2 / binom);
+			"%.3g (ties aside): read the CVs.\nA few-percent effect takes paired trials "
+			"(run --ab, docs/precision.md).\n\n", reps, 2 / binom);
 }
 
 static void legend(FILE *o)
@@ -414,6 +435,8 @@ int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n,
 			sb_results_free(&r);
 		}
 	}
+	for (int d = 0; d < n; d++)
+		ab_section(o, f, dirs[d]);
 	if (!ntables)
 		fprintf(o, "No family here has its reference point in the same run (window: "
 			"spinlock, lock: pthread_spin, shootdown: immediate): nothing to compare.\n\n");

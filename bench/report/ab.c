@@ -240,18 +240,17 @@ void sb_ab_format_line(const struct sb_ab_cmp *c, char *buf, size_t len)
 	size_t k;
 
 	sb_point_place(&c->a, place, sizeof(place));
-	k = (size_t)snprintf(buf, len, "%s -> %s (%s, threads:%d, place:%s):", c->a_spec,
-			     c->b_spec, c->a.family, c->a.threads, place);
+	k = (size_t)snprintf(buf, len, "%s -> %s (%s, threads:%d, place:%s), %d pairs:", c->a_spec,
+			     c->b_spec, c->a.family, c->a.threads, place, c->pairs);
+	/* a metric a line: two on one would pass the console's 160 columns */
 	for (int i = 0; i < c->nmetrics && k < len; i++) {
 		const struct sb_paired *s = &c->m[i].st;
 
-		k += (size_t)snprintf(buf + k, len - k, "%s %s %+.1f %% [%+.1f, %+.1f] %.0f %% CI, "
-				      "p=%.2g", i ? ";" : "", c->m[i].name,
+		k += (size_t)snprintf(buf + k, len - k, "%s%s %+.1f %% [%+.1f, %+.1f] %.0f %% CI, "
+				      "p=%.2g", i ? "\n    " : " ", c->m[i].name,
 				      sb_pct_change(s->ratio), sb_pct_change(s->lo),
 				      sb_pct_change(s->hi), 100 * s->conf, s->p);
 	}
-	if (k < len)
-		snprintf(buf + k, len - k, ", %d pairs", c->pairs);
 }
 
 /* seconds for people: 0.51, 38.2, 120 */

@@ -67,9 +67,10 @@ json_t *sb_ab_to_json(const struct sb_ab_cmp *c, const struct sb_ab_trial *t, in
  * one line in err when it is not an ab.json this version reads. */
 int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size_t errlen);
 
-/* "spinlock -> trylock (window, threads:1, place:compact): ops_per_s
- * +1.2 % [-0.3, +2.8] 95 % CI, p=0.041, 40 pairs in 38 s; admitted_pages_per_s
- * ..." — one comparison, no newline. */
+/* "spinlock -> trylock (window, threads:1, place:compact), 40 pairs:
+ * ops_per_s +1.2 % [-0.3, +2.8] 95 % CI, p=0.041" — one comparison, each
+ * metric after the first on a line of its own ("\n    admitted_pages_per_s
+ * ..."), no final newline. */
 void sb_ab_format_line(const struct sb_ab_cmp *c, char *buf, size_t len);
 /* How it ended, one line without newline: "reached ±1.4 % after 46 pairs in
  * 38 s", "stopped at --max-time=120 s with ±3.1 % after 210 pairs in 121 s: ...". */
