@@ -262,29 +262,6 @@ static int prepare_dir(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
-static int make_dirs(const char *dir, char *err, size_t errlen)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s", dir);
-	for (char *p = path + 1;; p++) {
-		bool last = !*p;
-
-		if (*p && *p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create output directory '%s': %s", path,
-				 strerror(errno));
-			return -1;
-		}
-		if (last)
-			break;
-		*p = '/';
-	}
-	return 0;
-}
-
 /* --- the command -------------------------------------------------------- */
 
 struct plan_cmp {
@@ -458,7 +435,7 @@ int sb_ab_main(struct sb_opts *o, int argc, char **argv)
 	/* the last usage check is Google Benchmark's own; then the directory */
 	if ((rc = sb_gbench_trials_begin(o->gb_argc, o->gb_argv)))
 		goto out;
-	if (o->out && make_dirs(o->out, err, sizeof(err))) {
+	if (o->out && sb_mkdirs(o->out, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
 		rc = 1;
 	} else {

@@ -536,28 +536,6 @@ static int check_new(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
-static int mkdirs(const char *dir, char *err, size_t errlen)
-{
-	char p[4200];
-
-	snprintf(p, sizeof(p), "%s", dir);
-	for (char *s = p + 1;; s++) {
-		bool last = !*s;
-
-		if (*s && *s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create output directory '%s': %s", p,
-				 strerror(errno));
-			return -1;
-		}
-		if (last)
-			return 0;
-		*s = '/';
-	}
-}
-
 int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc, char **argv)
 {
 	const struct suite *s = suite_find(name);
@@ -588,7 +566,7 @@ int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc
 	}
 	if (dry_run_only)
 		return dry_run(s, dir, user, nuser, narrow);
-	if (check_new(dir, err, sizeof(err)) || mkdirs(dir, err, sizeof(err)) ||
+	if (check_new(dir, err, sizeof(err)) || sb_mkdirs(dir, err, sizeof(err)) ||
 	    record(dir, s, user, nuser, narrow, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
 		return SB_EXIT_USAGE;

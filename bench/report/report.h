@@ -56,6 +56,8 @@ int sb_fsync_dir_of(const char *path);
 /* tmp (complete, closed) gets its final name: fsync tmp, rename, fsync the
  * directory; on failure err says which file and why and tmp stays */
 int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen);
+/* mkdir -p dir: 0, or -1 with one line in err */
+int sb_mkdirs(const char *dir, char *err, size_t errlen);
 /* path written whole through path.tmp and sb_file_commit (json_dumps flags) */
 int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, size_t errlen);
 /* The first failed write of a run's output files: recorded (said once, at

@@ -80,6 +80,31 @@ int sb_fsync_dir_of(const char *path)
 	return rc;
 }
 
+int sb_mkdirs(const char *dir, char *err, size_t errlen)
+{
+	char path[4096];
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path) || !*dir) {
+		snprintf(err, errlen, "bad output directory '%.1000s'", dir);
+		return -1;
+	}
+	for (char *p = path + 1;; p++) {
+		bool last = !*p;
+
+		if (*p && *p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST) {
+			snprintf(err, errlen, "cannot create output directory '%.2000s': %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		if (last)
+			return 0;
+		*p = '/';
+	}
+}
+
 int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen)
 {
 	int fd = open(tmp, O_RDONLY | O_CLOEXEC);

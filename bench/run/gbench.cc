@@ -100,27 +100,21 @@ std::string strip_manual_time(const std::string &name)
 
 using Run = benchmark::BenchmarkReporter::Run;
 
-// Hands one run to the C hook.  Called by exactly one reporter: the file
-// reporter when there is one (it sees every run, whatever
-// --benchmark_display_aggregates_only hides), else the display reporter.
-void forward(const Run &r)
+// One run as the C hooks see it.  The strings and arrays point into r and
+// the three holders, which must outlive rep.
+void fill_report(const Run &r, std::string &name, std::vector<const char *> &names,
+		 std::vector<double> &values, sb_run_report &rep)
 {
 	double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
-	std::vector<const char *> names;
-	std::vector<double> values;
+
 	// Aggregates carry their suffix (_mean) outside run_name: the plain
 	// benchmark name goes in name, the aggregate in its own field.
-	std::string name = strip_manual_time(r.run_name.str());
-
-	if (r.error_occurred)
-		any_error = true;
-	if (!nhooks)
-		return;
+	name = strip_manual_time(r.run_name.str());
 	for (const auto &c : r.counters) {
 		names.push_back(c.first.c_str());
 		values.push_back(c.second.value);
 	}
-	sb_run_report rep = {};
+	rep = {};
 	rep.name = name.c_str();
 	rep.registered = r.run_name.function_name.c_str();
 	rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
@@ -135,6 +129,23 @@ void forward(const Run &r)
 	rep.ncounters = (int)names.size();
 	rep.counter_names = names.data();
 	rep.counter_values = values.data();
+}
+
+// Hands one run to the C hook.  Called by exactly one reporter: the file
+// reporter when there is one (it sees every run, whatever
+// --benchmark_display_aggregates_only hides), else the display reporter.
+void forward(const Run &r)
+{
+	std::vector<const char *> names;
+	std::vector<double> values;
+	std::string name;
+	sb_run_report rep;
+
+	if (r.error_occurred)
+		any_error = true;
+	if (!nhooks)
+		return;
+	fill_report(r, name, names, values, rep);
 	for (int i = 0; i < nhooks; i++)
 		run_hooks[i](&rep, run_hook_args[i]);
 }
@@ -841,29 +852,13 @@ public:
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
 		for (const Run &r : runs) {
-			double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
 			std::vector<const char *> names;
 			std::vector<double> values;
-			std::string name = strip_manual_time(r.run_name.str());
-			sb_run_report rep = {};
+			std::string name;
+			sb_run_report rep;
 
 			error |= r.error_occurred;
-			for (const auto &c : r.counters) {
-				names.push_back(c.first.c_str());
-				values.push_back(c.second.value);
-			}
-			rep.name = name.c_str();
-			rep.registered = r.run_name.function_name.c_str();
-			rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
-			rep.iterations = r.iterations;
-			rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
-			rep.real_ns = r.GetAdjustedRealTime() / mult * 1e9;
-			rep.cpu_ns = r.GetAdjustedCPUTime() / mult * 1e9;
-			rep.label = r.report_label.c_str();
-			rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
-			rep.ncounters = (int)names.size();
-			rep.counter_names = names.data();
-			rep.counter_values = values.data();
+			fill_report(r, name, names, values, rep);
 			if (hook_)
 				hook_(&rep, arg_);
 		}
