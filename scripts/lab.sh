@@ -6,7 +6,8 @@
 #   --shape=2s      2 packages x 2 cores, 2 NUMA nodes (default)
 #   --shape=2s-smt  2 packages x 2 cores x 2 threads, 2 NUMA nodes
 #   --shape=p9-2n   POWER9 (pseries, ppc64el cross build): 2 sockets x 2
-#                   cores, 2 NUMA nodes, no SMT under TCG (scripts/lab-ppc64.sh)
+#                   cores, 2 NUMA nodes, no SMT under TCG; default COMMAND:
+#                   the lab tests that apply there (scripts/lab-ppc64.sh)
 #   --timeout=SEC   power the guest off after SEC seconds (default 1800)
 #   --mem=MB        memory per NUMA node (default 384)
 #   --tcg=multi|single  one host thread per vCPU (default), or all vCPUs in
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
 	--static-keys=*) keys=${1#*=} ;;
 	--append=*) append=${1#*=} ;;
 	--) shift; cmd=("$@"); break ;;
-	-h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,24p' "$0"; exit 0 ;;
 	*) SB_DIE_RC=2 sb_die "unknown option '$1' (see --help)" ;;
 	esac
 	shift

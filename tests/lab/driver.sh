@@ -35,6 +35,22 @@ check_driver() {
 		check "$name: and tlb_irqs_per_page empty, never 0" awk -F, '
 			NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tlb_irqs_per_page") c = i; next }
 			!c || $c != "" { bad = 1 } END { exit bad }' "$out/results.csv"
+		# what POWER radix does count: the kernel's tlbie/tlbiel trace event
+		# (global and local together: the initiator's own flush is in it)
+		"$sb" counters --counters=powerpc:tlbie 2>/dev/null | grep -q '^powerpc:tlbie  *available' || return 0
+		"$sb" run --benchmark_filter="$name" --threads="$npu" --placement=scatter \
+			--out="$tmp/tlbie" --batch=1,32 --benchmark_min_time=0.05 \
+			--counters=powerpc:tlbie >"$tmp/tlbie.out" 2>&1
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "extra") ex = i; next }
+			{ n = split($ex, kv, ";"); v = "-"
+			  for (j = 1; j <= n; j++) if (kv[j] ~ /^cnt:powerpc:tlbie\/op=/) v = substr(kv[j], 22)
+			  printf "  %s: powerpc:tlbie per page %s\n", $1, v }' "$tmp/tlbie/results.csv"
+		check "$name: powerpc:tlbie counted (> 0 per page) in every row" awk -F, '
+			NR == 1 { for (i = 1; i <= NF; i++) if ($i == "extra") ex = i; next }
+			{ rows++; hit = 0; n = split($ex, kv, ";")
+			  for (j = 1; j <= n; j++) if (kv[j] ~ /^cnt:powerpc:tlbie\/op=/ && substr(kv[j], 22) + 0 > 0) hit = 1
+			  if (!hit) bad = 1 }
+			END { exit bad || rows == 0 }' "$tmp/tlbie/results.csv"
 		return
 	fi
 	check "$name: every row counted IPIs (a counter *ipi*/*tlb*/*shootdown* > 0)" awk -F, '
