@@ -1,9 +1,8 @@
 # lab-ppc64.sh — the POWER9 lab shape of scripts/lab.sh (--shape=p9-2n),
 # sourced by it after option parsing: lab_ppc64 boots qemu-system-ppc64
 # -M pseries -cpu power9 (TCG) with 4 CPUs over 2 NUMA nodes, Debian's
-# ppc64el kernel, and an initramfs of the ppc64el package's build
-# (package.sh --arch=ppc64el: stratbench and the tests built beside it),
-# their shared libraries, ppc64el busybox and bash.  The lab's
+# ppc64el kernel, and an initramfs of the ppc64el cross build (stratbench,
+# the tests), their shared libraries, ppc64el busybox and bash.  The lab's
 # init and test set (tests/lab/) are the x86 ones; what differs here: the
 # console is hvc0 and the status port hvc1 (two spapr-vty), every program is
 # ppc64el (no host tools: no ctest, no gnuplot in the guest), and the files
@@ -63,11 +62,12 @@ lab_ppc64_libs() {
 lab_ppc64() {
 	local tri=powerpc64le-linux-gnu kpkg vmlinux debs f
 	sb_need_pkgs qemu-system-ppc cpio
-	# the ppc64el package's build (its files, and the tests built beside
-	# them): one cross build for the .deb and the lab
-	build=$SB_ROOT/build-pkg-ppc64el
+	# the ppc64el cross build, RelWithDebInfo as the x86 lab's
+	sb_need_cross ppc64el
+	build=$SB_ROOT/build-lab-ppc64el
 	mkdir -p "$build"
-	SB_PKG_BUILD=$build bash "$SB_ROOT/scripts/package.sh" --arch=ppc64el >"$build/lab-build.log" 2>&1 ||
+	sb_build "$build" -DCMAKE_TOOLCHAIN_FILE="$SB_ROOT/cmake/ppc64le.cmake" \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/lab-build.log" 2>&1 ||
 		{ tail -30 "$build/lab-build.log" >&2; sb_die "ppc64el build failed ($build/lab-build.log)"; }
 	lab=$build/lab
 	mkdir -p "$lab"

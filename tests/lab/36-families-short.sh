@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 70-families-short — a short run of every family on every CPU count that
+# 36-families-short — a short run of every family on every CPU count that
 # draws lines (1 thread and all), as a lab machine would run the suite:
 # each family must have rows, none failed.  The results go to /lab/out/short
 # when the guest has /lab/out (p9-2n sends it back to the host, which has

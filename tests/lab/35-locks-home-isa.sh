@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 60-locks-home-isa — the locks on the ISA the guest runs, under full-system
+# 35-locks-home-isa — the locks on the ISA the guest runs, under full-system
 # emulation (every CPU a vCPU thread, the kernel scheduling them): the lock
 # conformance test (mutual exclusion, trylock, FIFO for fair locks, padding;
 # its broken fixtures must fail inside it, or it fails), then every lock of
