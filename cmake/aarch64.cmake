@@ -1,11 +1,11 @@
-# Cross toolchain for aarch64: core-only build (strategies + conformance tests),
-# run under qemu-user with the Debian cross sysroot (binfmt may be absent).
-set(CMAKE_SYSTEM_NAME Linux)
+# Cross toolchain for aarch64 (Debian's aarch64-linux-gnu cross compilers).
+# Core-only (strategies + conformance tests): scripts/test.sh --cross=aarch64
+# passes -DSTRATBENCH_CORE_ONLY=ON and needs only the -cross libc.  The full
+# harness (scripts/package.sh --arch=arm64) finds the target's hwloc,
+# jansson, libpfm4 and Google Benchmark in the multiarch paths
+# (dpkg --add-architecture arm64; lib*-dev:arm64).  Tests and the man page
+# run under qemu-user (binfmt may be absent).
+set(SB_CROSS_TRIPLET aarch64-linux-gnu)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
-set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
-set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu)
-set(STRATBENCH_CORE_ONLY ON CACHE BOOL "" FORCE)
+set(SB_CROSS_QEMU qemu-aarch64)
+include(${CMAKE_CURRENT_LIST_DIR}/cross-multiarch.cmake)

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # lab.sh — a multi-socket NUMA lab machine in qemu (TCG, no KVM needed): boot
 # a lab shape and run the lab test set, or a command, inside it.
-#   scripts/lab.sh [--shape=2s|2s-smt] [--timeout=SEC] [--mem=MB] [--tcg=multi|single]
+#   scripts/lab.sh [--shape=2s|2s-smt|p9-2n] [--timeout=SEC] [--mem=MB] [--tcg=multi|single]
 #                   [--static-keys=hold|flip] [--append=ARGS] [--kernel=K] [--qemu=Q]
 #                   [--results=DIR] [-- COMMAND [ARG...]]
 #   --shape=2s      2 packages x 2 cores, 2 NUMA nodes (default)
 #   --shape=2s-smt  2 packages x 2 cores x 2 threads, 2 NUMA nodes
+#   --shape=p9-2n   POWER9 (pseries, ppc64el cross build): 2 sockets x 2
+#                   cores, 2 NUMA nodes, no SMT under TCG; default COMMAND:
+#                   the lab tests that apply there (scripts/lab-ppc64.sh)
 #   --timeout=SEC   power the guest off after SEC seconds (default 1800)
 #   --mem=MB        memory per NUMA node (default 384)
 #   --tcg=multi|single  one host thread per vCPU (default), or all vCPUs in
@@ -48,7 +51,7 @@ while [ $# -gt 0 ]; do
 	--qemu=*) qemu=${1#*=} ;;
 	--results=*) results=${1#*=} ;;
 	--) shift; cmd=("$@"); break ;;
-	-h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,37p' "$0"; exit 0 ;;
 	*) SB_DIE_RC=2 sb_die "unknown option '$1' (see --help)" ;;
 	esac
 	shift
@@ -56,7 +59,8 @@ done
 case $shape in
 2s) smp=4,sockets=2,cores=2,threads=1 npus=4 ncores=4 ;;
 2s-smt) smp=8,sockets=2,cores=2,threads=2 npus=8 ncores=4 ;;
-*) SB_DIE_RC=2 sb_die "unknown shape '$shape' (want 2s or 2s-smt)" ;;
+p9-2n) ;;	# lab_ppc64, below
+*) SB_DIE_RC=2 sb_die "unknown shape '$shape' (want 2s, 2s-smt or p9-2n)" ;;
 esac
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || SB_DIE_RC=2 sb_die "bad --timeout '$timeout' (want seconds)"
 case $tcg in multi|single) ;; *) SB_DIE_RC=2 sb_die "bad --tcg '$tcg' (want multi or single)" ;; esac
@@ -72,6 +76,10 @@ bookworm|backports) ;;
 esac
 [ -z "$results" ] || [ ! -e "$results" ] || [ -d "$results" ] ||
 	SB_DIE_RC=2 sb_die "--results '$results' exists and is not a directory"
+if [ "$shape" = p9-2n ]; then
+	. "$SB_ROOT/scripts/lab-ppc64.sh"
+	lab_ppc64	# exits with the guest command's status
+fi
 
 # gnuplot-nox: the regular test suite draws plots inside the guest too
 sb_need_pkgs $SB_BUILD_PKGS qemu-system-x86 busybox-static cpio gnuplot-nox

@@ -29,6 +29,20 @@ sb_need_pkgs() {
 		sb_die "apt-get install ${missing[*]} failed"
 }
 
+# sb_need_cross ARCH: what a full cross build for Debian's ARCH (ppc64el,
+# arm64) needs: dpkg's foreign architecture, the cross compilers, the
+# harness's libraries for ARCH (multiarch), qemu-user for the man page.
+sb_need_cross() {
+	if ! dpkg --print-foreign-architectures | grep -qx "$1"; then
+		[ "$(id -u)" -eq 0 ] ||
+			sb_die "dpkg has no $1 architecture; run: sudo dpkg --add-architecture $1 && sudo apt-get update"
+		dpkg --add-architecture "$1"
+		SB_APT_UPDATED=
+	fi
+	sb_need_pkgs cmake make pkg-config dpkg-dev file qemu-user "crossbuild-essential-$1" \
+		"libbenchmark-dev:$1" "libhwloc-dev:$1" "libpfm4-dev:$1" "libjansson-dev:$1"
+}
+
 # sb_build DIR [cmake args...]: configure (once) and build.
 sb_build() {
 	local dir=$1; shift

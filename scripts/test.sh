@@ -30,7 +30,8 @@ if [ -n "$cross" ]; then
 	# gcc-$tri does not pull in the target's libc: crt files, headers
 	sb_need_pkgs cmake make pkg-config "gcc-$tri" "libc6-dev-$deb-cross" qemu-user
 	dir="$SB_ROOT/build-cross-$cross"
-	sb_build "$dir" -DCMAKE_TOOLCHAIN_FILE="$SB_ROOT/cmake/$cross.cmake" -DSTRATBENCH_WERROR=$werror
+	sb_build "$dir" -DCMAKE_TOOLCHAIN_FILE="$SB_ROOT/cmake/$cross.cmake" -DSTRATBENCH_CORE_ONLY=ON \
+		-DSTRATBENCH_WERROR=$werror
 else
 	sb_need_pkgs $SB_BUILD_PKGS
 	if [ -n "$sanitize" ]; then

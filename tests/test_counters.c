@@ -164,6 +164,14 @@ static int mode_parse(void)
 	else	/* with libpfm4 a name this PMU lacks is unavailable, not an error */
 		printf("libpfm4 build: raw names resolve through it (%s)\n",
 		       sb_counters_raw_support());
+	/* tlb:tlb_flush exists on every kernel, fires only on x86: elsewhere
+	 * unavailable with the reason, never a 0 */
+	CHECK(sb_counters_silent("tlb:tlb_flush", "ppc64le") &&
+	      strstr(sb_counters_silent("tlb:tlb_flush", "ppc64le"), "tlbie"), "ppc64le: silent");
+	CHECK(sb_counters_silent("tlb:tlb_flush", "aarch64") != NULL, "aarch64: silent");
+	CHECK(!sb_counters_silent("tlb:tlb_flush", "x86_64"), "x86_64: counted");
+	CHECK(!sb_counters_silent("tlb:tlb_flush", "i686"), "i686: counted");
+	CHECK(!sb_counters_silent("migrate:mm_migrate_pages", "ppc64le"), "other tracepoints counted");
 	return check_done("test_counters parse");
 }
 

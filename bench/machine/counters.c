@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <stratbench/arch.h>
@@ -198,6 +199,26 @@ static int parse_proc(struct sb_counters_spec *s, const char *a, char *err, size
 	return 0;
 }
 
+const char *sb_counters_silent(const char *tracepoint, const char *arch)
+{
+	if (!strcmp(tracepoint, "tlb:tlb_flush") && strcmp(arch, "x86_64") &&
+	    !(arch[0] == 'i' && !strcmp(arch + 2, "86")))
+		return "the kernel defines it on every architecture, only x86 fires it (POWER "
+		       "radix invalidates remote TLBs with tlbie broadcasts, arm64 with TLBI "
+		       "broadcasts: no event, no IPI)";
+	return NULL;
+}
+
+/* the architecture this binary runs on, as uname -m names it */
+static const char *this_arch(void)
+{
+	static struct utsname u;
+
+	if (!u.machine[0] && uname(&u))
+		return "";
+	return u.machine;
+}
+
 /* "subsys:event", lowercase: its id from tracefs, or why not */
 static int parse_tracepoint(struct sb_counters_spec *s, const char *a, char *err, size_t errlen)
 {
@@ -220,7 +241,9 @@ static int parse_tracepoint(struct sb_counters_spec *s, const char *a, char *err
 	}
 	if (add(s, a, err, errlen, &c))
 		return -1;
-	if (c && !sb_perf_tracepoint(subsys, colon + 1, &c->ev, why, sizeof(why)))
+	if (c && sb_counters_silent(a, this_arch()))
+		unavailable(c, sb_counters_silent(a, this_arch()));
+	else if (c && !sb_perf_tracepoint(subsys, colon + 1, &c->ev, why, sizeof(why)))
 		unavailable(c, why);
 	else if (c)
 		probe_perf(c);

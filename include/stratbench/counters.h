@@ -53,6 +53,10 @@ const char *sb_counters_note(const struct sb_counters_spec *s);
 const char *const *sb_counters_known(void);
 /* "" or what raw PMU event names go through (libpfm4 and its PMU) */
 const char *sb_counters_raw_support(void);
+/* Why counting a tracepoint on architecture arch (uname -m) would give a 0
+ * that is no measurement: the kernel defines tlb:tlb_flush everywhere but
+ * only x86 fires it.  NULL when the count means what it says. */
+const char *sb_counters_silent(const char *tracepoint, const char *arch);
 
 /* One benchmark's set; NULL if the spec measures nothing.  cpus: the team's
  * CPUs (irq:ROW@team), n members. */

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# 35-locks-home-isa — the locks on the ISA the guest runs, under full-system
+# emulation (every CPU a vCPU thread, the kernel scheduling them): the lock
+# conformance test (mutual exclusion, trylock, FIFO for fair locks, padding;
+# its broken fixtures must fail inside it, or it fails), then every lock of
+# the lock family on all CPUs.  The ISA's own lock must be among
+# them: ppc_simple on POWER (lwarx/stwcx.), none extra elsewhere.
+. "$(dirname "$0")/lib.sh"
+arch=$(uname -m)
+echo "machine: $arch, $(online_cpus | wc -l) CPUs"
+t=$SB_BUILD/tests/test_lock_conformance
+if [ -x "$t" ]; then
+	"$t" >"$tmp/conf.out" 2>&1
+	rc=$?
+	tail -3 "$tmp/conf.out" | sed 's/^/  | /'
+	check "test_lock_conformance passes on $arch (exit $rc)" [ "$rc" -eq 0 ]
+else
+	bad "test_lock_conformance: not built in $SB_BUILD/tests"
+fi
+locks=$("$sb" list 2>/dev/null | awk '/^lock /{ on = 1; next } /^[a-z]/ { on = 0 } on && NF { print $1 }')
+echo "locks: $(echo $locks)"
+case $arch in
+ppc64*) check "ppc_simple is a lock here" grep -qx ppc_simple <<<"$locks" ;;
+esac
+npu=$(online_cpus | wc -l)
+"$sb" run --family=lock --threads="$npu" --benchmark_min_time=0.02 --out="$tmp/locks" \
+	>"$tmp/locks.out" 2>&1
+rc=$?
+check "lock family on $npu CPUs exits 0 (got $rc)" [ "$rc" -eq 0 ]
+for l in $locks; do
+	check "lock $l: a row, no error" awk -F, -v l="lock/$l/" '
+		NR == 1 { next } index($1, l) == 1 { n++; if ($NF != "") bad = 1 } END { exit bad || !n }' \
+		"$tmp/locks/results.csv"
+done
+finish
