@@ -69,14 +69,17 @@ printf '%-28s %10s %13s\n' benchmark "CV ops/s" "CV cpu_time"
 cv window-null --family=window --strategy=null --threads=1
 cv lock-ticket --family=lock --strategy=ticket --threads=1
 cv trylock-model-jiffies --family=window --strategy=trylock --threads=1 --clock=jiffies $model
-if "$sb" run --help 2>&1 | grep -q -- '--tick-calls'; then
+# the help read whole first: under pipefail grep -q's early exit would be
+# the binary's SIGPIPE, a failed test
+help=$("$sb" run --help 2>&1)
+if grep -q -- '--tick-calls' <<<"$help"; then
 	cv trylock-model-calls --family=window --strategy=trylock --threads=1 --clock=calls \
 		--tick-calls=372 $model
 else
 	echo "trylock-model-calls: --clock=calls not available in this build"
 fi
 cv shootdown-batched-32 --family=shootdown --strategy=batched --batch=32 --threads=2
-if "$sb" run --help 2>&1 | grep -qE -- '--ab(=| |$)'; then
+if grep -qE -- '--ab(=| |$)' <<<"$help"; then
 	# the paired comparison prints its own interval (its "ab:" lines);
 	# --precision below anything reachable makes it run the whole 60 s
 	echo "paired A/B spinlock,trylock under the model (jiffies), 1 thread, 60 s:"
