@@ -48,6 +48,7 @@ check "summary.md: the window table" grep -q '^\*\*window policies against spinl
 check "summary.md: the lock table" grep -q '^\*\*locks against pthread_spin' "$tmp/q/summary.md"
 check "summary: the seed's paired comparisons, each with its interval" \
 	[ "$(grep -cE '^  (spinlock -> trylock|trylock -> cmpxchg) \(window, threads:[12], place:compact\), [0-9]+ pairs: ops_per_s [-+][0-9.]+ % \[' "$tmp/q/summary.txt")" -eq 4 ]
+check "summary: the files of both stages" bash -c "grep -q '^  $tmp/q/: gbench.json results.csv runs.jsonl .*suite.json ab.json index.html plots/ ([0-9]* figures)' '$tmp/q/summary.txt' && grep -q '^  $tmp/q/kernel/: gbench.json' '$tmp/q/summary.txt'"
 check "summary.md: the kernel table" grep -q '^\*\*kernel shootdown: batched calls against immediate' "$tmp/q/summary.md"
 check "stderr names the summary files" grep -q "summary in $tmp/q/summary.txt" "$tmp/q.err"
 # the names run are the names --dry-run listed (the plan is the suite's)

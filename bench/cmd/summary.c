@@ -10,6 +10,7 @@
  * family, threads, placement and parameters, the reference's strategy. */
 #include "cmd/summary.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -416,6 +417,41 @@ static void legend(FILE *o)
 		"measured here.\n\n");
 }
 
+/* what each directory holds, one line a directory: the files a reader
+ * of the summary goes to next (this summary's own files are said by
+ * whoever writes them, once written) */
+static void files_written(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n)
+{
+	static const char *const names[] = { "gbench.json", "results.csv", "runs.jsonl",
+					     "windows.jsonl", "run.json", "suite.json", "ab.json",
+					     "index.html", NULL };
+
+	fprintf(o, f == SB_CMP_MARKDOWN ? "**Files**\n\n" : "Files:\n");
+	for (int d = 0; d < n; d++) {
+		char path[4200];
+		int figs = 0;
+		DIR *pd;
+		struct dirent *e;
+
+		fprintf(o, "%s%s/:", f == SB_CMP_MARKDOWN ? "- " : "  ", dirs[d]);
+		for (const char *const *m = names; *m; m++) {
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], *m);
+			if (!access(path, F_OK))
+				fprintf(o, " %s", *m);
+		}
+		snprintf(path, sizeof(path), "%s/plots", dirs[d]);
+		if ((pd = opendir(path))) {
+			while ((e = readdir(pd)))
+				figs += strlen(e->d_name) > 4 &&
+					!strcmp(e->d_name + strlen(e->d_name) - 4, ".svg");
+			closedir(pd);
+		}
+		if (figs)
+			fprintf(o, " plots/ (%d figure%s)", figs, figs == 1 ? "" : "s");
+		fprintf(o, "\n");
+	}
+}
+
 int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
 		     size_t errlen)
 {
@@ -455,6 +491,8 @@ int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n,
 	if (!nnoisy)
 		fprintf(o, "Noisy points: none (every CV of ops/s within its run's threshold, or "
 			"single repetitions).\n");
+	fprintf(o, "\n");
+	files_written(o, f, dirs, n);
 	fprintf(o, "\n");
 	return 0;
 }

@@ -8,8 +8,9 @@
  * and targeted shootdowns against immediate (ns/page, flushes/page), the
  * kernel drivers' batched calls against immediate (real IPIs/page).  Each
  * %Change carries both sides' CV and, with two or more repetitions a side,
- * p(U) (compare's judge: " ~" within the noise).  Then the noisy points,
- * one a line.  Read-only: the directories are only read.
+ * p(U) (compare's judge: " ~" within the noise); the paired comparisons of
+ * a directory's ab.json.  Then the noisy points, one a line, and the files
+ * each directory holds.  Read-only: the directories are only read.
  */
 #ifndef STRATBENCH_SUMMARY_H
 #define STRATBENCH_SUMMARY_H
