@@ -131,9 +131,12 @@ static volatile sig_atomic_t child_pid, got_signal;
 
 static void forward(int sig)
 {
+	int saved = errno;	/* kill() may set it under the interrupted code */
+
 	got_signal = sig;
 	if (child_pid > 0)
 		kill((pid_t)child_pid, sig);
+	errno = saved;
 }
 
 /* Starts `stratbench ARGV...` (argv[0] "run" or "plot") in a process group

@@ -32,7 +32,9 @@ struct kshoot_resp {
 	uint64_t preempted;		/* its involuntary context switches, this round */
 	uint64_t switched;		/* its context switches in its last window: from
 					 * its last ack (which precedes the call) to the
-					 * next gen or the stop (which follow it) */
+					 * next gen (which follows it); published by the ack */
+	uint64_t switched_final;	/* the same to the round's stop, published by the
+					 * team's release of the results (the last call) */
 };
 
 /* Per-batch, per-responder TLB IPIs: /proc/interrupts held open, read into
@@ -125,7 +127,9 @@ static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 			if (sb_round_stopped(r)) {
 				/* published by the team's release of our results */
 				me->preempted = preemptions() - csw;
-				me->switched = switches() - acked;
+				/* its own field: the initiator may still be
+				 * classifying the previous call by `switched` */
+				me->switched_final = switches() - acked;
 				return touched;
 			}
 			sb_cpu_relax();
@@ -165,14 +169,14 @@ static bool read_ipis(struct sb_kshoot *k, uint64_t *dst)
  * or preempted, so lazy or running another mm, flushed at its next switch),
  * else missed: on our mm, yet no TLB-row IPI (a flush the row does not
  * count, or none needed). */
-static void classify(struct sb_kshoot *k)
+static void classify(struct sb_kshoot *k, bool final)
 {
 	if (!k->ipi.has_pending)
 		return;
 	for (int i = 1; i < k->cfg.threads; i++) {
 		if (k->ipi.pending[i])
 			k->by_ipi++;
-		else if (k->resp[i].switched)
+		else if (final ? k->resp[i].switched_final : k->resp[i].switched)
 			k->off_mm++;
 		else
 			k->missed++;
@@ -198,7 +202,7 @@ static void request_touch(struct sb_kshoot *k)
 		 * of `switched`, its window over the last call) */
 		while (__atomic_load_n(&k->resp[i].ack, __ATOMIC_ACQUIRE) != g)
 			sb_cpu_relax();
-	classify(k);
+	classify(k, false);
 }
 
 static uint64_t count_absent(struct sb_kshoot *k)
@@ -482,7 +486,7 @@ void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_resul
 	irq_snap_read(k, &before, err, sizeof(err));
 	getrusage(RUSAGE_SELF, &ru0);
 	sb_team_run(k->team, pages, &tr);
-	classify(k);	/* the round's last call: the responders' final windows */
+	classify(k, true);	/* the round's last call: the responders' final windows */
 	getrusage(RUSAGE_SELF, &ru1);
 	irq_snap_read(k, &after, err, sizeof(err));
 	if (before.has[SB_IRQ_TLB] < 0 || after.has[SB_IRQ_TLB] < 0 ||
