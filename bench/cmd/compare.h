@@ -25,7 +25,7 @@ void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy);
  * cells, the first the header: text pads to the widest cell, markdown is a
  * pipe table.  A row whose cells after the first are all "" is a
  * sub-header: printed whole, not padded, not widening the first column. */
-#define SB_CMP_MAXCOLS 12
+#define SB_CMP_MAXCOLS 20
 void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
 			int nrows);
 void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols, char **cells,

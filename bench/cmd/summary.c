@@ -274,7 +274,7 @@ static void print_spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, s
 	}
 	while (nex < NEXTRA && s->extra[nex])
 		nex++;
-	ncols = 1 + nvary + 2 + 5 + (sig ? 1 : 0) + nex;
+	ncols = 1 + nvary + 2 + 5 + (sig ? 1 : 0) + nex;	/* at most 16: SB_CMP_MAXCOLS */
 	cells = calloc((size_t)ncols * (n + 1), sizeof(char *));
 	if (!cells)
 		return;

@@ -6,6 +6,8 @@
 # gnuplot), and are plotted here where gnuplot is (the x86 lab).  Timing in
 # the guest means nothing: this shows the suite runs end to end on the ISA.
 . "$(dirname "$0")/lib.sh"
+# on x86 the regular suite (90-regular-suite) runs every family, and more
+[ "$(uname -m)" != x86_64 ] || skip "x86: 90-regular-suite runs every family here"
 npu=$(online_cpus | wc -l)
 out=$tmp/short
 [ -d /lab/out ] && out=/lab/out/short

@@ -11,4 +11,8 @@ echo "note: kernel.numa_balancing=$(cat /proc/sys/kernel/numa_balancing 2>/dev/n
 # one test at a time: the tests pin spinning members to every CPU, and two
 # at once on 4 vCPUs over 2 host cores crawl (test_counters_tracepoint beside
 # test_shootdown had not finished after 6 minutes; alone, 1 s and 100 s)
-cd "$SB_BUILD" && ctest --output-on-failure
+# test_suite runs a whole quick suite (a minute natively, the calibration's
+# fixed counts included): under TCG it would take most of this test's time,
+# and it exercises no path the lab changes; scripts/test.sh runs it natively
+echo "note: test_suite is left out here (a whole quick suite: about ten minutes under TCG); scripts/test.sh runs it natively"
+cd "$SB_BUILD" && ctest --output-on-failure -E '^test_suite$'
