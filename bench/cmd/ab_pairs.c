@@ -151,6 +151,17 @@ static bool all_finite(const double *v, int n)
 	return true;
 }
 
+/* *p resized to n doubles; false, *p kept, when out of memory */
+static bool resize(double **p, int n)
+{
+	double *q = realloc(*p, sizeof(*q) * (size_t)n);
+
+	if (!q)
+		return false;
+	*p = q;
+	return true;
+}
+
 /* The statistics of every metric that all pairs have. */
 static void summarize(struct sb_ab_cmp *c, const struct sb_ab_trial *t, int n, double *a,
 		      double *b)
@@ -186,7 +197,7 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 	int min_pairs = o->ab_pairs ? o->ab_pairs : AB_DEFAULT_PAIRS, cap = 64, rc = 0;
 	double trial_s = o->trial_time > 0 ? o->trial_time : AB_DEFAULT_TRIAL_S;
 	double t0 = now_s(), *a = NULL, *b = NULL;
-	struct sb_ab_trial *t = malloc(sizeof(*t) * (size_t)cap);
+	struct sb_ab_trial *t = calloc((size_t)cap, sizeof(*t));
 	uint32_t seed = AB_SEED;
 	double ns_of[2][RETUNE_PAIRS];	/* the first pairs' trial lengths (ns), per side */
 
@@ -206,8 +217,16 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 		if (sb_ab_signal)
 			break;
 		if (c->pairs == cap) {
+			struct sb_ab_trial *more = realloc(t, sizeof(*t) * (size_t)cap * 2);
+
+			if (!more) {
+				snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
+				rc = -1;
+				goto out;
+			}
+			memset(more + cap, 0, sizeof(*t) * (size_t)cap);
+			t = more;
 			cap *= 2;
-			t = realloc(t, sizeof(*t) * (size_t)cap);
 		}
 		x = &t[c->pairs];
 		x->b_first = rng_next(&seed) & 1;
@@ -230,16 +249,17 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 			retune(&c->b_iterations, ns_of[1], trial_s);
 		}
 		if (c->pairs < min_pairs) {
-			if (c->pairs % 5 == 0) {
-				a = realloc(a, sizeof(*a) * (size_t)cap);
-				b = realloc(b, sizeof(*b) * (size_t)cap);
+			if (c->pairs % 5 == 0 && resize(&a, cap) && resize(&b, cap)) {
 				summarize(c, t, c->pairs, a, b);
 				progress(c, o->quiet);
 			}
 			continue;
 		}
-		a = realloc(a, sizeof(*a) * (size_t)cap);
-		b = realloc(b, sizeof(*b) * (size_t)cap);
+		if (!resize(&a, cap) || !resize(&b, cap)) {
+			snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
+			rc = -1;
+			goto out;
+		}
 		summarize(c, t, c->pairs, a, b);
 		progress(c, o->quiet);
 		if (!(o->precision > 0)) {
@@ -257,11 +277,8 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 	}
 out:
 	c->elapsed_s = now_s() - t0;
-	if (c->pairs > 0) {
-		a = realloc(a, sizeof(*a) * (size_t)c->pairs);
-		b = realloc(b, sizeof(*b) * (size_t)c->pairs);
+	if (c->pairs > 0 && resize(&a, c->pairs) && resize(&b, c->pairs))
 		summarize(c, t, c->pairs, a, b);
-	}
 	if (!o->quiet && isatty(STDERR_FILENO))
 		fputc('\n', stderr);
 	free(a);

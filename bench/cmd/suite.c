@@ -460,7 +460,7 @@ static bool is_ab(json_t *argv)
 
 static int run_stages(const char *dir, json_t *stages, bool quiet)
 {
-	char *dirs[16];
+	char *dirs[16] = { NULL };
 	int rc = 0, n = 0;
 	size_t i;
 	json_t *g;

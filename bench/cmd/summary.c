@@ -348,7 +348,7 @@ static int by_name(const void *a, const void *b)
 /* the points whose CV of ops/s is above their run's threshold, by name */
 static void noisy_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r, int *nnoisy)
 {
-	const struct sb_bm **v = calloc((size_t)r->n + 1, sizeof(*v));
+	const struct sb_bm **v = calloc((size_t)r->n + 1, sizeof(const struct sb_bm *));
 	int n = 0;
 
 	if (!v)
@@ -356,7 +356,7 @@ static void noisy_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r,
 	for (int i = 0; i < r->n; i++)
 		if (!isnan(r->bm[i].cv) && r->bm[i].cv > r->cv_threshold)
 			v[n++] = &r->bm[i];
-	qsort(v, n, sizeof(*v), by_name);
+	qsort(v, n, sizeof(const struct sb_bm *), by_name);
 	for (int i = 0; i < n; i++) {
 		if (!(*nnoisy)++)
 			fprintf(o, "%s\n", f == SB_CMP_MARKDOWN ? "**Noisy points** (CV of ops/s above "

@@ -349,7 +349,7 @@ static void mark(const char *phase, const char *what)
 static void run_phase(struct phase *p, void (*prep)(void), void (*op)(const char *, void *),
 		      void *arg)
 {
-	uint64_t before[MAXCPU], after[MAXCPU], csw0[MAXCPU];
+	uint64_t before[MAXCPU], after[MAXCPU], csw0[MAXCPU] = { 0 };
 	int i;
 
 	if (prep)
