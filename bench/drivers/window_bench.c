@@ -270,36 +270,32 @@ static void add_timeline(const struct sb_point *pt, struct window_member *m, sb_
 static double read_pair_ticks(void)
 {
 	static double pair = -1;
-	uint64_t s[101];
-	int i, j;
+	double s[101];
 
 	if (pair >= 0)
 		return pair;
-	for (i = 0; i < 101; i++) {
+	for (int i = 0; i < 101; i++) {
 		uint64_t c0 = sb_read_cycles();
 
-		s[i] = sb_read_cycles() - c0;
+		s[i] = (double)(sb_read_cycles() - c0);
 	}
-	for (i = 1; i < 101; i++)	/* insertion sort: 101 values, once */
-		for (j = i; j > 0 && s[j - 1] > s[j]; j--) {
-			uint64_t x = s[j];
-
-			s[j] = s[j - 1];
-			s[j - 1] = x;
-		}
-	pair = (double)s[50];
+	pair = sb_median(s, 101);
 	return pair;
 }
 
 /* update_ns (and update_cycles where sb_read_cycles() is a hardware
  * counter): the mean time inside update() over the sampled calls, less an
- * empty pair of reads; the fault and copy work are outside the timed span. */
+ * empty pair of reads; the fault and copy work are outside the timed span.
+ * A mean below the pair's own cost is no measurement: said, not 0. */
 static void report_update_cost(sb_state *st, uint64_t ticks, uint64_t samples)
 {
 	double per = (double)ticks / (double)samples - read_pair_ticks();
 
-	if (per < 0)
-		per = 0;
+	if (per <= 0) {
+		sb_state_append_label(st, "update_ns: unavailable (below the cost of the two "
+				      "timing reads around it)");
+		return;
+	}
 	sb_state_counter(st, "update_ns", per / sb_cycles_per_ns(), SB_COUNTER_DEFAULT);
 	if (SB_HAVE_CYCLE_COUNTER)
 		sb_state_counter(st, "update_cycles", per, SB_COUNTER_DEFAULT);
