@@ -194,13 +194,10 @@ static void legend(const struct sb_results r[2], const struct sb_cmp_row *rows, 
 		if (rows[i].old->nreps >= 2 && rows[i].new->nreps >= 2 &&
 		    (rows[i].old->nreps <= 8 || rows[i].new->nreps <= 8)) {
 			int m = rows[i].old->nreps, n = rows[i].new->nreps;
-			double binom = 1;
 
-			for (int k = 1; k <= m; k++)	/* C(m + n, m) */
-				binom = binom * (n + k) / k;
 			printf("p(U): two-sided Mann-Whitney U over repetitions (* below 0.05); "
 			       "with %d and %d repetitions it cannot go below %.3g: 9 or more "
-			       "give a verdict\n\n", m, n, 2 / binom);
+			       "give a verdict\n\n", m, n, sb_mann_whitney_min_p(m, n));
 			break;
 		}
 }

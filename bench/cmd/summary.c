@@ -390,22 +390,20 @@ static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
 }
 
 /* Where repetitions cannot make any %Change significant, say so, with
- * the smallest p(U) they allow (2 / C(2m, m) for m a side). */
+ * the smallest p(U) they allow. */
 static void precision_note(FILE *o, int reps)
 {
-	double binom = 1;
+	double min_p = sb_mann_whitney_min_p(reps, reps);
 
 	if (reps < 1 || reps > 8)
 		return;
-	for (int k = 1; k <= reps; k++)
-		binom = binom * (reps + k) / k;
 	if (reps == 1)
 		fprintf(o, "Precision: single repetitions: no CV and no p(U); a %%Change here has no "
 			"noise estimate.\n\n");
-	else if (2 / binom >= 0.05)
+	else if (min_p >= 0.05)
 		fprintf(o, "Precision: with %d repetitions a side the exact p(U) cannot go below "
 			"%.3g (ties aside): read the CVs.\nA few-percent effect takes paired trials "
-			"(run --ab, docs/precision.md).\n\n", reps, 2 / binom);
+			"(run --ab, docs/precision.md).\n\n", reps, min_p);
 }
 
 static void legend(FILE *o)

@@ -141,6 +141,8 @@ double sb_median(double *v, int n);
 double sb_mann_whitney_p(const double *x, int nx, const double *y, int ny);
 /* the normal approximation always (scipy's method='asymptotic') */
 double sb_mann_whitney_p_asymptotic(const double *x, int nx, const double *y, int ny);
+/* The smallest two-sided exact p any m and n repetitions can give: 2 / C(m + n, m). */
+double sb_mann_whitney_min_p(int m, int n);
 
 /* progress.c: [k/N] name … ETA on a terminal's stderr */
 void sb_progress_format(char *buf, size_t n, int done, int total, const char *name,

@@ -146,3 +146,12 @@ double sb_median(double *v, int n)
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+double sb_mann_whitney_min_p(int m, int n)
+{
+	double binom = 1;
+
+	for (int k = 1; k <= m; k++)	/* C(m + n, m) */
+		binom = binom * (n + k) / k;
+	return 2 / binom;
+}
