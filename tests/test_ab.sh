@@ -138,6 +138,8 @@ expect2 "+lock: of a strategy that takes none" "has no point" run --ab=tas,tas+l
 expect2 "a trailing ;" "trailing" run "--ab=tas,ticket;" "${tiny[@]}" --out="$u"
 expect2 "--ab with --strategy" "drop --strategy" run --ab=tas,ticket --strategy=tas \
 	"${tiny[@]}" --out="$u"
+expect2 "--ab with --dry-run" "--dry-run and --ab do not combine" run --ab=tas,ticket \
+	"${tiny[@]}" --dry-run --out="$u"
 expect2 "a DIR that holds ab.json" "already holds" run --ab=tas,ticket "${tiny[@]}" --out="$tmp/a"
 check "nothing written by usage errors" [ ! -e "$tmp/u" ]
 check "the refused DIR kept its ab.json" cmp -s "$f" "$tmp/a/ab.json"

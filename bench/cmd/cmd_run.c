@@ -677,6 +677,11 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	if (o.ab || o.ab_pairs || o.trial_time > 0 || o.precision > 0 || o.max_time > 0) {
+		if (o.dry_run) {	/* it adds pairs as it goes: nothing to list */
+			snprintf(err, sizeof(err), "--dry-run and --ab do not combine: a paired "
+				 "comparison plans its pairs as it runs (its bound: --max-time)");
+			goto usage;
+		}
 		rc = sb_ab_main(&o, argc, argv);	/* paired comparisons: ab.c */
 		sb_opts_free(&o);
 		return rc;
