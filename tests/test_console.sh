@@ -6,7 +6,8 @@
 #   - at most 5 context lines before the table;
 #   - every planned point has a row;
 #   - a noisy mark with --cv-threshold=0, none with 1000;
-#   - "-", never 0, for a value the run did not report;
+#   - "-", never 0, for a value the run did not report, and why under the
+#     row when the run said (its label's part for a shown column only);
 #   - --benchmark_format=json: stdout parses as JSON (schema_keys, jansson),
 #     the noisy marks on stderr;
 #   - --console=gbench: Google Benchmark's rows; --console=counters: the
@@ -73,6 +74,14 @@ dash_not_zero() {
 	[ -n "$got" ] && ! grep -qvx -- '-' <<<"$got"
 }
 
+# notes_ok OUT: the fidelity row (no complete window) has its note under
+# it; the throughput row, whose label only speaks of a column the table
+# does not show (limit), has none
+notes_ok() {
+	grep -A1 '^trylock .* fidelity ' "$1" | grep -q '^    note: fidelity: no complete window' &&
+		! grep -A1 '^trylock .* throughput ' "$1" | grep -q '^    note: '
+}
+
 # is_json FILE: one JSON document (jansson, through schema_keys)
 is_json() { "$keys" "$1" >/dev/null 2>&1; }
 
@@ -104,14 +113,19 @@ error_row() {
 undrawn() { ! grep -q $'\r\|\033\\[K' "$1"; }
 
 # --- the runs ---------------------------------------------------------------
+# --placement=compact where a row count is checked: on a machine of several
+# packages (the lab guest) the default adds a scatter row per thread count
 
-run lock --family=lock --strategy=ticket,tas --threads=1,2 "${brief[@]}" --cv-threshold=0 \
-	--out="$tmp/lockdir"
+run lock --family=lock --strategy=ticket,tas --threads=1,2 --placement=compact "${brief[@]}" \
+	--cv-threshold=0 --out="$tmp/lockdir"
 run window --family=window --strategy=trylock --mode=both --threads=1 "${brief[@]}" \
 	--cv-threshold=1000 --console=counters
 run shoot --family=shootdown --strategy=batched --batch=32 --pages=256 --check --threads=2 \
-	"${brief[@]}"
+	--placement=compact "${brief[@]}"
 run base --family=baseline --threads=1 "${brief[@]}"
+# 1 s windows in 0.01 s: no complete window, the fidelity row's stretch "-"
+run nowin --family=window --strategy=trylock --mode=both --threads=1 --interval-ms=1000 \
+	--benchmark_min_time=0.01
 run calib --family=calibrate --strategy=uncontended --benchmark_min_time=0.01
 run json --family=baseline --threads=1 "${brief[@]}" --cv-threshold=0 --benchmark_format=json
 # a run that fails (its simulated machine does not fit the address space):
@@ -121,14 +135,14 @@ sanitized=false
 ldd "$sb" 2>/dev/null | grep -qE 'lib(a|t|ub)san' && sanitized=true
 if ! $sanitized; then
 	(ulimit -v 180000; "$sb" run --family=shootdown --strategy=batched --batch=1 \
-		--pages=65536 --threads=2 --benchmark_min_time=0.01 >"$tmp/fail.out" 2>"$tmp/fail.err")
+		--pages=65536 --threads=2 --placement=compact --benchmark_min_time=0.01 >"$tmp/fail.out" 2>"$tmp/fail.err")
 	[ $? -eq 1 ] && ok || bad "a failed run exits 1"
 else
 	echo "note: sanitizer build: the failed run's row not checked (ulimit -v stops its runtime)"
 fi
 run gbench --family=baseline --threads=1 "${brief[@]}" --console=gbench
 
-for r in lock window shoot base calib; do
+for r in lock window shoot base calib nowin; do
 	check "$r: no line over 160 characters" max_160 "$tmp/$r.out" "$tmp/$r.err"
 	check "$r: at most 5 context lines" context_ok "$tmp/$r.err"
 	check "$r: nothing drawn on a non-terminal" undrawn "$tmp/$r.err"
@@ -150,6 +164,7 @@ check "no '^ noisy' line in the table" no_noisy_line "$tmp/lock.out"
 check "stretch unavailable prints -" dash_not_zero "$tmp/window.out" stretch
 check "admit unavailable prints -" dash_not_zero "$tmp/window.out" admit
 check "--console=counters: counters under the rows" counter_lines "$tmp/window.out"
+check "a '-' explained under its row, no note for a column not shown" notes_ok "$tmp/nowin.out"
 check "results line names --out" grep -q "^results: $tmp/lockdir/" "$tmp/lock.err"
 check "files as before: gbench.json parses" is_json "$tmp/lockdir/gbench.json"
 check "the JSON context keeps every sb_* key" grep -q '"sb_counters_unavailable"' \
@@ -195,6 +210,11 @@ if ! $sanitized; then
 	broken "an error row without its message" error_row "$tmp/nomsg.out"
 fi
 broken "a good row read as an error" error_row "$tmp/shoot.out"
+grep -v '^    note: ' "$tmp/nowin.out" >"$tmp/nonote.out"
+broken "a '-' without its note" notes_ok "$tmp/nonote.out"
+sed '/^trylock .* throughput /a\    note: limit: none at 1 thread (this run is the scaling reference)' \
+	"$tmp/nowin.out" >"$tmp/limitnote.out"
+broken "a note about a column not shown" notes_ok "$tmp/limitnote.out"
 broken "a separate noisy line" no_noisy_line "$tmp/caret.out"
 broken "GB's context in table mode" no_gb_warning <(printf '***WARNING*** Library was built as DEBUG. Timings may be affected.\n')
 printf '***WARNING*** Library was built as DEBUG. Timings may be affected.\n' >"$tmp/nonote.err"

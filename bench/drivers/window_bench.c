@@ -186,6 +186,16 @@ static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_tic
 	sb_state_counter(st, "double_resets", (double)f.double_resets, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "windows", (double)f.windows, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "idle_windows", (double)f.idle_windows, SB_COUNTER_DEFAULT);
+	if (f.windows == 0 && f.idle_windows) {
+		/* every window closed a whole interval late: members or the
+		 * jiffies ticker descheduled for longer than the interval */
+		snprintf(label, sizeof(label), "fidelity: all %llu windows idle (closed an "
+			 "interval or more late: the members or the ticker were descheduled; "
+			 "lengthen --interval-ms): admit_ratio and stretch unavailable",
+			 (unsigned long long)f.idle_windows);
+		sb_state_set_label(st, label);
+		return;
+	}
 	if (f.windows == 0) {
 		sb_state_set_label(st, "fidelity: no complete window (run longer or shorten "
 				   "--interval-ms): admit_ratio and stretch unavailable");

@@ -299,6 +299,7 @@ struct group {
 	json_t *row;		/* the median aggregate, else the first good run */
 	json_t *cv;		/* the cv aggregate, NULL: none */
 	const char *error;	/* the first run's error, NULL: none */
+	const char *label;	/* why a value is missing ("" or NULL: nothing) */
 	int reps;
 };
 
@@ -332,6 +333,11 @@ static void read_group(json_t *arr, struct group *g)
 		}
 	}
 	g->row = median ? median : first;
+	/* the run's label: its "unavailable (why)" notes; an aggregate may
+	 * not carry it, the first run does */
+	g->label = str_or(g->row, "label", "");
+	if (!*g->label && first)
+		g->label = str_or(first, "label", "");
 }
 
 static double metric_value(json_t *e, const struct metric *m)
@@ -415,6 +421,40 @@ static void print_header(int reps)
 	print_line(line);
 }
 
+/* does a label part ("key: why") explain a cell of the table: its key a
+ * shown metric's, or "fidelity" (stretch, admit) */
+static bool part_shown(const char *part, size_t keylen)
+{
+	if (keylen == 8 && !strncmp(part, "fidelity", 8))
+		return true;
+	for (int i = 0; i < tb.nm; i++)
+		for (int k = 0; k < 2 && tb.m[i]->key[k]; k++)
+			if (strlen(tb.m[i]->key[k]) == keylen && !strncmp(part, tb.m[i]->key[k], keylen))
+				return true;
+	return false;
+}
+
+/* "    note: ..." of the run's label into line: the parts ("; " between)
+ * that say why a shown cell is "-", or all of it with --console=counters
+ * (where every counter is shown).  Returns false when nothing is left. */
+static bool note_text(const char *label, char *line, size_t n)
+{
+	size_t len = (size_t)snprintf(line, n, "    note: "), start = len;
+
+	for (const char *p = label ? label : ""; *p;) {
+		const char *end = strstr(p, "; ");
+		size_t plen = end ? (size_t)(end - p) : strlen(p);
+		const char *colon = memchr(p, ':', plen);
+
+		if ((cfg.mode == SB_CONSOLE_COUNTERS || (colon && part_shown(p, (size_t)(colon - p)))) &&
+		    len + 2 < n)
+			len += (size_t)snprintf(line + len, n - len, "%s%.*s", len > start ? "; " : "",
+						(int)plen, p);
+		p += plen + (end ? 2 : 0);
+	}
+	return len > start;
+}
+
 static void print_row(const struct sb_point_fields *f, const char *name, const struct group *g)
 {
 	char line[2048], v[64];
@@ -444,6 +484,8 @@ static void print_row(const struct sb_point_fields *f, const char *name, const s
 	print_line(line);
 	if (g->error) {	/* under the row, where the most of it fits */
 		snprintf(line, sizeof(line), "    error: %s", g->error);
+		print_line(line);
+	} else if (note_text(g->label, line, sizeof(line))) {
 		print_line(line);
 	}
 }
