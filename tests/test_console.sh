@@ -7,7 +7,8 @@
 #   - every planned point has a row;
 #   - a noisy mark with --cv-threshold=0, none with 1000;
 #   - "-", never 0, for a value the run did not report, and why under the
-#     row when the run said (its label's part for a shown column only);
+#     row when the run said (its label's part for a shown column only,
+#     once per table);
 #   - --benchmark_format=json: stdout parses as JSON (schema_keys, jansson),
 #     the noisy marks on stderr;
 #   - --console=gbench: Google Benchmark's rows; --console=counters: the
@@ -74,12 +75,19 @@ dash_not_zero() {
 	[ -n "$got" ] && ! grep -qvx -- '-' <<<"$got"
 }
 
-# notes_ok OUT: the fidelity row (no complete window) has its note under
-# it; the throughput row, whose label only speaks of a column the table
-# does not show (limit), has none
+# notes_ok OUT: the fidelity row (no reset in 0.01 s of 1 s windows) has
+# its note under it; the throughput row, whose label only speaks of a
+# column the table does not show (limit), has none
 notes_ok() {
-	grep -A1 '^trylock .* fidelity ' "$1" | grep -q '^    note: fidelity: no complete window' &&
+	grep -A1 '^trylock .* fidelity ' "$1" | grep -q '^    note: fidelity: no window reset in the run' &&
 		! grep -A1 '^trylock .* throughput ' "$1" | grep -q '^    note: '
+}
+
+# note_once OUT: two shootdown rows without --check, "violations:
+# unavailable" under the first only
+note_once() {
+	[ "$(rows "$1" | wc -l)" -eq 2 ] &&
+		[ "$(grep -c '^    note: violations: unavailable' "$1")" -eq 1 ]
 }
 
 # is_json FILE: one JSON document (jansson, through schema_keys)
@@ -123,7 +131,9 @@ run window --family=window --strategy=trylock --mode=both --threads=1 "${brief[@
 run shoot --family=shootdown --strategy=batched --batch=32 --pages=256 --check --threads=2 \
 	--placement=compact "${brief[@]}"
 run base --family=baseline --threads=1 "${brief[@]}"
-# 1 s windows in 0.01 s: no complete window, the fidelity row's stretch "-"
+run shoot2 --family=shootdown --strategy=batched --batch=32,64 --pages=256 --threads=2 \
+	--placement=compact "${brief[@]}"
+# 1 s windows in 0.01 s: no reset, the fidelity row's stretch "-"
 run nowin --family=window --strategy=trylock --mode=both --threads=1 --interval-ms=1000 \
 	--benchmark_min_time=0.01
 run calib --family=calibrate --strategy=uncontended --benchmark_min_time=0.01
@@ -142,7 +152,7 @@ else
 fi
 run gbench --family=baseline --threads=1 "${brief[@]}" --console=gbench
 
-for r in lock window shoot base calib nowin; do
+for r in lock window shoot shoot2 base calib nowin; do
 	check "$r: no line over 160 characters" max_160 "$tmp/$r.out" "$tmp/$r.err"
 	check "$r: at most 5 context lines" context_ok "$tmp/$r.err"
 	check "$r: nothing drawn on a non-terminal" undrawn "$tmp/$r.err"
@@ -165,6 +175,7 @@ check "stretch unavailable prints -" dash_not_zero "$tmp/window.out" stretch
 check "admit unavailable prints -" dash_not_zero "$tmp/window.out" admit
 check "--console=counters: counters under the rows" counter_lines "$tmp/window.out"
 check "a '-' explained under its row, no note for a column not shown" notes_ok "$tmp/nowin.out"
+check "a note repeated in a table printed once" note_once "$tmp/shoot2.out"
 check "results line names --out" grep -q "^results: $tmp/lockdir/" "$tmp/lock.err"
 check "files as before: gbench.json parses" is_json "$tmp/lockdir/gbench.json"
 check "the JSON context keeps every sb_* key" grep -q '"sb_counters_unavailable"' \
@@ -210,6 +221,8 @@ if ! $sanitized; then
 	broken "an error row without its message" error_row "$tmp/nomsg.out"
 fi
 broken "a good row read as an error" error_row "$tmp/shoot.out"
+sed '/^    note: violations/p' "$tmp/shoot2.out" >"$tmp/twice.out"
+broken "a note printed twice" note_once "$tmp/twice.out"
 grep -v '^    note: ' "$tmp/nowin.out" >"$tmp/nonote.out"
 broken "a '-' without its note" notes_ok "$tmp/nonote.out"
 sed '/^trylock .* throughput /a\    note: limit: none at 1 thread (this run is the scaling reference)' \

@@ -455,6 +455,27 @@ static bool note_text(const char *label, char *line, size_t n)
 	return len > start;
 }
 
+/* a note already printed in this family's table ("violations: unavailable
+ * (run with --check)" under every shootdown row) is not repeated; records
+ * it otherwise.  A run prints one table per family. */
+#define MAX_NOTES 32
+static struct { char family[32]; char text[SB_CONSOLE_WIDTH + 1]; } notes[MAX_NOTES];
+static int nnotes;
+
+static bool note_seen(const char *family, const char *text)
+{
+	for (int i = 0; i < nnotes; i++)
+		if (!strcmp(notes[i].family, family) && !strncmp(notes[i].text, text, SB_CONSOLE_WIDTH))
+			return true;
+	if (nnotes < MAX_NOTES) {
+		snprintf(notes[nnotes].family, sizeof(notes[nnotes].family), "%s", family);
+		snprintf(notes[nnotes].text, sizeof(notes[nnotes].text), "%.*s", SB_CONSOLE_WIDTH,
+			 text);
+		nnotes++;
+	}
+	return false;
+}
+
 static void print_row(const struct sb_point_fields *f, const char *name, const struct group *g)
 {
 	char line[2048], v[64];
@@ -485,7 +506,7 @@ static void print_row(const struct sb_point_fields *f, const char *name, const s
 	if (g->error) {	/* under the row, where the most of it fits */
 		snprintf(line, sizeof(line), "    error: %s", g->error);
 		print_line(line);
-	} else if (note_text(g->label, line, sizeof(line))) {
+	} else if (note_text(g->label, line, sizeof(line)) && !note_seen(tb.family, line)) {
 		print_line(line);
 	}
 }
@@ -548,7 +569,7 @@ void sb_console_begin(const struct sb_console_cfg *c)
 	cfg = *c;
 	owned = !c->json_stdout && c->mode != SB_CONSOLE_GBENCH;
 	memset(&tb, 0, sizeof(tb));
-	nwaiting = open_rows = 0;
+	nwaiting = open_rows = nnotes = 0;
 }
 
 void sb_console_context(json_t *context)
