@@ -191,22 +191,24 @@ static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_tic
 	sb_state_counter(st, "idle_windows", (double)f.idle_windows, SB_COUNTER_DEFAULT);
 	if (f.windows == 0 && f.idle_windows) {
 		/* every window closed a whole interval late: members or the
-		 * jiffies ticker descheduled for longer than the interval */
-		snprintf(label, sizeof(label), "fidelity: all %llu windows idle (closed an "
-			 "interval or more late, the members or the ticker descheduled: "
-			 "lengthen --interval-ms), admit_ratio and stretch unavailable",
+		 * jiffies ticker descheduled for longer than the interval.  No
+		 * "; " (the console's note splits parts there) and no comma
+		 * (results.csv is read with awk -F, too) in a label's text */
+		snprintf(label, sizeof(label), "fidelity: all %llu windows idle (each closed "
+			 "an interval or more late as the members or the ticker were "
+			 "descheduled: lengthen --interval-ms): admit_ratio and stretch unavailable",
 			 (unsigned long long)f.idle_windows);
 		sb_state_set_label(st, label);
 		return;
 	}
 	if (f.windows == 0 && resets == 0) {
 		sb_state_set_label(st, "fidelity: no window reset in the run (a policy that "
-				   "never resets, or run longer), admit_ratio and stretch unavailable");
+				   "never resets or too short a run): admit_ratio and stretch unavailable");
 		return;
 	}
 	if (f.windows == 0) {
 		sb_state_set_label(st, "fidelity: no complete window (run longer or shorten "
-				   "--interval-ms), admit_ratio and stretch unavailable");
+				   "--interval-ms): admit_ratio and stretch unavailable");
 		return;
 	}
 	sb_state_counter(st, "admit_ratio", f.admit_mean, SB_COUNTER_DEFAULT);
@@ -215,7 +217,7 @@ static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_tic
 	sb_state_counter(st, "stretch", f.stretch_mean, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "stretch_max", f.stretch_max, SB_COUNTER_DEFAULT);
 	if (f.truncated) {
-		snprintf(label, sizeof(label), "fidelity: a member's log filled up, windows "
+		snprintf(label, sizeof(label), "fidelity: a member's log filled up: windows "
 			 "analysed over the first %.0f%% of the run only", f.cut_fraction * 100);
 		sb_state_set_label(st, label);
 	}
