@@ -58,56 +58,13 @@ if [ "$arch" != "$(dpkg --print-architecture)" ]; then
 	exit 0
 fi
 cache=${SB_DEB_CACHE:-$SB_ROOT/build-pkg/bookworm-minbase.tar}
-mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-mirror=${mirror:-http://deb.debian.org/debian}
-
 root=$(mktemp -d /tmp/sb-deb-root.XXXXXX)
-chmod 755 "$root"	# apt's _apt user reads the lists under it
-mounted=()
-cleanup() {
-	local i
-	for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-		umount -R "${mounted[i]}" 2>/dev/null || umount -lR "${mounted[i]}" 2>/dev/null || true
-	done
-	# never rm -rf through a mount that is still there (the host's /dev)
-	if grep -qF " $root/" /proc/mounts; then
-		echo "check-deb.sh: $root still has mounts; left in place" >&2
-	else
-		rm -rf "$root"
-	fi
-}
-trap cleanup EXIT
-
+trap sb_fresh_root_done EXIT
 start=$(date +%s)
-if [ ! -s "$cache" ]; then
-	mkdir -p "$(dirname "$cache")"
-	echo "check-deb.sh: debootstrap --variant=minbase bookworm (cached in $cache)" >&2
-	debootstrap --variant=minbase bookworm "$root" "$mirror" >"$cache.log" 2>&1 ||
-		{ tail -20 "$cache.log" >&2; sb_die "debootstrap failed (log: $cache.log)"; }
-	tar -C "$root" -cf "$cache.tmp" . && mv "$cache.tmp" "$cache"
-else
-	tar -C "$root" -xf "$cache"
-	chmod 755 "$root"
-fi
+sb_fresh_root "$root" "$cache"
 echo "check-deb.sh: bare root ready after $(($(date +%s) - start)) s" >&2
-if [ -r /etc/apt/sources.list.d/debian.sources ]; then	# the host's mirrors, as fresh-debian.sh
-	cp /etc/apt/sources.list.d/debian.sources "$root/etc/apt/sources.list.d/"
-	rm -f "$root/etc/apt/sources.list"
-fi
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-# a throwaway root: dpkg need not fsync every file (a third of the time here)
-echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/sb-unsafe-io"
 cp "$deb" "$root/tmp/"
 cp "$names" "$root/tmp/host-names" && rm -f "$names"
-for m in proc sys dev; do
-	mount --rbind "/$m" "$root/$m"
-	mounted+=("$root/$m")
-	mount --make-rslave "$root/$m"
-done
-archives=${cache%.tar}-archives	# apt's downloads, kept for the next run
-mkdir -p "$archives/partial"
-mount --bind "$archives" "$root/var/cache/apt/archives"
-mounted+=("$root/var/cache/apt/archives")
 
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
 	/bin/bash -euo pipefail -c '

@@ -33,7 +33,7 @@ if [ -n "$cross" ]; then
 	sb_build "$dir" -DCMAKE_TOOLCHAIN_FILE="$SB_ROOT/cmake/$cross.cmake" -DSTRATBENCH_CORE_ONLY=ON \
 		-DSTRATBENCH_WERROR=$werror
 else
-	sb_need_pkgs $SB_BUILD_PKGS
+	sb_need_pkgs $SB_BUILD_PKGS $SB_TEST_PKGS
 	if [ -n "$sanitize" ]; then
 		dir="$SB_ROOT/build-san-${sanitize//,/-}"
 		sb_build "$dir" -DSTRATBENCH_SANITIZE="$sanitize" -DSTRATBENCH_WERROR=$werror
