@@ -46,6 +46,15 @@ static void on_signal(int sig)
 		return;
 }
 
+static void catch_signals(bool on)
+{
+	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static int path_of(char *buf, size_t n, const char *dir, const char *name)
 {
 	return snprintf(buf, n, "%s/%s", dir, name) >= (int)n ? -1 : 0;
@@ -761,6 +770,10 @@ static int run_main(int argc, char **argv)
 			"--out ignored\n");
 		o.out = NULL;
 	}
+	/* from before the first file is changed to the last renamed: a signal
+	 * stops the run (every body skipped, if none started yet) and the
+	 * files are finished; a second one kills */
+	catch_signals(true);
 	if (resume) {
 		/* -2: DIR holds what is not results (exit 2); -1: it could
 		 * not be rewritten (exit 1); either way DIR is as it was */
@@ -866,19 +879,12 @@ static int run_main(int argc, char **argv)
 	if (resume && total == 0) {
 		rc = 0;		/* everything had finished: only the files to complete */
 	} else {
-		struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
 		sb_progress_begin(total, o.quiet || list_only);
 		sb_drive_set_counters(cnt);
 		rc = sb_gbench_main(o.gb_argc, o.gb_argv);
 		sb_drive_set_counters(NULL);
 		sb_progress_end();
 		sb_console_end();
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
 	}
 	sb_csv_close();
 	sb_runlog_close();
@@ -929,6 +935,7 @@ usage:
 	}
 	remove_created();	/* the directories made here, if still empty */
 out:
+	catch_signals(false);
 	for (i = 0; i < ncreated; i++)
 		free(created[i]);
 	ncreated = 0;

@@ -178,27 +178,33 @@ static pid_t spawn_start(char *const *argv, int out_fd)
 	return pid;
 }
 
-/* Waits for pid, forwarding SIGINT/SIGTERM to it; its exit status,
- * 128+signal when killed, 1 when pid is -1. */
+/* Waits for pid, forwarding SIGINT/SIGTERM to it (forward(), set by
+ * run_stages); its exit status, 128+signal when killed, 1 when pid is -1. */
 static int spawn_finish(pid_t pid)
 {
-	struct sigaction sa = { .sa_handler = forward, .sa_flags = SA_RESTART }, old[2];
 	int status = 0;
 
 	if (pid < 0)
 		return 1;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old[0]);
-	sigaction(SIGTERM, &sa, &old[1]);
 	child_pid = pid;
 	if (got_signal)		/* one that came before the child could get it */
 		kill(pid, got_signal);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	child_pid = 0;
-	sigaction(SIGINT, &old[0], NULL);
-	sigaction(SIGTERM, &old[1], NULL);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* forward() for the whole suite, between stages too (a signal there stops
+ * the suite after the step in hand: no file is cut); off restores the
+ * default */
+static void catch_signals(bool on)
+{
+	struct sigaction sa = { .sa_handler = on ? forward : SIG_DFL, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 static int spawn_wait(char *const *argv)
@@ -465,6 +471,7 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 	size_t i;
 	json_t *g;
 
+	catch_signals(true);
 	json_array_foreach(stages, i, g) {
 		const char *name = json_string_value(json_object_get(g, "name"));
 		const char *sub = json_string_value(json_object_get(g, "dir"));
@@ -502,6 +509,8 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 				v[k++] = (char *)json_string_value(json_array_get(a, j));
 		}
 		v[k] = NULL;
+		if (got_signal)
+			break;
 		fprintf(stderr, "stratbench: suite stage %zu/%zu: %s -> %s/\n", i + 1,
 			json_array_size(stages), name, sdir);
 		st = spawn_wait(v);
@@ -515,6 +524,7 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 			"'stratbench run --resume=%s' runs the rest\n", dir, dir);
 		rc = rc >= 128 ? rc : 128 + got_signal;
 	}
+	catch_signals(false);
 	while (n > 0)
 		free(dirs[--n]);
 	return rc;

@@ -394,6 +394,22 @@ void add_cfg(sb_bench *b, std::function<void(benchmark::internal::Benchmark *)> 
 	b->cfg.push_back(std::move(f));
 }
 
+// Makes GB count a failed run with the iterations it planned for it.
+// Under interleaving, a benchmark's earlier repetitions may have finished
+// before this one fails (a stop, a body's error); GB 1.7.1's ComputeStats
+// checks that every run of the set, errors included, has their iteration
+// count, and aborts the process if one says 0, as a run whose loop never
+// started does.  Entering the loop after the error counts max_iterations.
+void count_planned(benchmark::State &st)
+{
+#ifndef SB_TEST_UNPADDED	// tests/test_gbench_stop.c's broken fixture
+	while (st.KeepRunningBatch(st.max_iterations))
+		;
+#else
+	(void)st;
+#endif
+}
+
 void run_body(benchmark::State &st, sb_bench *b)
 {
 	sb_state s = { &st, b, 0, std::string() };
@@ -406,6 +422,7 @@ void run_body(benchmark::State &st, sb_bench *b)
 		return;
 	if (stop_requested && b != in_flight) {
 		st.SkipWithError(interrupted_msg);
+		count_planned(st);
 		return;
 	}
 	in_flight = b;
@@ -418,11 +435,10 @@ void run_body(benchmark::State &st, sb_bench *b)
 	if (b->teardown)
 		b->teardown(&s, b->arg);
 	// GB insists the loop ran to completion unless an error was reported.
-	if (!st.error_occurred() && st.iterations() < st.max_iterations) {
+	if (!st.error_occurred() && st.iterations() < st.max_iterations)
 		st.SkipWithError("benchmark body returned before its iterations were done");
-		while (st.KeepRunningBatch(st.max_iterations))
-			;
-	}
+	if (st.error_occurred())
+		count_planned(st);
 }
 
 // Self-test bodies: the same empty work item, as native C++ and through C.
