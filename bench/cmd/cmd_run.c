@@ -453,8 +453,9 @@ static int resume_prepare(const char *dir, struct done *d, char *err, size_t err
 			 strerror(errno));
 		return -1;
 	} else if (dropped) {
-		fprintf(stderr, "stratbench: resume: %d unfinished line%s of %s dropped\n",
-			dropped, dropped > 1 ? "s" : "", src);
+		fprintf(stderr, "stratbench: resume: %d unfinished line%s of %s dropped (%s "
+			"again)\n", dropped, dropped > 1 ? "s" : "", src,
+			dropped > 1 ? "their benchmarks run" : "its benchmark runs");
 	}
 	if (src == log)
 		unlink(log);
