@@ -142,6 +142,8 @@ compare needs two results | compare $T
 cannot read | compare $T/nosuch $T/nosuch2
 bad value | compare $T $T --format=xml
 takes at most 2 (got | compare $T $T $T
+cannot write /proc/x: No such file or directory | compare $T $T --html=/proc/x
+: a directory, not a regular file | compare $T $T --html=$T
 # --- one line, before anything else is printed or created (issue 20)
 repeats '--threads=1' with another value | run --strategy=null --threads=1 --threads=2
 repeats '--clock=cycles' with another value | run --strategy=trylock --clock=cycles --clock=jiffies
