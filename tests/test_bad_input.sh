@@ -7,12 +7,20 @@
 # results file or a .partial afterwards; a usage error must not even create
 # DIR.  Run-time failures (exit 1: thread
 # creation, CPU affinity, lost counters) are test_faults' and test_cli's.
-# In ARGS, $T is a scratch directory of the row (words split as the shell does).
+# In ARGS, $T is a scratch directory of the row (words split as the shell
+# does); $tmp/fifo is a FIFO, $tmp/huge.xml a sparse 65 MiB file.
+# Each row answers at once: it runs under a 20 s timeout and, where the
+# build allows one (not under a sanitizer), a 4 GiB address-space cap, so
+# an input read without end fails its row instead of eating the machine.
 set -u
 sb=$1
 tmp=$(mktemp -d /tmp/sb_bad.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0 n=0
+mkfifo "$tmp/fifo"
+truncate -s 65M "$tmp/huge.xml"
+cap=unlimited
+(ulimit -v 4194304 && "$sb" --version) >/dev/null 2>&1 && cap=4194304
 
 # needle | args
 while IFS='|' read -r needle args; do
@@ -28,7 +36,7 @@ while IFS='|' read -r needle args; do
 	case $1 in run|calibrate)
 		[[ " $* " == *" --out="* || " $* " == *" --resume="* ]] || out=(--out="$T/out") ;;
 	esac
-	"$sb" "$@" "${out[@]}" >"$T/stdout" 2>"$T/stderr"
+	(ulimit -v "$cap" && exec timeout 20 "$sb" "$@" "${out[@]}") >"$T/stdout" 2>"$T/stderr"
 	rc=$?
 	lines=$(wc -l <"$T/stderr")
 	why=
@@ -134,6 +142,8 @@ compare needs two results | compare $T
 cannot read | compare $T/nosuch $T/nosuch2
 bad value | compare $T $T --format=xml
 takes at most 2 (got | compare $T $T $T
+cannot write /proc/x: No such file or directory | compare $T $T --html=/proc/x
+: a directory, not a regular file | compare $T $T --html=$T
 # --- one line, before anything else is printed or created (issue 20)
 repeats '--threads=1' with another value | run --strategy=null --threads=1 --threads=2
 repeats '--clock=cycles' with another value | run --strategy=trylock --clock=cycles --clock=jiffies
@@ -155,6 +165,14 @@ cannot create output directory '/proc/nope' | run --strategy=kernel-move_pages,n
 already holds results (run.json) | run --strategy=kernel-move_pages,null --threads=1 --out=$T/held
 /dev/null: a character device | compare /dev/null $T
 /dev/null: a character device | merge /dev/null $T --out=$T/m
+# --- a topology file gets the same bounded reader (issue 25)
+/dev/zero: a character device: a topology file must be a regular file | topo --topology=xml:/dev/zero
+/dev/zero: a character device: a topology file must be a regular file | run --strategy=null --topology=xml:/dev/zero
+fifo: a FIFO: a topology file must be a regular file | topo --topology=xml:$tmp/fifo
+fifo: a FIFO: a topology file must be a regular file | run --strategy=null --topology=xml:$tmp/fifo
+huge.xml: 68157440 bytes: over the 64 MiB a topology file may hold | topo --topology=xml:$tmp/huge.xml
+a directory: a topology file must be a regular file | topo --topology=xml:$T
+nosuch.xml: cannot read: No such file | topo --topology=xml:$T/nosuch.xml
 TABLE
 
 echo "test_bad_input: $n invocations"

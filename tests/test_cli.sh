@@ -303,8 +303,13 @@ check "help shows the --exact default, not the parsed value" grep -q 'racy += (d
 check "--help exits 0" [ $? -eq 0 ]
 check "--help lists commands" grep -q "^  run " "$tmp/hg"
 check "--version" grep -Eq '^stratbench [0-9]+\.[0-9]+\.[0-9]+ \(git .+\)$' <("$sb" --version)
-"$sb" >/dev/null 2>"$tmp/nocmd.err"
+"$sb" >"$tmp/nocmd.out" 2>"$tmp/nocmd.err"
 check "no command: exit 2" [ $? -eq 2 ]
+# a usage error like any other: one line naming it, and where help is
+check "no command: one line on stderr ($(wc -l <"$tmp/nocmd.err"))" [ "$(wc -l <"$tmp/nocmd.err")" -eq 1 ]
+check "no command: says so and points to stratbench help" \
+	grep -q "^stratbench: no command (want list, .*; see stratbench help)$" "$tmp/nocmd.err"
+check "no command: nothing on stdout" [ ! -s "$tmp/nocmd.out" ]
 # every option run --help documents is accepted by run's parser (a bad
 # placeholder value may be refused, never the name)
 "$sb" run --help | grep -oE '^ +--[A-Za-z0-9_-]+=?' | tr -d ' ' >"$tmp/opts"

@@ -232,6 +232,26 @@ head -c -40 "$good/runs.jsonl" >"$tmp/torn/runs.jsonl.partial"
 check "compare, a cut runs.jsonl line: exit 0" [ $? -eq 0 ]
 check "compare, a cut runs.jsonl line: said, with the count" \
 	grep -q "runs.jsonl.partial: 1 unfinished line skipped" "$tmp/torn.err"
+# ... and --resume runs it again, as the note says: a complete run.json, no
+# gbench.json, runs.jsonl cut in its last benchmark's line (issue 25)
+rm -rf "$tmp/torn2"; cp -r "$good" "$tmp/torn2"
+rm "$tmp/torn2/gbench.json"
+head -c -40 "$good/runs.jsonl" >"$tmp/torn2/runs.jsonl"
+cut_name=$(tail -1 "$good/runs.jsonl" | grep -o '^{"name":"[^"]*"' | sed 's/^{"name":"//; s/"$//')
+"$sb" compare "$tmp/torn2" "$good" --format=csv 2>"$tmp/torn2.err" >"$tmp/torn2.csv"
+check "a cut runs.jsonl: compare says it skipped the line" \
+	grep -q "runs.jsonl: 1 unfinished line skipped.*--resume runs it again" "$tmp/torn2.err"
+check "a cut runs.jsonl: compare lacks $cut_name before the resume" \
+	grep -q "^$cut_name,,,,only," "$tmp/torn2.csv"
+resume_ok "$tmp/torn2" "resume of a cut runs.jsonl"
+check "resume of a cut runs.jsonl: not 'nothing to resume'" \
+	bash -c "! grep -q 'nothing to resume' '$tmp/res.err'"
+check "resume of a cut runs.jsonl: says the line dropped and run again" \
+	grep -q "1 unfinished line of .*runs.jsonl dropped (its benchmark runs again)" "$tmp/res.err"
+check "resume of a cut runs.jsonl: $cut_name in compare" \
+	bash -c "'$sb' compare '$tmp/torn2' '$good' --format=csv 2>/dev/null | grep -q '^$cut_name,[^,]*,[0-9]'"
+check "resume of a cut runs.jsonl: $cut_name once in results.csv" \
+	[ "$(awk -F, -v n="$cut_name" '$1 == n' "$tmp/torn2/results.csv" | wc -l)" -eq "$rowsper" ]
 
 # --- a results.csv that is not one: --resume names the line ------------------
 # corrupt SRC DIR SED: DIR, a copy of SRC made resumable, its CSV edited

@@ -197,16 +197,31 @@ want=$(($(noisy_names "$old" | wc -l) + $(noisy_names "$new" | wc -l)))
 check "compare page: each noisy side marked ($flags, want $want)" [ "$flags" -eq "$want" ]
 check "compare page: both fingerprints" grep -q 'OLD (Prev).*NEW (Current)' "$tmp/cmp.dom"
 
-# --- a page that cannot be written: one line naming the file, exit 1
-"$sb" compare "$old" "$new" --html="$tmp/no/such/dir/x.html" >/dev/null 2>"$tmp/e"
-rc=$?
-check "unwritable --html: exit 1, one line naming the file" \
-	eval "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/e') -eq 1 ] && grep -q 'cannot write $tmp/no/such/dir/x.html.partial' '$tmp/e'"
+# --- a page that cannot be written: checked before the work (issue 25):
+# one line naming the file asked for (not its .partial), exit 2, nothing
+# on stdout, nothing created or replaced
+# unwritable WHAT FILE NEEDLE: compare --html=FILE refused up front
+unwritable() {
+	"$sb" compare "$old" "$new" --html="$2" >"$tmp/o" 2>"$tmp/e"
+	local rc=$?
+	check "unwritable --html ($1): exit 2, one line (rc=$rc: $(head -2 "$tmp/e" | tr '\n' ' '))" \
+		eval "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/e') -eq 1 ]"
+	check "unwritable --html ($1): names $2" grep -qF "cannot write $2: $3" "$tmp/e"
+	check "unwritable --html ($1): nothing on stdout" [ ! -s "$tmp/o" ]
+	check "unwritable --html ($1): no $2.partial" [ ! -e "$2.partial" ]
+}
+unwritable "no such directory" "$tmp/no/such/dir/x.html" "No such file or directory"
+unwritable "/proc" /proc/x "No such file or directory"
+mkdir "$tmp/adir"
+unwritable "a directory" "$tmp/adir" "a directory, not a regular file"
+mkfifo "$tmp/afifo"
+unwritable "a FIFO" "$tmp/afifo" "a FIFO, not a regular file"
+check "unwritable --html (a FIFO): still a FIFO" [ -p "$tmp/afifo" ]
 mkdir "$new/index.html.partial"
 "$sb" plot "$new" >/dev/null 2>"$tmp/e"
 rc=$?
 check "unwritable index.html: plot fails naming it" \
-	eval "[ $rc -eq 1 ] && grep -q 'cannot write $new/index.html.partial' '$tmp/e'"
+	eval "[ $rc -eq 1 ] && grep -q 'cannot write $new/index.html:' '$tmp/e'"
 rmdir "$new/index.html.partial"
 
 # --- broken fixtures: each check must catch its fault

@@ -69,8 +69,18 @@ check "resumed gbench.json reads back" "$sb" compare "$d" "$d" --format=csv >/de
 check "context says resumed" grep -q "\"sb_resumed\": \"$k benchmarks finished" "$d/gbench.json"
 grep -q '"complete": true' "$d/run.json"
 check "run.json complete" [ $? -eq 0 ]
+# every file of DIR, its size and times: nothing written, created or removed
+snap() { (cd "$1" && find . -printf '%p %s %T@ %C@\n' | sort); }
+snap "$d" >"$tmp/snap.before"
+sleep 0.05	# a write now has another mtime, whatever the file system's granularity
 "$sb" run --resume="$d" >/dev/null 2>"$tmp/again"
+rc=$?
+snap "$d" >"$tmp/snap.after"
 check "resume of a complete run: nothing to do" grep -q "nothing to resume" "$tmp/again"
+check "resume of a complete run: exit 0, one line (rc=$rc)" \
+	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/again")" -eq 1 ]
+check "resume of a complete run: nothing in DIR written ($(diff "$tmp/snap.before" "$tmp/snap.after" | grep '^>' | head -2 | tr '\n' ' '))" \
+	cmp -s "$tmp/snap.before" "$tmp/snap.after"
 "$sb" run "${sweep[@]}" --out="$d" >/dev/null 2>"$tmp/again2"
 check "re-running into it without --resume refused" [ $? -eq 2 ] && grep -q "already holds results" "$tmp/again2"
 

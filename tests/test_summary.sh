@@ -6,8 +6,9 @@
 # kernel drivers' batched against immediate in TLB IPIs/page), the %Change
 # and its noise mark, the precision note, the noisy points, markdown; a
 # point with no reference in the run gets no row; a run with no reference
-# at all says so; an unreadable directory: exit 2, one line.  Each check
-# has a broken fixture beside it that it must tell apart.
+# at all says so; an unreadable directory: exit 2, one line, nothing on
+# stdout.  Each check has a broken fixture beside it that it must tell
+# apart.
 set -u
 sb=$1
 tmp=$(mktemp -d /tmp/sb_sum.XXXXXX)
@@ -79,5 +80,9 @@ check "no reference: no table" bash -c "! grep -q '^window policies' '$tmp/o2'"
 check "broken fixture: with the reference there is a table" bash -c "! grep -q 'nothing to compare' '$tmp/out'"
 
 expect2 "missing directory" "No such file" summary "$tmp/none"
+check "missing directory: nothing on stdout ($(head -c 40 "$tmp/o"))" [ ! -s "$tmp/o" ]
+# a good directory, then one that cannot be read: not half a summary either
+expect2 "a good and a missing directory" "none: cannot read: No such file" summary "$tmp/r" "$tmp/none"
+check "a good and a missing directory: nothing on stdout" [ ! -s "$tmp/o" ]
 expect2 "no directory given" "needs a results directory" summary
 finish test_summary

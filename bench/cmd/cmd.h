@@ -131,7 +131,9 @@ int sb_ab_main(struct sb_opts *o, int argc, char **argv);
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);
 
-/* resume.c: DIR/run.json and what --resume needs */
+/* resume.c: DIR/run.json and what --resume needs; *complete only when
+ * run.json says so and the files the readers take are whole (no
+ * runs.jsonl.partial; gbench.json, or a runs.jsonl with no cut line) */
 int sb_resume_record(const char *dir, int argc, char **argv, const char *label, bool complete,
 		     char *err, size_t errlen);
 int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,

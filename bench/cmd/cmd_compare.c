@@ -342,6 +342,10 @@ static int compare_main(int argc, char **argv)
 	}
 	paths[0] = args.pos[0];
 	paths[1] = args.pos[1];
+	/* the page is written last: whether it can be is known first, so a
+	 * path that cannot take it is one line, before any table is printed */
+	if (opt_html && sb_html_check(opt_html, err, sizeof(err)))
+		goto fail;
 	for (i = 0; i < 2; i++) {
 		if (sb_results_load(paths[i], metric ? metric : "ops_per_s", &r[i], err,
 				    sizeof(err)))
@@ -482,7 +486,8 @@ const struct sb_command sb_cmd_compare = {
 		       "--html=FILE also writes one static page: both fingerprints side by\n"
 		       "side, these tables with each side's noisy medians marked, and the\n"
 		       "%Change figure inline when `stratbench plot --compare OLD NEW` drew it\n"
-		       "(NEW/plots/compare-vs-OLD.svg).\n"
+		       "(NEW/plots/compare-vs-OLD.svg).  A FILE that cannot be written is one\n"
+		       "line and exit 2, before anything is printed.\n"
 		       "A side with DIR/ab.json (run --ab) adds its paired comparisons: %Change\n"
 		       "of B over A with its 95 % interval (docs/precision.md); `compare DIR`\n"
 		       "shows only those.\n"

@@ -462,8 +462,9 @@ static int resume_prepare(const char *dir, struct done *d, char *err, size_t err
 			 strerror(errno));
 		return -1;
 	} else if (dropped) {
-		fprintf(stderr, "stratbench: resume: %d unfinished line%s of %s dropped\n",
-			dropped, dropped > 1 ? "s" : "", src);
+		fprintf(stderr, "stratbench: resume: %d unfinished line%s of %s dropped (%s "
+			"again)\n", dropped, dropped > 1 ? "s" : "", src,
+			dropped > 1 ? "their benchmarks run" : "its benchmark runs");
 	}
 	if (src == log)
 		unlink(log);
@@ -707,15 +708,18 @@ static int run_main(int argc, char **argv)
 		}
 		if (sb_resume_load(resume, &rargc, &rargv, &complete, err, sizeof(err)))
 			goto usage;
-		/* one writer: held until exit, before anything in DIR is read
-		 * for the resume or changed */
-		if ((lock_fd = lock_out(resume, err, sizeof(err))) < 0)
-			goto usage;
-		/* another resume may have finished it while we waited for nothing */
-		sb_resume_free_argv(rargc, rargv);
-		rargv = NULL;
-		if (sb_resume_load(resume, &rargc, &rargv, &complete, err, sizeof(err)))
-			goto usage;
+		if (!complete) {
+			/* one writer: held until exit, before anything in DIR is
+			 * read for the resume or changed (a complete DIR is left
+			 * as it is, .lock included) */
+			if ((lock_fd = lock_out(resume, err, sizeof(err))) < 0)
+				goto usage;
+			/* another resume may have finished it while we waited */
+			sb_resume_free_argv(rargc, rargv);
+			rargv = NULL;
+			if (sb_resume_load(resume, &rargc, &rargv, &complete, err, sizeof(err)))
+				goto usage;
+		}
 		if (complete) {
 			fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", resume);
 			rc = 0;

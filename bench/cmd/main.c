@@ -1,7 +1,8 @@
 /* main.c — `stratbench COMMAND ...`: dispatch only, from the command table
  * (commands.c); one file per command.  --help/-h anywhere after the command
  * prints that command's help, before its options are parsed (so the help
- * shows the defaults). */
+ * shows the defaults).  No command, or an unknown one, is a usage error:
+ * one line naming the commands, exit 2; `stratbench help` is the overview. */
 #include "cmd/cmd.h"
 
 #include <string.h>
@@ -11,12 +12,25 @@ static bool is_help(const char *a)
 	return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
+/* The command names, comma-separated, for a usage error. */
+static const char *command_names(void)
+{
+	static char names[256];
+	size_t n = 0;
+
+	for (int i = 0; sb_commands[i] && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+				      sb_commands[i]->name);
+	return names;
+}
+
 int main(int argc, char **argv)
 {
 	const struct sb_command *c;
 
-	if (argc < 2) {
-		sb_help_overview(stderr);
+	if (argc < 2) {	/* a usage error: one line, as any other */
+		fprintf(stderr, "stratbench: no command (want %s; see stratbench help)\n",
+			command_names());
 		return SB_EXIT_USAGE;
 	}
 	if (is_help(argv[1])) {
@@ -29,13 +43,8 @@ int main(int argc, char **argv)
 	}
 	c = sb_command_find(argv[1]);
 	if (!c) {
-		char names[256];
-		size_t n = 0;
-
-		for (int i = 0; sb_commands[i] && n < sizeof(names); i++)
-			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
-					      sb_commands[i]->name);
-		fprintf(stderr, "stratbench: unknown command '%s' (want %s)\n", argv[1], names);
+		fprintf(stderr, "stratbench: unknown command '%s' (want %s)\n", argv[1],
+			command_names());
 		return SB_EXIT_USAGE;
 	}
 	for (int i = 2; i < argc; i++)

@@ -39,6 +39,32 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
 	return rc;
 }
 
+static void no_line(const char *key, json_t *v, void *arg)
+{
+	(void)key;
+	(void)v;
+	(void)arg;
+}
+
+/* run.json says complete: is what the readers take (results_read.c) whole?
+ * Not with runs.jsonl.partial left (a session that did not finish its
+ * files), nor, without gbench.json, with no runs.jsonl or one holding a
+ * line that does not parse (a benchmark cut short: the readers skip it and
+ * say --resume runs it again, so it must). */
+static bool files_complete(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/runs.jsonl.partial", dir);
+	if (access(path, F_OK) == 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/gbench.json", dir);
+	if (access(path, F_OK) == 0)
+		return true;
+	snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+	return sb_runlog_read(path, no_line, NULL) == 0;	/* -1: resume says why */
+}
+
 static const char *str_of(json_t *j, const char *key)
 {
 	json_t *v = json_object_get(j, key);
@@ -95,7 +121,7 @@ int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, cha
 		json_decref(j);
 		return -1;
 	}
-	*complete = json_is_true(json_object_get(j, "complete"));
+	*complete = json_is_true(json_object_get(j, "complete")) && files_complete(dir);
 	*argc = (int)json_array_size(a);
 	*argv = calloc(*argc + 1, sizeof(char *));
 	for (i = 0; i < json_array_size(a); i++) {

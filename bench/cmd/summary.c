@@ -450,8 +450,8 @@ static void files_written(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, i
 	}
 }
 
-int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
-		     size_t errlen)
+static int summary_text(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
+			size_t errlen)
 {
 	int ntables = 0, nnoisy = 0, reps = 0;
 
@@ -493,6 +493,31 @@ int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n,
 	files_written(o, f, dirs, n);
 	fprintf(o, "\n");
 	return 0;
+}
+
+/* The whole text is made first and printed only when every directory read:
+ * a failing input prints nothing, not a title and half the tables. */
+int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
+		     size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int rc;
+
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = summary_text(m, f, dirs, n, err, errlen);
+	if (fclose(m) && !rc) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	if (!rc)
+		fwrite(text, 1, len, o);
+	free(text);
+	return rc;
 }
 
 /* path.partial written by print, synced, renamed to path */

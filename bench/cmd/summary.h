@@ -21,8 +21,8 @@
 
 /* The summary of dirs[0..n) (a suite's stage directories, or one run's),
  * to o in format f (text or markdown); 0, or -1 with one line in err (a
- * directory that cannot be read).  A directory without any family the
- * summary knows adds nothing. */
+ * directory that cannot be read: then nothing is printed to o).  A
+ * directory without any family the summary knows adds nothing. */
 int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
 		     size_t errlen);
 

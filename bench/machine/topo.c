@@ -1,5 +1,6 @@
 /* topo.c — hwloc topology, the placement plans of DESIGN.md §6, binding checks. */
 #include <stratbench/err.h>
+#include <stratbench/input.h>
 #include <stratbench/topo.h>
 
 #include <ctype.h>
@@ -89,6 +90,9 @@ static void fill_pus(struct sb_topo *t)
  * attributes, glued words) and fuzzing found forms of each that made it
  * build tens of thousands of PUs: a whitelist, not a guess at its grammar. */
 #define SB_SYNTHETIC_MAX_PUS 4096	/* 8 sockets of 512 PUs: past every lab machine */
+/* An lstopo export takes about 1 KB per PU with its caches and PCI devices:
+ * a few MB at SB_SYNTHETIC_MAX_PUS.  Past this, xml:FILE is not one. */
+#define SB_TOPO_XML_MAX (64LL << 20)
 
 static const char *synthetic_refusal(const char *desc)
 {
@@ -130,6 +134,8 @@ static const char *synthetic_refusal(const char *desc)
 static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, size_t errlen)
 {
 	struct sb_topo *t = calloc(1, sizeof(*t));
+	char *xml = NULL;	/* xml:FILE's text, until hwloc has loaded it */
+	int rc;
 
 	*out = NULL;
 	if (!t || hwloc_topology_init(&t->h)) {
@@ -155,12 +161,14 @@ static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, siz
 			goto fail;
 		}
 	} else if (spec && strncmp(spec, "xml:", 4) == 0) {
-		if (access(spec + 4, R_OK)) {
-			snprintf(err, errlen, "cannot read topology file '%s': %s", spec + 4,
-				 strerror(errno));
+		/* read here with a bound, never by hwloc from the path: a
+		 * device, a FIFO or a huge file is one line, not a hang */
+		size_t len;
+
+		xml = sb_input_read(spec + 4, "topology file", SB_TOPO_XML_MAX, &len, err, errlen);
+		if (!xml)
 			goto fail;
-		}
-		if (hwloc_topology_set_xml(t->h, spec + 4)) {
+		if (hwloc_topology_set_xmlbuffer(t->h, xml, (int)len + 1)) {
 			snprintf(err, errlen, "bad topology XML '%s'", spec + 4);
 			goto fail;
 		}
@@ -168,7 +176,10 @@ static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, siz
 		snprintf(err, errlen, "unknown topology '%s' (want synthetic:DESC or xml:FILE)", spec);
 		goto fail;
 	}
-	if (hwloc_topology_load(t->h)) {
+	rc = hwloc_topology_load(t->h);
+	free(xml);	/* hwloc keeps no pointer into it once loaded */
+	xml = NULL;
+	if (rc) {
 		snprintf(err, errlen, "hwloc cannot load topology '%s'", spec ? spec : "native");
 		goto fail;
 	}
@@ -190,6 +201,7 @@ static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, siz
 fail:
 	hwloc_topology_destroy(t->h);
 	free(t);
+	free(xml);
 	return -1;
 }
 

@@ -6,10 +6,14 @@
  * the checked writer, escaping, the head and style, and the inline SVG. */
 #include "report/html.h"
 
+#include <stratbench/err.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* --- the checked writer ------------------------------------------------- */
@@ -95,6 +99,39 @@ static const char style[] =
 	"figcaption p{margin:.3em 0}figcaption .how{color:#444}.muted{color:#666}\n"
 	"details{margin:.6em 0}summary{cursor:pointer;font-weight:600}\n";
 
+static const char *not_regular(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
+	       S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+int sb_html_check(const char *path, char *err, size_t errlen)
+{
+	char partial[4300];
+	struct stat st;
+	int fd;
+
+	*err = '\0';
+	snprintf(partial, sizeof(partial), "%s.partial", path);
+	if (!*path)
+		snprintf(err, errlen, "cannot write '': no file named");
+	else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		snprintf(err, errlen, "cannot write %s: %s, not a regular file", path,
+			 not_regular(st.st_mode));
+	else if (lstat(partial, &st) == 0) {	/* a killed writer's: written over later */
+		if (!S_ISREG(st.st_mode) || access(partial, W_OK))
+			snprintf(err, errlen, "cannot write %s: %s is in the way", path, partial);
+	} else if ((fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	} else {
+		close(fd);
+		unlink(partial);
+	}
+	sb_err_oneline(err);	/* path is the user's */
+	return *err ? -1 : 0;
+}
+
 int sb_html_open(struct sb_html *h, const char *path, const char *title, char *err,
 		 size_t errlen)
 {
@@ -102,7 +139,7 @@ int sb_html_open(struct sb_html *h, const char *path, const char *title, char *e
 	snprintf(h->partial, sizeof(h->partial), "%s.partial", path);
 	h->f = fopen(h->partial, "w");
 	if (!h->f) {
-		snprintf(err, errlen, "cannot write %s: %s", h->partial, strerror(errno));
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
 	sb_html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -136,8 +173,7 @@ int sb_html_close(struct sb_html *h, const char *path, char *err, size_t errlen)
 		e = errno;
 	if (!e)
 		return 0;
-	snprintf(err, errlen, "cannot write %s: %s", e == h->err || !h->err ? h->partial : path,
-		 strerror(e));
+	snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
 	unlink(h->partial);
 	return -1;
 }

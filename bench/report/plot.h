@@ -76,6 +76,12 @@ struct sb_cmp_row {
 					 * the metric's direction is unknown), "noise",
 					 * "n/a" (no %Change) */
 };
+/* Before any work: can a page be written at path (html.c)?  Refuses a path
+ * that is not a regular file where one exists (a directory, a device: the
+ * page replaces it by a rename) and one whose path.partial cannot be
+ * created; nothing is left behind.  0, or -1 with "cannot write PATH: why"
+ * in err, naming path as given. */
+int sb_html_check(const char *path, char *err, size_t errlen);
 /* arg: OLD and NEW as given (directories or files), r: their results */
 int sb_html_compare(const char *path, const char *const arg[2], const struct sb_results r[2],
 		    const char *metric, const struct sb_cmp_row *rows, int nrows, char *err,

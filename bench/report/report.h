@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include <stratbench/gbench.h>
+#include <stratbench/input.h>
 #include <stratbench/topo.h>
 
 #include "report/point.h"
@@ -66,8 +67,9 @@ int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, siz
 void sb_out_fail(const char *path, int errnum);
 const char *sb_out_failure(void);
 /* runlog.c: an input results file, opened for reading only if it is a
- * regular file of at most SB_INPUT_MAX bytes (never blocks on a FIFO); NULL
- * with err "PATH: why" (one line) otherwise.  256 MiB: a default suite's
+ * regular file of at most SB_INPUT_MAX bytes (never blocks on a FIFO; the
+ * bounded reader of <stratbench/input.h>); NULL with err "PATH: why" (one
+ * line) otherwise.  256 MiB: a default suite's
  * gbench.json is about 1 MB, a full --threads=all sweep of a 256-PU machine
  * with every counter under 100 MB */
 #define SB_INPUT_MAX (256 << 20)

@@ -65,51 +65,17 @@ json_t *sb_json_loads_gb(const char *text, json_error_t *e)
 /* A whole input file: regular, at most SB_INPUT_MAX bytes (report.h). */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = sb_input_open(path, err, errlen);
-	char *buf = NULL, *nul;
-	size_t cap = 0, n = 0, r;
+	char *buf = sb_input_read(path, "results file", SB_INPUT_MAX, len, err, errlen), *nul;
 
-	if (!f)
+	if (!buf)
 		return NULL;
-	do {
-		if (n + 65536 + 1 > cap) {
-			char *more = realloc(buf, 2 * cap + 65536 + 1);
-
-			if (!more) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = more;
-			cap = 2 * cap + 65536 + 1;
-		}
-		r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
-		if (n > SB_INPUT_MAX) {	/* grew while read */
-			snprintf(err, errlen, "%s: over the %d MiB a results file may hold", path,
-				 SB_INPUT_MAX >> 20);
-			free(buf);
-			fclose(f);
-			return NULL;
-		}
-	} while (r > 0);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	nul = memchr(buf, '\0', n);
+	nul = memchr(buf, '\0', *len);
 	if (nul) {	/* jansson would stop there: say so */
 		snprintf(err, errlen, "%s: not valid JSON (a NUL byte at offset %zu)", path,
 			 (size_t)(nul - buf));
 		free(buf);
 		return NULL;
 	}
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 

@@ -161,47 +161,9 @@ out:
 	return rc;
 }
 
-/* What a path is, for a refusal. */
-static const char *kind_of(mode_t m)
-{
-	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
-	       S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" :
-	       S_ISDIR(m) ? "a directory" : "not a regular file";
-}
-
 FILE *sb_input_open(const char *path, char *err, size_t errlen)
 {
-	/* O_NONBLOCK: opening a FIFO with no writer must not wait */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e;
-	struct stat st;
-	FILE *f;
-
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		e = errno;
-		snprintf(err, errlen, "%s: %s: results are read from regular files only", path,
-			 fstat(fd, &st) ? strerror(e) : kind_of(st.st_mode));
-		close(fd);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (st.st_size > SB_INPUT_MAX) {
-		snprintf(err, errlen, "%s: %lld bytes: over the %d MiB a results file may hold",
-			 path, (long long)st.st_size, SB_INPUT_MAX >> 20);
-		close(fd);
-		errno = EFBIG;
-		return NULL;
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	f = fdopen(fd, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		close(fd);
-	}
-	return f;
+	return sb_input_open_max(path, "results file", SB_INPUT_MAX, err, errlen);
 }
 
 int sb_jsonl_write(int fd, json_t *j)
