@@ -70,7 +70,6 @@ check "context says resumed" grep -q "\"sb_resumed\": \"$k benchmarks finished" 
 grep -q '"complete": true' "$d/run.json"
 check "run.json complete" [ $? -eq 0 ]
 # every file of DIR, its size and times: nothing written, created or removed
-snap() { (cd "$1" && find . -printf '%p %s %T@ %C@\n' | sort); }
 snap "$d" >"$tmp/snap.before"
 sleep 0.05	# a write now has another mtime, whatever the file system's granularity
 "$sb" run --resume="$d" >/dev/null 2>"$tmp/again"

@@ -82,6 +82,12 @@ rc=$?
 check "resume of the suite exits 0 (rc=$rc: $(tail -2 "$tmp/r.err"))" [ "$rc" -eq 0 ]
 check "resumed: both locks' 3 repetitions" [ "$(grep -cE '"name": "lock/(tas|ticket)/threads:1/place:[a-z]+/manual_time"' "$tmp/i/gbench.json")" -eq 6 ]
 check "resumed: the summary written" grep -q '^\*\*locks against pthread_spin\|^## Summary' "$tmp/i/summary.md"
+snap "$tmp/i" >"$tmp/snap.before"
+sleep 0.05	# a write now has another mtime, whatever the file system's granularity
 "$sb" run --resume="$tmp/i" >"$tmp/r2.out" 2>"$tmp/r2.err"
 check "a finished suite resumed again: nothing to run, exit 0" [ $? -eq 0 ]
+check "a finished suite resumed again: says so" grep -q "nothing to resume: '$tmp/i' is complete" "$tmp/r2.err"
+snap "$tmp/i" >"$tmp/snap.after"
+check "a finished suite resumed again: no file written, created or removed" \
+	cmp -s "$tmp/snap.before" "$tmp/snap.after"
 finish test_suite

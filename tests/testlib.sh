@@ -3,6 +3,7 @@
 #   expect2 WHAT NEEDLE ARGS...  $sb ARGS exits 2 with one stderr line holding NEEDLE
 #   finish NAME                  prints "NAME: N passed, M failed", returns non-zero on failure
 #   col CSV NAME                 the number of a results.csv column, by its header
+#   snap DIR                     DIR's files with sizes and times (nothing written?)
 #   entry NAME OPS [AGG [REP [EXTRA]]]  one Google Benchmark JSON entry of ours
 #   doc LABEL ENTRY...           a results file of those entries, points typed
 # Needs $sb (the binary) and $tmp (a scratch directory).
@@ -19,6 +20,8 @@ expect2() {
 	else bad "$what: rc=$rc lines=$lines stderr='$(head -3 "$tmp/e")' (want 2, 1, '$needle')"; fi
 }
 col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
+# snap DIR: every file under DIR with its size and times, to compare
+snap() { (cd "$1" && find . -printf '%p %s %T@ %C@\n' | sort); }
 finish() {
 	echo "$1: $pass passed, $fail failed"
 	[ "$fail" -eq 0 ]

@@ -344,6 +344,15 @@ static bool has_results(const char *dir)
 	return access(path, F_OK) == 0;
 }
 
+/* finish() got to its end: the summary is its last file */
+static bool summarised(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	return access(path, F_OK) == 0;
+}
+
 /* plots, then the summary, of the stage directories that hold results */
 static void finish(const char *dir, char **dirs, int n)
 {
@@ -467,7 +476,7 @@ static bool is_ab(json_t *argv)
 static int run_stages(const char *dir, json_t *stages, bool quiet)
 {
 	char *dirs[16] = { NULL };
-	int rc = 0, n = 0;
+	int rc = 0, n = 0, ran = 0;
 	size_t i;
 	json_t *g;
 
@@ -514,11 +523,16 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 		fprintf(stderr, "stratbench: suite stage %zu/%zu: %s -> %s/\n", i + 1,
 			json_array_size(stages), name, sdir);
 		st = spawn_wait(v);
+		ran++;
 		if (!stage_done(name, st, &rc))
 			break;
 	}
-	if (rc < 128 && rc != SB_EXIT_USAGE)
+	if (!ran && !got_signal && summarised(dir)) {
+		/* a finished suite: nothing is redrawn or rewritten */
+		fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", dir);
+	} else if (rc < 128 && rc != SB_EXIT_USAGE) {
 		finish(dir, dirs, n);
+	}
 	if (rc >= 128 || got_signal) {
 		fprintf(stderr, "stratbench: suite interrupted: finished results kept in %s/; "
 			"'stratbench run --resume=%s' runs the rest\n", dir, dir);
