@@ -50,8 +50,8 @@ static void planner(const char *spec, int want_classes)
 {
 	struct sb_topo *t = load(spec);
 	int npus = sb_topo_npus(t), npk = sb_topo_npackages(t), *s = NULL, *s2 = NULL, *all = NULL;
-	int ns = sb_topo_pairs(t, false, &s), ns2 = sb_topo_pairs(t, false, &s2);
-	int na = sb_topo_pairs(t, true, &all), classes = 0;
+	int ns = sb_topo_pairs(t, SB_PAIRS_SAMPLE, &s), ns2 = sb_topo_pairs(t, SB_PAIRS_SAMPLE, &s2);
+	int na = sb_topo_pairs(t, SB_PAIRS_ALL, &all), classes = 0;
 	unsigned miss;
 
 	CHECK(na == npus * (npus - 1) / 2, "%s: all pairs %d, want %d", spec, na, npus * (npus - 1) / 2);
@@ -93,7 +93,7 @@ static void small_exact(void)
 	/* 2 packages × 2 cores × SMT2: OS CPUs 0..7 */
 	struct sb_topo *t = load("synthetic:pack:2 core:2 pu:2");
 	const int want[] = { 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 4, 5, 4, 6, 4, 7 };
-	int *p = NULL, n = sb_topo_pairs(t, false, &p);
+	int *p = NULL, n = sb_topo_pairs(t, SB_PAIRS_SAMPLE, &p);
 
 	CHECK(n == 10 && !memcmp(p, want, sizeof(want)), "pack:2 core:2 pu:2 sample: %d pairs", n);
 	CHECK(sb_topo_relation(t, 0, 1) == SB_REL_SMT, "0-1 smt");
@@ -107,6 +107,113 @@ static void small_exact(void)
 	CHECK(sb_topo_relation(t, 0, 1) == SB_REL_CACHE && sb_topo_relation(t, 0, 2) == SB_REL_NODE,
 	      "core complexes: same L3, then same node");
 	sb_topo_destroy(t);
+}
+
+/* Pairs per relation of a pair set. */
+static void per_class(const struct sb_topo *t, const int *p, int n, int count[SB_REL_COUNT])
+{
+	memset(count, 0, sizeof(int) * SB_REL_COUNT);
+	for (int i = 0; i < n; i++) {
+		int r = sb_topo_relation(t, p[2 * (size_t)i], p[2 * (size_t)i + 1]);
+
+		if (r >= 0)
+			count[r]++;
+	}
+}
+
+/* The default pairs (by distance class) on a lab machine's shape: every
+ * relation the machine has, at most SB_PAIRS_PER_CLASS of each, pairs
+ * well-formed and deterministic, spread (no CPU in every pair of a class
+ * that has more than one), and want: the relations, as a mask. */
+static void classes(const char *spec, unsigned want, int npus_want)
+{
+	struct sb_topo *t = load(spec);
+	int *p = NULL, *p2 = NULL, n = sb_topo_pairs(t, SB_PAIRS_CLASS, &p);
+	int n2 = sb_topo_pairs(t, SB_PAIRS_CLASS, &p2), count[SB_REL_COUNT], k = 0;
+	unsigned got = 0;
+
+	CHECK(sb_topo_npus(t) == npus_want, "%s: %d PUs, want %d", spec, sb_topo_npus(t), npus_want);
+	CHECK(n >= 0 && well_formed(p, n), "%s: class pairs sorted, a < b, no repeats", spec);
+	CHECK(n2 == n && !memcmp(p, p2, sizeof(int) * 2 * (size_t)n), "%s: deterministic", spec);
+	CHECK(n <= SB_REL_COUNT * SB_PAIRS_PER_CLASS, "%s: %d pairs: bounded", spec, n);
+	per_class(t, p, n, count);
+	for (int r = 0; r < SB_REL_COUNT; r++) {
+		if (count[r])
+			got |= 1u << r;
+		CHECK(count[r] <= SB_PAIRS_PER_CLASS, "%s: %d %s pairs", spec, count[r],
+		      sb_rel_names[r]);
+	}
+	CHECK(got == want, "%s: classes 0x%x, want 0x%x", spec, got, want);
+	CHECK(n < 2 || missing_relations(t, p, n) == 0, "%s: every relation present", spec);
+	/* a class of 3 pairs does not reuse one CPU in all of them */
+	for (int r = 0; r < SB_REL_COUNT; r++) {
+		int a = -1, common = 0, m = 0;
+
+		for (int i = 0; i < n; i++)
+			if (sb_topo_relation(t, p[2 * (size_t)i], p[2 * (size_t)i + 1]) == r) {
+				if (!m++)
+					a = p[2 * (size_t)i];
+				common += p[2 * (size_t)i] == a || p[2 * (size_t)i + 1] == a;
+			}
+		CHECK(m < 3 || common < m, "%s: %s pairs spread", spec, sb_rel_names[r]);
+		k += m;
+	}
+	CHECK(k == n, "%s: every pair has a relation", spec);
+	/* broken fixture: the set without its last class must be caught */
+	if (n > 1) {
+		int last = sb_topo_relation(t, p[2 * (size_t)n - 2], p[2 * (size_t)n - 1]), j = 0;
+
+		for (int i = 0; i < n; i++)
+			if (sb_topo_relation(t, p[2 * (size_t)i], p[2 * (size_t)i + 1]) != last) {
+				p2[2 * (size_t)j] = p[2 * (size_t)i];
+				p2[2 * (size_t)j + 1] = p[2 * (size_t)i + 1];
+				j++;
+			}
+		CHECK(missing_relations(t, p2, j) == 1u << last,
+		      "%s: a set without its %s pairs is caught", spec, sb_rel_names[last]);
+	}
+	free(p);
+	free(p2);
+	sb_topo_destroy(t);
+}
+
+#define R(x) (1u << SB_REL_##x)
+
+static void class_pairs(void)
+{
+	/* the three lab shapes of docs/running.md */
+	classes("synthetic:pack:2 numa:1 l3:1 core:12 pu:2", R(SMT) | R(CACHE) | R(REMOTE), 48);
+	classes("synthetic:pack:2 numa:2 core:5 pu:8", R(SMT) | R(NODE) | R(PACKAGE) | R(REMOTE),
+		160);
+	classes("synthetic:pack:2 numa:1 l3:11 core:2 pu:4",
+		R(SMT) | R(CACHE) | R(NODE) | R(REMOTE), 176);
+	/* POWER9's core pairs as a shared L2 (no L3 level) */
+	classes("synthetic:pack:2 l2:11 core:2 pu:4", R(SMT) | R(CACHE) | R(NODE) | R(REMOTE), 176);
+	classes("synthetic:pack:4 numa:2 l3:2 core:4 pu:2", R(SMT) | R(CACHE) | R(NODE) |
+		R(PACKAGE) | R(REMOTE), 128);
+	classes("synthetic:pack:1 core:16 pu:1", R(NODE), 16);	/* the 16-core KVM guest */
+	classes("synthetic:pack:1 core:2 pu:1", R(NODE), 2);
+	classes("synthetic:pack:1 core:1 pu:2", R(SMT), 2);
+	classes("synthetic:pack:1 core:1 pu:1", 0, 1);
+	{	/* exactly: 2 CPUs is their pair; 4 SMT2 cores, spread */
+		struct sb_topo *t = load("synthetic:pack:1 core:2 pu:1");
+		int *p = NULL, n = sb_topo_pairs(t, SB_PAIRS_CLASS, &p);
+
+		CHECK(n == 1 && p[0] == 0 && p[1] == 1, "2 CPUs: the pair 0,1 (%d pairs)", n);
+		free(p);
+		sb_topo_destroy(t);
+		t = load("synthetic:pack:1 core:4 pu:2");
+		n = sb_topo_pairs(t, SB_PAIRS_CLASS, &p);
+		{
+			int c[SB_REL_COUNT];
+
+			per_class(t, p, n, c);
+			CHECK(c[SB_REL_SMT] == 3 && c[SB_REL_NODE] == 3 && n == 6,
+			      "core:4 pu:2: 3 smt + 3 node, got %d pairs", n);
+		}
+		free(p);
+		sb_topo_destroy(t);
+	}
 }
 
 static bool near(double a, double b)
@@ -343,6 +450,7 @@ int main(void)
 	planner("synthetic:pack:2 core:20 pu:4", 3);		/* POWER9 SMT4 */
 	planner("synthetic:pack:2 l3:4 core:4 pu:2", 4);	/* core complexes */
 	planner("synthetic:pack:4 numa:2 l3:2 core:4 pu:2", 5);	/* every relation */
+	class_pairs();
 	arithmetic();
 	limits_for_points();
 	fed_from_reports();

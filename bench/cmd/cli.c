@@ -528,7 +528,8 @@ const struct sb_option sb_run_options[] = {
 	{ "home-node", SB_OPT_ULONG, &home_node, 0, INT_MAX, NULL, "N",
 	  "NUMA node for the shared state (default: node of thread 0's CPU)" },
 	{ "topology", SB_OPT_STRING, &topology, 0, 0, NULL, "T",
-	  "synthetic:DESC or xml:FILE; run refuses any but this machine (default: this machine)" },
+	  "synthetic:DESC or xml:FILE: with --dry-run, the plan and its time for that machine; "
+	  "a run refuses any but this machine (default: this machine)" },
 	{ "counters", SB_OPT_STRING, &counters, 0, 0, NULL, "LIST|none",
 	  "counters around every benchmark's timed region (see `stratbench counters`); "
 	  "default may be combined with others: default,dTLB-load-misses" },

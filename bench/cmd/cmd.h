@@ -48,8 +48,9 @@ struct sb_opts {
 extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_shootdown_driver,
 	sb_baseline_driver;
 extern const struct sb_family_driver sb_calibrate_driver;
-/* calibrate_bench.c: whether --pairs (auto, all, sample) means every pair here */
-bool sb_calibrate_all_pairs(const struct sb_topo *t);
+/* calibrate_bench.c: the enum sb_pairs_mode --pairs (auto, all, sample)
+ * means here (all on more than 512 PUs: the sample) */
+int sb_calibrate_pairs_mode(const struct sb_topo *t);
 extern const struct sb_family_driver sb_shootdown_kernel_driver;
 extern const struct sb_family_driver *const sb_drivers[];
 

@@ -1,4 +1,4 @@
-/* cmd_calibrate.c — `stratbench calibrate [--pairs=all|sample] [--out=DIR]
+/* cmd_calibrate.c — `stratbench calibrate [--pairs=auto|all|sample] [--out=DIR]
  * [--benchmark_*]`: the calibrate family alone, at the length the Google
  * Benchmark flags ask for (inside `run --limits` it is brief). */
 #include "cmd/cmd.h"
@@ -11,9 +11,9 @@ static const char *out, *pairs;
 static const char *const pairs_choices[] = { "auto", "all", "sample", NULL };
 
 static const struct sb_option calibrate_options[] = {
-	{ "pairs", SB_OPT_STRING, &pairs, 0, 0, pairs_choices, "all|sample",
-	  "latency matrix CPU pairs (default auto: all up to 16 PUs, else an O(PUs) sample "
-	  "covering every relation)" },
+	{ "pairs", SB_OPT_STRING, &pairs, 0, 0, pairs_choices, "auto|all|sample",
+	  "latency matrix CPU pairs (default auto: up to 3 per distance class; all: every "
+	  "pair, the heatmap; sample: O(PUs) pairs covering every relation)" },
 	{ "out", SB_OPT_STRING, &out, 0, 0, NULL, "DIR",
 	  "write DIR/gbench.json and DIR/results.csv; refuses a DIR holding results (default: none)" },
 	{ NULL },
@@ -44,7 +44,7 @@ const struct sb_command sb_cmd_calibrate = {
 	.name = "calibrate",
 	.summary = "the machine's limits alone: core-to-core latency matrix, uncontended op "
 		   "costs, flush round trip",
-	.usage = "[--pairs=all|sample] [--out=DIR] [--benchmark_*...]",
+	.usage = "[--pairs=auto|all|sample] [--out=DIR] [--benchmark_*...]",
 	.description = "Runs the calibrate family (run --family=calibrate) at the length the\n"
 		       "--benchmark_* flags ask for; run --limits runs it briefly before the\n"
 		       "strategies so their results carry limit_ops and of_limit.\n",

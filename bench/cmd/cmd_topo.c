@@ -10,8 +10,8 @@ static const char *const pairs_choices[] = { "auto", "all", "sample", NULL };
 /* The latency matrix calibrate would measure here (--pairs). */
 static void print_pairs(const struct sb_topo *t)
 {
-	bool all = !strcmp(pairs, "all") || (!strcmp(pairs, "auto") && sb_topo_npus(t) <= 16);
-	int *p = NULL, n = sb_topo_pairs(t, all, &p), count[SB_REL_COUNT] = { 0 }, i;
+	int mode = sb_pairs_mode_parse(pairs), *p = NULL, count[SB_REL_COUNT] = { 0 }, i;
+	int n = sb_topo_pairs(t, mode < 0 ? SB_PAIRS_CLASS : (enum sb_pairs_mode)mode, &p);
 
 	for (i = 0; i < n; i++) {
 		int r = sb_topo_relation(t, p[2 * (size_t)i], p[2 * (size_t)i + 1]);
@@ -19,7 +19,8 @@ static void print_pairs(const struct sb_topo *t)
 		if (r >= 0)
 			count[r]++;
 	}
-	printf("latency matrix (%s): %d pairs:", all ? "all" : "sample", n > 0 ? n : 0);
+	printf("latency matrix (%s): %d pairs:", sb_pairs_mode_names[mode < 0 ? 0 : mode],
+	       n > 0 ? n : 0);
 	for (i = 0; i < SB_REL_COUNT; i++)
 		if (count[i])
 			printf(" %s %d", sb_rel_names[i], count[i]);
@@ -34,9 +35,9 @@ static const struct sb_option topo_options[] = {
 	  "also print the plan: compact, cores, scatter or list:CPUS (default: none)" },
 	{ "threads", SB_OPT_STRING, &threads, 0, 0, NULL, "N",
 	  "thread count of the plan (default: the number of PUs)" },
-	{ "pairs", SB_OPT_STRING, &pairs, 0, 0, pairs_choices, "all|sample",
+	{ "pairs", SB_OPT_STRING, &pairs, 0, 0, pairs_choices, "auto|all|sample",
 	  "count the latency matrix's CPU pairs per relation as calibrate would measure "
-	  "them (default auto: all up to 16 PUs, else sample)" },
+	  "them (default auto: up to 3 per distance class)" },
 	{ NULL },
 };
 

@@ -214,6 +214,7 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 	pt->home_node = node >= 0 ? node : 0;
 	sb_point_name(f, nfirst, pt->name, sizeof(pt->name));
 	pt->counters_off = ab && !strcmp(ab, "none");
+	pt->brief = w->brief;
 	sb_points_add(pt->name, f);
 	if (o->skip && o->skip(pt->name, o->skip_arg))
 		return 0;	/* done before (--resume): planned, not registered */

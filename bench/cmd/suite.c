@@ -225,7 +225,7 @@ bool sb_suite_stage(void)
 static bool every_stage(const char *a)
 {
 	static const char *const all[] = { "--label", "--quiet", "--cv-threshold", "--console",
-					   "--counters", NULL };
+					   "--counters", "--topology", NULL };
 
 	for (const char *const *p = all; *p; p++) {
 		size_t n = strlen(*p);

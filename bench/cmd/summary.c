@@ -340,6 +340,70 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 	free(rows);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The core-to-core latency by distance class (docs/calibrate.md): per op
+ * and class (the pair's rel counter), the pairs measured and the min,
+ * median and max of their one_way_ns medians.  A run without c2c points
+ * prints nothing. */
+static void c2c_classes(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r)
+{
+	static const char *const ops[] = { "store", "cas" };
+	static const char *const head[] = { "op", "class", "pairs", "min", "median", "max" };
+	double *v = calloc((size_t)r->n + 1, sizeof(double));
+	char **cells = calloc(6 * (2 * SB_REL_COUNT + 1), sizeof(char *)), title[4300];
+	int rows = 1;
+
+	if (!v || !cells)
+		goto out;
+	for (int k = 0; k < 6; k++)
+		cells[k] = strdup(head[k]);
+	for (int op = 0; op < 2; op++)
+		for (int rel = 0; rel < SB_REL_COUNT; rel++) {
+			int n = 0;
+			char **c = cells + 6 * (size_t)rows;
+			char buf[32];
+
+			for (int i = 0; i < r->n; i++) {
+				const struct sb_bm *b = &r->bm[i];
+				const char *bop = b->has_point ? sb_params_get(&b->pt.params, "op") : NULL;
+				double x = value_of(b, "one_way_ns"), cls = value_of(b, "rel");
+
+				if (!bop || b->failed || strcmp(b->pt.family, "calibrate") ||
+				    strcmp(b->pt.strategy, "c2c") || strcmp(bop, ops[op]) ||
+				    !(x > 0) || cls != rel)
+					continue;
+				v[n++] = x;
+			}
+			if (!n)
+				continue;
+			qsort(v, (size_t)n, sizeof(double), cmp_dbl);
+			c[0] = strdup(ops[op]);
+			c[1] = strdup(sb_rel_names[rel]);
+			snprintf(buf, sizeof(buf), "%d", n);
+			c[2] = strdup(buf);
+			c[3] = fmt(v[0]);
+			c[4] = fmt(n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+			c[5] = fmt(v[n - 1]);
+			rows++;
+		}
+	if (rows > 1) {
+		snprintf(title, sizeof(title), "core-to-core one-way ns by distance class (%s): "
+			 "min, median and max over the pairs' medians (calibrate/c2c)", r->path);
+		sb_cmp_fprint_table(o, f, title, 6, cells, rows);
+	}
+out:
+	for (int k = 0; cells && k < 6 * rows; k++)
+		free(cells[k]);
+	free(cells);
+	free(v);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp((*(const struct sb_bm *const *)a)->name, (*(const struct sb_bm *const *)b)->name);
@@ -468,6 +532,14 @@ static int summary_text(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int
 					reps = r.bm[i].nreps;
 			sb_results_free(&r);
 		}
+	}
+	for (int d = 0; d < n; d++) {
+		struct sb_results r;
+
+		if (sb_results_load(dirs[d], "one_way_ns", &r, err, errlen))
+			return -1;
+		c2c_classes(o, f, &r);
+		sb_results_free(&r);
 	}
 	for (int d = 0; d < n; d++)
 		ab_section(o, f, dirs[d]);

@@ -41,13 +41,33 @@
 #define SB_C2C_BATCH 64			/* round trips per timed sample */
 #define SB_C2C_SAMPLES (1 << 16)	/* samples kept per call */
 #define SB_C2C_ALL_MAX 512		/* PUs: beyond, --pairs=all measures the sample */
+/* Inside run --limits a round of the fixed count stops early once it has
+ * run SB_BRIEF_ROUND_NS and at least SB_BRIEF_MIN_SAMPLES timed batches
+ * (round trips, madvise calls): on a machine whose vCPUs are descheduled
+ * while their partner spins (a loaded VM), 2000 batches of a pair took 1 s
+ * where their median says 25 ms; the median and minimum need far fewer.
+ * Google Benchmark's time is then scaled to the count it asked for. */
+#define SB_BRIEF_ROUND_NS 50000000ULL
+#define SB_BRIEF_MIN_SAMPLES 200
+
+/* A brief round's member 0, every 16 ops past the minimum: past its time,
+ * it raises stop (its partner, serving, watches it) and says so. */
+static inline bool brief_over(bool brief, const struct sb_round *r, uint64_t ops,
+			      uint64_t deadline_ns)
+{
+	if (!brief || ops < SB_BRIEF_MIN_SAMPLES || (ops & 15) || sb_now_ns() < deadline_ns)
+		return false;
+	__atomic_store_n(r->stop, 1, __ATOMIC_RELAXED);	/* as sb_round_over() */
+	return true;
+}
 
 static const char *pairs_mode = "auto";
 static const char *const pairs_choices[] = { "auto", "all", "sample", NULL };
 
 static const struct sb_option calibrate_options[] = {
-	{ "pairs", SB_OPT_STRING, &pairs_mode, 0, 0, pairs_choices, "all|sample",
-	  "latency matrix CPU pairs (default auto: all up to 16 PUs, else sample)" },
+	{ "pairs", SB_OPT_STRING, &pairs_mode, 0, 0, pairs_choices, "auto|all|sample",
+	  "latency matrix CPU pairs (default auto: up to 3 per distance class; all: the "
+	  "heatmap's every pair)" },
 	{ NULL },
 };
 
@@ -70,9 +90,15 @@ static int calibrate_variants(const char *strategy, struct sb_params *sets, int 
 	return n;
 }
 
-bool sb_calibrate_all_pairs(const struct sb_topo *t)
+int sb_calibrate_pairs_mode(const struct sb_topo *t)
 {
-	return !strcmp(pairs_mode, "all") || (!strcmp(pairs_mode, "auto") && sb_topo_npus(t) <= 16);
+	int mode = sb_pairs_mode_parse(pairs_mode);
+
+	if (mode < 0)
+		mode = SB_PAIRS_CLASS;		/* the parser allows only the three */
+	if (mode == SB_PAIRS_ALL && sb_topo_npus(t) > SB_C2C_ALL_MAX)
+		mode = SB_PAIRS_SAMPLE;		/* npus² Google Benchmark points */
+	return mode;
 }
 
 static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy,
@@ -83,15 +109,12 @@ static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy,
 	char err[256];
 
 	if (!strcmp(strategy, "c2c")) {
-		bool all = sb_calibrate_all_pairs(t);
+		int mode = sb_calibrate_pairs_mode(t);
 
-		if (all && npus > SB_C2C_ALL_MAX) {	/* npus² Google Benchmark points */
+		if (mode == SB_PAIRS_SAMPLE && !strcmp(pairs_mode, "all"))
 			fprintf(stderr, "stratbench: note: calibrate/c2c: every pair of %d PUs is "
 				"too many; measuring the sample (--pairs=sample)\n", npus);
-			all = false;
-		}
-
-		n = npus < 2 ? 0 : sb_topo_pairs(t, all, &pairs);
+		n = npus < 2 ? 0 : sb_topo_pairs(t, (enum sb_pairs_mode)mode, &pairs);
 		if (n <= 0) {
 			fprintf(stderr, "stratbench: note: calibrate/c2c skipped: %s\n",
 				npus < 2 ? "one CPU, no pair to measure" : "out of memory");
@@ -134,6 +157,10 @@ struct c2c_member {
 struct c2c_run {
 	uint64_t *line;			/* the bounced line, on the home node */
 	bool cas;
+	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
+	uint64_t last;			/* the round's last batch, once member 0 decided;
+					 * UINT64_MAX: the quota's */
+	uint64_t batches, quota;	/* the round's batches and quota (member 0) */
 	double *samples;		/* one-way ns per batch, member 0 only */
 	double cycles_per_ns;
 	int nsamples;
@@ -146,8 +173,15 @@ struct c2c_run {
 static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 {
 	struct c2c_run *c = arg;
-	uint64_t *line = c->line, q = r->quota, b, v = c->m[tid].seq, t0 = 0;
+	uint64_t *line = c->line, q = r->quota, b, v = c->m[tid].seq, t0 = 0, t1;
+	uint64_t deadline = 0;
 
+	if (tid == 0) {
+		/* relaxed: published to member 1 by this round's first write
+		 * (release), before which member 1 cannot finish a batch */
+		__atomic_store_n(&c->last, UINT64_MAX, __ATOMIC_RELAXED);
+		deadline = sb_read_cycles() + (uint64_t)(SB_BRIEF_ROUND_NS * c->cycles_per_ns);
+	}
 	for (b = 0; b < q; b++) {
 		for (int j = 0; j < SB_C2C_BATCH; j++, v += 2) {
 			if (c->cas) {
@@ -170,12 +204,42 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 			if (tid == 0 && j == (b == 0))
 				t0 = sb_read_cycles();
 		}
-		if (tid == 0 && c->nsamples < SB_C2C_SAMPLES)
-			c->samples[c->nsamples++] = (double)(sb_read_cycles() - t0) /
-				(2.0 * (SB_C2C_BATCH - (b == 0)) * c->cycles_per_ns);
+		if (tid == 0) {
+			t1 = sb_read_cycles();
+			if (c->nsamples < SB_C2C_SAMPLES)
+				c->samples[c->nsamples++] = (double)(t1 - t0) /
+					(2.0 * (SB_C2C_BATCH - (b == 0)) * c->cycles_per_ns);
+			/* brief and long enough: one more batch, which member 1
+			 * finishes only after this store (its acquire of that
+			 * batch's writes), then both stop */
+			if (c->brief && b + 1 >= SB_BRIEF_MIN_SAMPLES && b + 1 < q && t1 > deadline &&
+			    __atomic_load_n(&c->last, __ATOMIC_RELAXED) == UINT64_MAX)
+				__atomic_store_n(&c->last, b + 1, __ATOMIC_RELAXED);
+		}
+		/* relaxed: ordered by the line's acquire (member 1) or program
+		 * order (member 0) */
+		if (b >= __atomic_load_n(&c->last, __ATOMIC_RELAXED)) {
+			b++;
+			break;
+		}
+	}
+	if (tid == 0) {
+		c->batches = b;
+		c->quota = q;
 	}
 	c->m[tid].seq = v;
-	return q;
+	return b;
+}
+
+/* Google Benchmark's time for a round: its time scaled to the quota when
+ * it ended early (brief). */
+static uint64_t c2c_round_ns(const struct sb_team_result *r, void *arg)
+{
+	const struct c2c_run *c = arg;
+
+	if (!c->batches || c->batches >= c->quota)
+		return r->elapsed_ns;
+	return (uint64_t)((double)r->elapsed_ns * (double)c->quota / (double)c->batches);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -194,13 +258,15 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 
 	memset(c, 0, sizeof(*c));
 	c->cas = cas;
+	c->brief = pt->brief;
 	c->m[1].seq = 1;
 	c->samples = malloc(sizeof(double) * SB_C2C_SAMPLES);
 	c->cycles_per_ns = sb_cycles_per_ns();
 	c->line = sb_drive_alloc(st, pt, SB_CACHELINE);
 	if (!c->line)
 		goto out;
-	if (sb_drive_run(st, pt, c2c_member_fn, c, &d) == 0) {
+	if (sb_drive_run_team(st, pt, pt->threads, pt->cpus, c2c_member_fn, c, c2c_round_ns,
+			      &d) == 0) {
 		sb_drive_report_counters(st, &d);	/* and frees d */
 		if (c->nsamples) {	/* every iteration is a sample */
 			double med, mn, mx;
@@ -321,12 +387,15 @@ struct flush_run {
 	char *other;			/* the toucher's own page: keeps the mm live there */
 	long pagesz;
 	int failed;			/* errno of a failed madvise */
+	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
+	uint64_t calls, quota;		/* the round's calls and quota (member 0) */
+	uint64_t real_ns;		/* the rounds' time, unscaled */
 };
 
 static uint64_t flush_member_fn(int tid, const struct sb_round *r, void *arg)
 {
 	struct flush_run *f = arg;
-	uint64_t ops = 0;
+	uint64_t ops = 0, deadline = sb_now_ns() + SB_BRIEF_ROUND_NS;
 
 	if (tid == 1) {		/* toucher: runs this mm on its CPU until stop */
 		while (!sb_round_over(r, 0))
@@ -341,13 +410,26 @@ static uint64_t flush_member_fn(int tid, const struct sb_round *r, void *arg)
 			break;
 		}
 		ops++;
-	} while (!sb_round_over(r, ops));
+	} while (!sb_round_over(r, ops) && !brief_over(f->brief, r, ops, deadline));
+	f->calls = ops;
+	f->quota = r->quota;
 	return ops;
+}
+
+/* scaled to the quota when a brief round ended early, as c2c_round_ns */
+static uint64_t flush_round_ns(const struct sb_team_result *r, void *arg)
+{
+	struct flush_run *f = arg;
+
+	f->real_ns += r->elapsed_ns;
+	if (!f->calls || f->calls >= f->quota)
+		return r->elapsed_ns;
+	return (uint64_t)((double)r->elapsed_ns * (double)f->quota / (double)f->calls);
 }
 
 static void flush_body(sb_state *st, const struct sb_point *pt)
 {
-	struct flush_run f = { .pagesz = sysconf(_SC_PAGESIZE) };
+	struct flush_run f = { .pagesz = sysconf(_SC_PAGESIZE), .brief = pt->brief };
 	struct sb_drive d;
 	char *mem = mmap(NULL, (size_t)f.pagesz * 2, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -359,14 +441,15 @@ static void flush_body(sb_state *st, const struct sb_point *pt)
 	f.page = mem;
 	f.other = mem + f.pagesz;
 	memset(f.other, 1, (size_t)f.pagesz);
-	if (sb_drive_run(st, pt, flush_member_fn, &f, &d) == 0) {
+	if (sb_drive_run_team(st, pt, pt->threads, pt->cpus, flush_member_fn, &f, flush_round_ns,
+			      &d) == 0) {
 		if (f.failed) {
 			sb_state_skip_with_error(st, "madvise(MADV_DONTNEED) failed");
-		} else if (d.ops[0] && d.elapsed_ns) {
-			double us = (double)d.elapsed_ns / (double)d.ops[0] / 1e3;
+		} else if (d.ops[0] && f.real_ns) {
+			double us = (double)f.real_ns / (double)d.ops[0] / 1e3;
 
 			sb_state_counter(st, "us_per_call", us, SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "ops_per_s", (double)d.ops[0] * 1e9 / (double)d.elapsed_ns,
+			sb_state_counter(st, "ops_per_s", (double)d.ops[0] * 1e9 / (double)f.real_ns,
 					 SB_COUNTER_DEFAULT);
 		}
 		sb_drive_report_counters(st, &d);
@@ -385,6 +468,7 @@ struct rtt_run {
 	double *samples;		/* ns per round trip, per batch */
 	int nsamples;
 	uint64_t trips;			/* requests sent, over the rounds */
+	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
 };
 
 /* Member 0 sends the requests; member 1 is the responder (CPU 0 of the
@@ -395,7 +479,7 @@ static uint64_t rtt_member_fn(int tid, const struct sb_round *r, void *arg)
 	static const unsigned long page;	/* page 0: in the hot set */
 	struct rtt_run *x = arg;
 	struct sb_cpumask one;
-	uint64_t n = 0, t0;
+	uint64_t n = 0, t0, deadline = sb_now_ns() + SB_BRIEF_ROUND_NS;
 
 	if (tid == 1)
 		return sb_sim_respond(x->sim, 0, r);
@@ -409,7 +493,7 @@ static uint64_t rtt_member_fn(int tid, const struct sb_round *r, void *arg)
 		if (x->nsamples < SB_RTT_SAMPLES)
 			x->samples[x->nsamples++] = (double)(sb_now_ns() - t0) / SB_RTT_BATCH;
 		n += SB_RTT_BATCH;
-	} while (!sb_round_over(r, n));
+	} while (!sb_round_over(r, n) && !brief_over(x->brief, r, n, deadline));
 	/* the round's time: the requests only, as Google Benchmark's */
 	sb_sim_migrate_end(x->sd, n, r->quota);
 	x->trips += n;
@@ -435,7 +519,8 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 		       SB_IPI_SIGNAL,
 		.seed = 1,
 	};
-	struct rtt_run x = { .samples = malloc(sizeof(double) * SB_RTT_SAMPLES) };
+	struct rtt_run x = { .samples = malloc(sizeof(double) * SB_RTT_SAMPLES),
+			     .brief = pt->brief };
 	struct sb_sim_report rep;
 	struct sb_drive d;
 	char err[256];

@@ -1,9 +1,24 @@
 /* pairs.c — which CPU pairs the core-to-core latency matrix measures
- * (topo.h): every pair on small machines, an O(PUs) sample covering every
- * relation on big ones. */
+ * (topo.h): a few pairs per distance class (the default: bounded on any
+ * machine), every pair (the heatmap), or an O(PUs) sample covering every
+ * relation. */
 #include <stratbench/topo.h>
 
 #include <stdlib.h>
+#include <string.h>
+
+const char *const sb_pairs_mode_names[] = { "classes", "all", "sample", NULL };
+
+int sb_pairs_mode_parse(const char *s)
+{
+	if (!s || !strcmp(s, "auto"))
+		return SB_PAIRS_CLASS;
+	if (!strcmp(s, "all"))
+		return SB_PAIRS_ALL;
+	if (!strcmp(s, "sample"))
+		return SB_PAIRS_SAMPLE;
+	return -1;
+}
 
 static int cmp_pair(const void *a, const void *b)
 {
@@ -22,10 +37,62 @@ static void put(int *v, int *n, int a, int b)
 	(*n)++;
 }
 
-int sb_topo_pairs(const struct sb_topo *t, bool all, int **pairs)
+/* Up to SB_PAIRS_PER_CLASS pairs of each relation, spread: the m-th of a
+ * class takes the PU at fraction f = (2m+1)/(2K) of the PUs that have a
+ * partner of the class (tree order), and its partner at the same fraction
+ * of its partners of the class.  O(PUs^2) relation look-ups, constant
+ * each; -1 when out of memory. */
+static int by_class(const struct sb_topo *t, int *v)
+{
+	int npus = sb_topo_npus(t), n = 0;
+	int *cnt = calloc((size_t)npus * SB_REL_COUNT + 1, sizeof(int));	/* partners per class */
+	int *has = malloc(sizeof(int) * (npus ? npus : 1));
+
+	if (!cnt || !has) {
+		free(cnt);
+		free(has);
+		return -1;
+	}
+	for (int i = 0; i < npus; i++)
+		for (int j = i + 1; j < npus; j++) {
+			int r = sb_topo_relation_at(t, i, j);
+
+			if (r >= 0) {
+				cnt[(size_t)i * SB_REL_COUNT + r]++;
+				cnt[(size_t)j * SB_REL_COUNT + r]++;
+			}
+		}
+	for (int r = 0; r < SB_REL_COUNT; r++) {
+		int nh = 0, k;
+
+		for (int i = 0; i < npus; i++)
+			if (cnt[(size_t)i * SB_REL_COUNT + r])
+				has[nh++] = i;
+		k = nh < SB_PAIRS_PER_CLASS ? nh : SB_PAIRS_PER_CLASS;
+		for (int m = 0; m < k; m++) {
+			int i = has[(size_t)(2 * m + 1) * nh / (2 * (size_t)k)];
+			int want = (int)((size_t)(2 * m + 1) * cnt[(size_t)i * SB_REL_COUNT + r] /
+					 (2 * (size_t)k));
+
+			for (int j = 0; j < npus; j++)
+				if (j != i && sb_topo_relation_at(t, i, j) == r && want-- == 0) {
+					put(v, &n, sb_topo_pu_os(t, i), sb_topo_pu_os(t, j));
+					break;
+				}
+		}
+	}
+	free(cnt);
+	free(has);
+	return n;
+}
+
+int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs)
 {
 	int npus = sb_topo_npus(t), npk = sb_topo_npackages(t), n = 0, first0 = -1, i, j, k;
-	size_t cap = all ? (size_t)npus * (npus - 1) / 2 : (size_t)2 * npus + (size_t)npk * npk;
+	bool all = mode == SB_PAIRS_ALL;
+	size_t cap = all ? (size_t)npus * (npus - 1) / 2 :
+		     mode == SB_PAIRS_CLASS ? (size_t)SB_REL_COUNT * SB_PAIRS_PER_CLASS :
+		     (size_t)2 * npus + (size_t)npk * npk;
 	int *v = malloc(sizeof(int) * 2 * (cap ? cap : 1));
 	int *first = malloc(sizeof(int) * npk);	/* first PU (OS number) of each package */
 
@@ -35,7 +102,13 @@ int sb_topo_pairs(const struct sb_topo *t, bool all, int **pairs)
 		free(first);
 		return -1;
 	}
-	if (all) {
+	if (mode == SB_PAIRS_CLASS) {
+		if ((n = by_class(t, v)) < 0) {
+			free(v);
+			free(first);
+			return -1;
+		}
+	} else if (all) {
 		for (i = 0; i < npus; i++)
 			for (j = i + 1; j < npus; j++)
 				put(v, &n, sb_topo_pu_os(t, i), sb_topo_pu_os(t, j));

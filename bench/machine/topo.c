@@ -19,6 +19,8 @@ struct sb_pu {
 	int node;	/* logical index of its NUMA node, 0 if none */
 	int node_os;	/* OS index of that node, -1 if none */
 	int llc;	/* logical index of its L3 (core complex), -1 if none */
+	int l2;		/* logical index of its L2, -1 if none (shared by cores on
+			 * some machines: POWER9's core pairs, Atom modules) */
 };
 
 struct sb_topo {
@@ -60,6 +62,7 @@ static void fill_pus(struct sb_topo *t)
 		p->smt = core && i > 0 && t->pu[i - 1].core == p->core ? t->pu[i - 1].smt + 1 : 0;
 		p->pkg = depth_index(h, o, HWLOC_OBJ_PACKAGE);
 		p->llc = depth_index(h, o, HWLOC_OBJ_L3CACHE);
+		p->l2 = depth_index(h, o, HWLOC_OBJ_L2CACHE);
 		if (p->pkg < 0)
 			p->pkg = 0;
 		p->node = 0;
@@ -563,19 +566,29 @@ int sb_topo_plan(const struct sb_topo *t, const char *placement, int n, int *cpu
 
 const char *const sb_rel_names[SB_REL_COUNT] = { "smt", "cache", "node", "package", "remote" };
 
-int sb_topo_relation(const struct sb_topo *t, int cpu_a, int cpu_b)
+static int relation(const struct sb_pu *a, const struct sb_pu *b)
 {
-	const struct sb_pu *a = pu_by_os(t, cpu_a), *b = pu_by_os(t, cpu_b);
-
 	if (!a || !b || a == b)
 		return -1;
 	if (a->core == b->core)
 		return SB_REL_SMT;
-	if (a->llc >= 0 && a->llc == b->llc)
+	if ((a->llc >= 0 && a->llc == b->llc) || (a->l2 >= 0 && a->l2 == b->l2))
 		return SB_REL_CACHE;
 	if (a->pkg == b->pkg)
 		return a->node == b->node ? SB_REL_NODE : SB_REL_PACKAGE;
 	return SB_REL_REMOTE;
+}
+
+int sb_topo_relation(const struct sb_topo *t, int cpu_a, int cpu_b)
+{
+	return relation(pu_by_os(t, cpu_a), pu_by_os(t, cpu_b));
+}
+
+int sb_topo_relation_at(const struct sb_topo *t, int i, int j)
+{
+	if (i < 0 || j < 0 || i >= t->npus || j >= t->npus)
+		return -1;
+	return relation(&t->pu[i], &t->pu[j]);
 }
 
 int sb_topo_pu_os(const struct sb_topo *t, int i)

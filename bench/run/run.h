@@ -39,6 +39,7 @@ struct sb_point {
 	int home_node;
 	const struct sb_topo *topo;
 	bool counters_off;		/* --counters-ab's "/counters:none" twin */
+	bool brief;			/* --limits' calibration: a fixed count, bounded in time */
 	struct sb_point *next;		/* every registered point, freed by sb_plan_free */
 };
 

@@ -41,22 +41,35 @@ void sb_topo_print(const struct sb_topo *t, FILE *f);
 int sb_topo_pu_os(const struct sb_topo *t, int i);
 
 /* How two PUs share the machine, closest first: SMT siblings of one core,
- * the same last-level (L3) cache (a core complex), the same NUMA node, the
- * same package on another node, another package. */
+ * a cache shared by their cores (the same L3: a core complex; or the same
+ * L2: POWER9's core pairs), the same NUMA node, the same package on
+ * another node, another package. */
 enum sb_cpu_rel { SB_REL_SMT, SB_REL_CACHE, SB_REL_NODE, SB_REL_PACKAGE, SB_REL_REMOTE,
 		  SB_REL_COUNT };
 extern const char *const sb_rel_names[SB_REL_COUNT];
 /* enum sb_cpu_rel of two distinct OS CPUs, -1 if either is unknown or a == b. */
 int sb_topo_relation(const struct sb_topo *t, int cpu_a, int cpu_b);
+/* The same, of the i-th and j-th PUs in tree order (constant time). */
+int sb_topo_relation_at(const struct sb_topo *t, int i, int j);
 
 /* CPU pairs for the core-to-core latency matrix (pairs.c), as OS CPU numbers
  * with a < b, sorted, no repeats; *pairs is malloc'd (2 ints per pair).
- * all: every unordered pair.  sample: O(PUs) pairs that cover every relation
- * the machine has, deterministically: the first PU of each package with
- * every other PU of its package, the first PU of the machine with every PU
- * of the other packages, and the first PUs of every two packages.
+ * SB_PAIRS_CLASS: by distance class (the default, --pairs=auto): for each
+ * relation the machine has, up to SB_PAIRS_PER_CLASS pairs spread over it
+ * (the PU at 1/6, 1/2 and 5/6 of those that have a partner of the class,
+ * each with its partner at the same fraction): at most 5 x 3 pairs, on any
+ * machine.  SB_PAIRS_ALL: every unordered pair (the heatmap).
+ * SB_PAIRS_SAMPLE: O(PUs) pairs that cover every relation the machine has,
+ * deterministically: the first PU of each package with every other PU of
+ * its package, the first PU of the machine with every PU of the other
+ * packages, and the first PUs of every two packages.
  * Returns the count, or -1 when out of memory. */
-int sb_topo_pairs(const struct sb_topo *t, bool all, int **pairs);
+enum sb_pairs_mode { SB_PAIRS_CLASS, SB_PAIRS_ALL, SB_PAIRS_SAMPLE };
+#define SB_PAIRS_PER_CLASS 3
+int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs);
+/* "auto" (classes), "all", "sample": the mode; -1 for anything else. */
+int sb_pairs_mode_parse(const char *s);
+extern const char *const sb_pairs_mode_names[];	/* indexed by the mode */
 
 /* Fills cpus[0..nthreads) with OS CPU numbers.  0, or -1 with err set. */
 int sb_topo_plan(const struct sb_topo *t, const char *placement, int nthreads, int *cpus,
