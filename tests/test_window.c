@@ -7,15 +7,15 @@
  *   stress   many members, real clock, every policy × lock × accounting,
  *            each in a child process watched for progress: no deadlock
  *            (no call completes while the child spins for STALL_NS of
- *            CPU time or sleeps for STALL_NS: the child is killed), every
- *            member makes every call and gets pages admitted, declared or
- *            requested exactness holds (0 lost pages), and no window's
- *            count exceeds limit + members × (pages per call + batch);
+ *            CPU time or its members sleep for STALL_NS: the child is
+ *            killed), every member makes every call and gets pages
+ *            admitted, declared or requested exactness holds (0 lost
+ *            pages), and no window's count exceeds limit + members ×
+ *            (pages per call + batch);
  * plus the fidelity merge on synthetic logs, the jiffies ticker, the calls
  * clock (--clock=calls), the timed loops and the spinlock specifics.  Work is scaled down under sanitizers
  * and qemu (SLOW, and in the emulated lab guest, see slow()), never
  * skipped. */
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,7 +60,7 @@ static int slow(void)
 #define STRESS_LIMIT	16ul
 #define STRESS_PAGES	2ul
 /* Deadlock: no call completes while the child spins for STALL_NS of its
- * own CPU time (a spinning lock), or while every thread of it sleeps for
+ * own CPU time (a spinning lock), or while every member of it sleeps for
  * STALL_NS (a sleeping one), seen at STALL_POLLS polls in a row.  Never
  * wall time alone: on a loaded machine a runnable child (or this watcher)
  * can wait for a CPU for over a second, and that is no deadlock. */
@@ -169,7 +171,7 @@ static int script(const struct sb_window_policy *p, const char *lock, bool exact
 
 /* ---- stress: many members, real clock, in a child process */
 
-/* F_ASLEEP comes with F_STALL when the child's threads all slept (else it spun) */
+/* F_ASLEEP comes with F_STALL when the child's members all slept (else it spun) */
 enum { F_STALL = 1, F_PROGRESS = 2, F_LOST = 4, F_BOUND = 8, F_IDLE = 16, F_CRASH = 32,
        F_STATS = 64, F_ASLEEP = 128 };
 
@@ -180,6 +182,7 @@ struct stress_shm {
 	uint64_t calls[MAXM], admitted[MAXM];	/* admitted: the policy's own count */
 	uint64_t returned[MAXM];		/* pages of calls that returned admitted */
 	uint64_t resets, harvested, count, max_harvest, bound, batch;
+	int tid[MAXM];		/* each member's thread id, 0 until it runs */
 	int done;
 };
 
@@ -205,6 +208,8 @@ static uint64_t stress_member(int tid, const struct sb_round *r, void *arg)
 	sb_ticks now, t0;
 
 	(void)r;	/* every member makes all its calls: progress is checked */
+	/* relaxed: the watcher only names the thread whose state it reads */
+	__atomic_store_n(&a->shm->tid[tid], (int)syscall(SYS_gettid), __ATOMIC_RELAXED);
 	__atomic_fetch_add(&arrived, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&arrived, __ATOMIC_RELAXED) < (unsigned)a->members)
 		sched_yield();
@@ -225,7 +230,7 @@ static uint64_t stress_member(int tid, const struct sb_round *r, void *arg)
 }
 
 static void stress_child(const struct sb_window_policy *p, const char *lock, bool exact,
-			 int members, struct stress_shm *shm)
+			 int members, struct stress_shm *shm, pid_t watcher)
 {
 	static struct stress_arg a;
 	struct sb_team_result res;
@@ -233,6 +238,9 @@ static void stress_child(const struct sb_window_policy *p, const char *lock, boo
 	char err[256];
 	int i;
 
+	/* a watcher that dies (its own watchdog) takes a hung child with it */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != watcher)
+		_exit(6);
 	memset(&a, 0, sizeof(a));
 	a.p = p;
 	a.shm = shm;
@@ -290,39 +298,33 @@ static uint64_t child_cpu_ns(clockid_t clk)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* True when every thread of pid sleeps (S or D in /proc): none runs or
- * waits for a CPU, so none can make the others progress. */
-static bool child_asleep(pid_t pid)
+/* True when every member of the child sleeps (S or D in /proc): none runs
+ * or waits for a CPU, so none can make the others progress.  Members only:
+ * a sanitizer's or qemu's own thread wakes now and then, and it calls
+ * nothing.  A member not running yet, or gone, is not asleep. */
+static bool members_asleep(pid_t pid, const struct stress_shm *shm, int members)
 {
 	char path[64], buf[512];
-	struct dirent *e;
-	bool asleep = true;
-	int n = 0;
-	DIR *d;
+	int i;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return false;
-	while (asleep && (e = readdir(d))) {
-		const char *state;
+	for (i = 0; i < members; i++) {
+		int tid = __atomic_load_n(&shm->tid[i], __ATOMIC_RELAXED);
+		const char *state = NULL;
 		FILE *f;
 
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/stat", (int)pid, e->d_name);
+		if (!tid)
+			return false;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, tid);
 		f = fopen(path, "r");
 		if (!f)
-			continue;	/* the thread exited */
-		if (fgets(buf, sizeof(buf), f)) {
+			return false;
+		if (fgets(buf, sizeof(buf), f))
 			state = strrchr(buf, ')');	/* the name may hold anything */
-			asleep = state && (state[2] == 'S' || state[2] == 'D');
-			n++;
-		}
 		fclose(f);
+		if (!state || (state[2] != 'S' && state[2] != 'D'))
+			return false;
 	}
-	closedir(d);
-	return asleep && n > 0;
+	return true;
 }
 
 /* Runs one case; returns the F_* properties that failed (printed unless quiet).
@@ -340,7 +342,7 @@ static int stress(const struct sb_window_policy *p, const char *lock, bool exact
 	bool have_clk = false;
 	clockid_t clk;
 	int64_t lost;
-	pid_t pid;
+	pid_t pid, watcher;
 
 	if (shm == MAP_FAILED) {
 		CHECK(0, "mmap");
@@ -348,9 +350,10 @@ static int stress(const struct sb_window_policy *p, const char *lock, bool exact
 	}
 	memset(shm, 0, sizeof(*shm));
 	fflush(NULL);
+	watcher = getpid();
 	pid = fork();
 	if (pid == 0)
-		stress_child(p, lock, exact, members, shm);
+		stress_child(p, lock, exact, members, shm, watcher);
 	CHECK(pid > 0, "fork");
 	if (pid > 0) {
 		if (stop_ns)
@@ -390,7 +393,7 @@ static int stress(const struct sb_window_policy *p, const char *lock, bool exact
 			waited_max = waited;
 			spun_max = spun;
 		}
-		if (!child_asleep(pid))
+		if (!members_asleep(pid, shm, members))
 			asleep_polls = 0;
 		else if (!asleep_polls++)
 			asleep_since = now;
@@ -415,7 +418,7 @@ static int stress(const struct sb_window_policy *p, const char *lock, bool exact
 				failed & F_STALL ? !(failed & F_ASLEEP) ?
 				"deadlock: no call completed while the child spun for the stall "
 				"bound (CPU time)" : "deadlock: no call completed while every "
-				"thread of the child slept for the stall bound" :
+				"member slept for the stall bound" :
 				"the child failed");
 		munmap(shm, sizeof(*shm));
 		return failed;
@@ -529,7 +532,7 @@ static void test_fixtures(void)
 		{ "broken_starve", 0, F_PROGRESS, 0, "ttas" },
 		/* a deadlock on a spinning lock burns CPU time with no call... */
 		{ "broken_deadlock", -1, F_STALL, F_ASLEEP, "ttas" },
-		/* ...and on a sleeping one every thread sleeps */
+		/* ...and on a sleeping one every member sleeps */
 		{ "broken_deadlock", -1, F_STALL | F_ASLEEP, 0, "pthread_mutex" },
 	};
 	int f;
