@@ -63,8 +63,8 @@ static int check_line(json_t *l, bool nonempty)
 	    get_int(l, "admitted", 0, &admitted) || get_int(l, "windows_total", 0, &total) ||
 	    get_int(pt, "threads", 1, &threads))
 		return -1;
-	if (!clock || (strcmp(clock, "cycles") && strcmp(clock, "jiffies")))
-		BAD("\"clock\" is not \"cycles\" or \"jiffies\"");
+	if (!clock || (strcmp(clock, "cycles") && strcmp(clock, "jiffies") && strcmp(clock, "calls")))
+		BAD("\"clock\" is not \"cycles\", \"jiffies\" or \"calls\"");
 	if (!json_is_array(win) || !json_is_array(mem) || !json_is_array(idle))
 		BAD("\"windows\", \"members\" or \"idle\" is not an array");
 	nw = json_array_size(win);

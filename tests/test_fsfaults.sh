@@ -86,11 +86,19 @@ for kb in 4 8 16 24 48; do
 	hit[$f]=1
 	resume_ok "$d" "fsize $kb KiB"
 done
-# the windows file: a fidelity run alone, as a migration storm (docs/window.md: a
-# window per ms), whose timeline line outgrows the other files
+# the windows file: a fidelity run alone whose timeline line (200 windows:
+# 6.4 KiB) outgrows the other files (gbench.json: 3.6 KiB).  The window
+# count must not hang on the CPU the machine leaves the run: on jiffies
+# (wall time) a member starved by other tests (ctest -j8) called rarely,
+# so 0.4 s closed 14-190 windows (0.8-6.6 KiB) where 400 would.  On the
+# calls clock, one tick a call and 1-tick windows that spinlock stretches
+# to 2, the line is the same 200 windows of 2 pages whenever the last run
+# makes 400 calls: GB's runs of 1000 iterations and more make 1024 and
+# more, and it ends on a shorter run only if that run, microseconds of
+# work, was kept off the CPU for 0.4 s.
 d=$tmp/fsizew
 bash -c 'trap "" XFSZ; ulimit -f 5; exec "$@"' _ "$sb" run --strategy=spinlock --threads=1 \
-	--placement=compact --mode=fidelity --clock=jiffies --tick-us=100 --interval-ms=1 --limit=256 \
+	--placement=compact --mode=fidelity --clock=calls --tick-calls=1 --interval-ms=1 --limit=256 \
 	--benchmark_min_time=0.4 --quiet --counters=none --out="$d" 2>&1 >/dev/null | cat >"$tmp/fsize.err"
 check "fsize windows: exit 1" [ "${PIPESTATUS[0]}" -eq 1 ]
 failed "$d" "$tmp/fsize.err" "fsize windows" "cannot write $d/[a-z.]+\.partial: File too large"

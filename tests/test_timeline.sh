@@ -3,10 +3,11 @@
 # timelines of fidelity runs (docs/window.md "Fidelity mode"): one line per
 # fidelity benchmark, each well formed (check_timeline.c) and the same
 # merge as the figures (its maxima are results.csv's admit_ratio_max and
-# stretch_max); the jiffies clock in ns; no file without a fidelity
-# benchmark; --resume after SIGKILL keeps one line per finished benchmark;
-# and the checker catches broken lines (windows swapped, overlapping, more
-# pages than admitted).
+# stretch_max; on the calls clock, which the load cannot empty); the
+# jiffies clock in ns; no file without a fidelity benchmark; --resume after
+# SIGKILL keeps one line per finished benchmark; and the checker catches
+# broken lines (windows swapped, overlapping, more pages than admitted, an
+# unknown clock).
 set -u
 sb=$1
 chk=$2
@@ -22,14 +23,26 @@ tl_names() { grep -o '^{"name":"[^"]*' "$1/windows.jsonl" | sed 's/^{"name":"//'
 cond() { eval "$1"; }
 
 # --- a fidelity run: one line per benchmark, well formed --------------------
-# (2 ms windows of 64 pages: about 50 windows in 0.1 s, all listed (at most
-# 200 are: 1 ms windows over GB's longer last run made spinlock's double
-# resets pass 200 now and then); 1 ms in 0.05 s once left spinlock with no
-# window that was not idle, under ASan with other tests on both CPUs)
-d=$tmp/fid
+# Every check here is on the merge, so nothing in this run may hang on the
+# machine's load.  Wall time did: with the cycle clock a member
+# descheduled for an interval (2 ms) makes that window and the next idle,
+# and under load every window of spinlock's was (no figure window to
+# compare), while a run that GB made longer listed over 200 (nor then).
+# So: the calls clock (member 0 advances it one tick a call: a 2-tick
+# window per 2-3 of its calls, whoever is descheduled when), and
+# --benchmark_min_time=0, which GB meets with its first run of 1
+# iteration: each member makes one chunk of 32 calls, so member 0 ticks 31
+# times and the line lists at most 16 windows, all of them.  locked and
+# cmpxchg_aligned reset at the first tick past the expiry whatever the
+# interleaving (member 0 waits for a lock member 1 holds, and stops the
+# clock while it waits; a cmpxchg fails only to another reset), so no
+# window is idle and 9 and 14 are figure windows; spinlock's and trylock's
+# late resets could make one idle.
 # (--placement=compact: the lab guest's two packages would add scatter)
-"$sb" run --family=window --strategy=spinlock,trylock --threads=2 --placement=compact \
-	--mode=fidelity --interval-ms=2 --limit=64 --benchmark_min_time=0.1 --out="$d" >"$tmp/fid.out" 2>&1
+d=$tmp/fid
+"$sb" run --family=window --strategy=locked,cmpxchg_aligned --threads=2 --placement=compact \
+	--mode=fidelity --clock=calls --tick-calls=1 --interval-ms=2 --limit=2 \
+	--benchmark_min_time=0 --out="$d" >"$tmp/fid.out" 2>&1
 rc=$?
 check "fidelity run exits 0 (rc=$rc: $(tail -1 "$tmp/fid.out"))" [ "$rc" -eq 0 ]
 check "windows.jsonl written, no .partial left" \
@@ -39,19 +52,37 @@ check "one line per fidelity benchmark" cond '[ "$(wc -l <"$d/windows.jsonl")" -
 "$chk" --nonempty "$d/windows.jsonl" >"$tmp/fid.chk" 2>"$tmp/fid.chkerr"
 rc=$?
 check "lines well formed, windows in order ($(head -1 "$tmp/fid.chkerr"))" [ "$rc" -eq 0 ]
-check "first line's fields in order" grep -q '^{"name":"window/spinlock/lock:queued/mode:fidelity/threads:2/place:[a-z]*","point":{"family":"window","strategy":"spinlock","lock":"queued","threads":2,.*},"interval_ns":2000000,"limit":64,"clock":"cycles","admitted":[0-9]*,"windows_total":[0-9]*,"windows":\[\[0,[0-9]*,[0-9]*\],.*\],"members":\[\[[0-9]*,[0-9]*\],.*\],"idle":\[[0-9,]*\]}$' "$d/windows.jsonl"
+check "locked's line: fields in order" grep -q '^{"name":"window/locked/lock:queued/mode:fidelity/threads:2/place:[a-z]*/clock:calls/tick:1000/tick_calls:1","point":{"family":"window","strategy":"locked","lock":"queued","threads":2,.*},"interval_ns":2000000,"limit":2,"clock":"calls","admitted":[0-9]*,"windows_total":[0-9]*,"windows":\[\[0,[0-9]*,[0-9]*\],.*\],"members":\[\[[0-9]*,[0-9]*\],.*\],"idle":\[\]}$' "$d/windows.jsonl"
 # the figures of the same (last) run: the listed windows after the set-up's
-# that are not idle are the figures' windows, so their maxima agree
-am=$(col "$d/results.csv" admit_ratio_max)
-sm=$(col "$d/results.csv" stretch_max)
-while read -r name a s; do
-	[ "$a" = - ] && { bad "$name: no figure window listed ($(cat "$tmp/fid.chk"))"; continue; }
-	check "$name: admit max $a and stretch max $s are results.csv's" \
+# that are not idle are the figures' windows, so their maxima agree.
+# figures CHK CSV: one line per line of CHK (check_timeline's NAME ADMIT
+# STRETCH) that has no figure window or other maxima than CSV's row
+figures() {
+	local am sm name a s
+	am=$(col "$2" admit_ratio_max)
+	sm=$(col "$2" stretch_max)
+	while read -r name a s; do
+		[ "$a" = - ] && { echo "$name: no figure window listed"; continue; }
 		awk -F, -v n="$name" -v a="$a" -v s="$s" -v ka="$am" -v ks="$sm" '
 		function off(x, y) { d = x - y; if (d < 0) d = -d; return d > 1e-6 * (y < 0 ? -y : y) + 1e-9 }
 		$1 == n { f++; if (off(a, $ka) || off(s, $ks)) bad = 1 }
-		END { exit !(f == 1 && !bad) }' "$d/results.csv"
-done <"$tmp/fid.chk"
+		END { exit !(f == 1 && !bad) }' "$2" ||
+			echo "$name: admit max $a and stretch max $s are not results.csv's"
+	done <"$1"
+}
+figs=$(figures "$tmp/fid.chk" "$d/results.csv")
+check "both lines have figure windows and results.csv's maxima (${figs:-$(cat "$tmp/fid.chk")})" \
+	cond '[ -z "$figs" ] && [ "$(wc -l <"$tmp/fid.chk")" -eq 2 ]'
+# fixtures: the check fails on another maximum in results.csv, and on a
+# line with no figure window
+n=$(grep -m1 '^window/locked/' "$tmp/fid.chk" | cut -d' ' -f1)
+awk -F, -v OFS=, -v n="$n" -v k="$(col "$d/results.csv" admit_ratio_max)" \
+	'$1 == n { $k = $k + 0.5 } { print }' "$d/results.csv" >"$tmp/fid.csv"
+check "fixture: another admit max in results.csv is caught" \
+	cond '[ -n "$n" ] && figures "$tmp/fid.chk" "$tmp/fid.csv" | grep -q "^$n: admit max .* are not"'
+sed "s#^$n .*#$n - -#" "$tmp/fid.chk" >"$tmp/fid.none"
+check "fixture: no figure window is caught" \
+	cond '[ -n "$n" ] && figures "$tmp/fid.none" "$d/results.csv" | grep -qx "$n: no figure window listed"'
 
 # --- jiffies: ns of whole ticks; --mode=both: the fidelity variant only ------
 d=$tmp/jif
@@ -121,12 +152,13 @@ line '"admitted":30,"windows_total":3,"windows":[[0,1000,0],[1000,2100,12],[2000
 line '"admitted":20,"windows_total":3,"windows":[[0,1000,0],[1000,2000,12],[2000,3000,11]],"members":[[0,0],[5,7],[11,0]],"idle":[]' >"$tmp/over"
 line '"admitted":30,"windows_total":3,"windows":[[0,1000,0],[1000,2000,12],[2000,3000,11]],"members":[[0,0],[5,6],[11,0]],"idle":[]' >"$tmp/members"
 line '"admitted":30,"windows_total":4,"windows":[[0,1000,0],[1000,2000,12],[2000,3000,11]],"members":[[0,0],[5,7],[11,0]],"idle":[]' >"$tmp/short"
+sed 's/"clock":"cycles"/"clock":"ticks"/' "$tmp/good" >"$tmp/clock"
 "$chk" --nonempty "$tmp/good" >"$tmp/good.chk" 2>&1
 rc=$?
 check "checker: a good line passes (rc=$rc: $(cat "$tmp/good.chk"))" cond '[ "$rc" -eq 0 ] &&
 	grep -qx "window/trylock/lock:queued/mode:fidelity/threads:2/place:compact 1.2 1" "$tmp/good.chk"'
 for f in swapped:'out of order' overlap:'out of order' over:'more than the 20 admitted' \
-	members:"members' pages sum to 11" short:'3 windows listed of 4'; do
+	members:"members' pages sum to 11" short:'3 windows listed of 4' clock:'"clock" is not'; do
 	"$chk" "$tmp/${f%%:*}" >/dev/null 2>"$tmp/e"
 	rc=$?
 	check "checker catches ${f%%:*} (rc=$rc: $(cat "$tmp/e"))" cond '[ "$rc" -eq 1 ] && grep -q "${f#*:}" "$tmp/e"'

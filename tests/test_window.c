@@ -6,10 +6,12 @@
  *            limit, now jumping several intervals, time wrap-around;
  *   stress   many members, real clock, every policy × lock × accounting,
  *            each in a child process watched for progress: no deadlock
- *            (no call completes for STALL_NS: the child is killed), every
- *            member makes every call and gets pages admitted, declared or
- *            requested exactness holds (0 lost pages), and no window's
- *            count exceeds limit + members × (pages per call + batch);
+ *            (no call completes while the child spins for STALL_NS of
+ *            CPU time or its members sleep for STALL_NS: the child is
+ *            killed), every member makes every call and gets pages
+ *            admitted, declared or requested exactness holds (0 lost
+ *            pages), and no window's count exceeds limit + members ×
+ *            (pages per call + batch);
  * plus the fidelity merge on synthetic logs, the jiffies ticker, the calls
  * clock (--clock=calls), the timed loops and the spinlock specifics.  Work is scaled down under sanitizers
  * and qemu (SLOW, and in the emulated lab guest, see slow()), never
@@ -18,9 +20,12 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,7 +59,13 @@ static int slow(void)
 #define STRESS_MIN_WINDOWS 64u
 #define STRESS_LIMIT	16ul
 #define STRESS_PAGES	2ul
-#define STALL_NS	(slow() ? 20000000000ull : 1000000000ull)	/* no call completes */
+/* Deadlock: no call completes while the child spins for STALL_NS of its
+ * own CPU time (a spinning lock), or while every member of it sleeps for
+ * STALL_NS (a sleeping one), seen at STALL_POLLS polls in a row.  Never
+ * wall time alone: on a loaded machine a runnable child (or this watcher)
+ * can wait for a CPU for over a second, and that is no deadlock. */
+#define STALL_NS	(slow() ? 20000000000ull : 1000000000ull)
+#define STALL_POLLS	50
 /* A member that has no page yet calls on for up to this long: in the lab a
  * lock holder's vCPU can be off its host core for all of another member's
  * 4000 calls, and a trylock policy then refuses that member throughout (one
@@ -160,8 +171,9 @@ static int script(const struct sb_window_policy *p, const char *lock, bool exact
 
 /* ---- stress: many members, real clock, in a child process */
 
+/* F_ASLEEP comes with F_STALL when the child's members all slept (else it spun) */
 enum { F_STALL = 1, F_PROGRESS = 2, F_LOST = 4, F_BOUND = 8, F_IDLE = 16, F_CRASH = 32,
-       F_STATS = 64 };
+       F_STATS = 64, F_ASLEEP = 128 };
 
 struct stress_shm {
 	struct {
@@ -170,6 +182,7 @@ struct stress_shm {
 	uint64_t calls[MAXM], admitted[MAXM];	/* admitted: the policy's own count */
 	uint64_t returned[MAXM];		/* pages of calls that returned admitted */
 	uint64_t resets, harvested, count, max_harvest, bound, batch;
+	int tid[MAXM];		/* each member's thread id, 0 until it runs */
 	int done;
 };
 
@@ -195,6 +208,8 @@ static uint64_t stress_member(int tid, const struct sb_round *r, void *arg)
 	sb_ticks now, t0;
 
 	(void)r;	/* every member makes all its calls: progress is checked */
+	/* relaxed: the watcher only names the thread whose state it reads */
+	__atomic_store_n(&a->shm->tid[tid], (int)syscall(SYS_gettid), __ATOMIC_RELAXED);
 	__atomic_fetch_add(&arrived, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&arrived, __ATOMIC_RELAXED) < (unsigned)a->members)
 		sched_yield();
@@ -215,7 +230,7 @@ static uint64_t stress_member(int tid, const struct sb_round *r, void *arg)
 }
 
 static void stress_child(const struct sb_window_policy *p, const char *lock, bool exact,
-			 int members, struct stress_shm *shm)
+			 int members, struct stress_shm *shm, pid_t watcher)
 {
 	static struct stress_arg a;
 	struct sb_team_result res;
@@ -223,6 +238,9 @@ static void stress_child(const struct sb_window_policy *p, const char *lock, boo
 	char err[256];
 	int i;
 
+	/* a watcher that dies (its own watchdog) takes a hung child with it */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != watcher)
+		_exit(6);
 	memset(&a, 0, sizeof(a));
 	a.p = p;
 	a.shm = shm;
@@ -270,16 +288,61 @@ static void sleep_ms(unsigned ms)
 		;
 }
 
-/* Runs one case; returns the F_* properties that failed (printed unless quiet). */
+/* The child's CPU time, all its threads (0 once it cannot be read: exited). */
+static uint64_t child_cpu_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* True when every member of the child sleeps (S or D in /proc): none runs
+ * or waits for a CPU, so none can make the others progress.  Members only:
+ * a sanitizer's or qemu's own thread wakes now and then, and it calls
+ * nothing.  A member not running yet, or gone, is not asleep. */
+static bool members_asleep(pid_t pid, const struct stress_shm *shm, int members)
+{
+	char path[64], buf[512];
+	int i;
+
+	for (i = 0; i < members; i++) {
+		int tid = __atomic_load_n(&shm->tid[i], __ATOMIC_RELAXED);
+		const char *state = NULL;
+		FILE *f;
+
+		if (!tid)
+			return false;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, tid);
+		f = fopen(path, "r");
+		if (!f)
+			return false;
+		if (fgets(buf, sizeof(buf), f))
+			state = strrchr(buf, ')');	/* the name may hold anything */
+		fclose(f);
+		if (!state || (state[2] != 'S' && state[2] != 'D'))
+			return false;
+	}
+	return true;
+}
+
+/* Runs one case; returns the F_* properties that failed (printed unless quiet).
+ * stop_ns > 0: the child is stopped (SIGSTOP) from its start for that long,
+ * as a loaded machine can keep it off every CPU: that must be no deadlock. */
 static int stress(const struct sb_window_policy *p, const char *lock, bool exact, int members,
-		  bool quiet)
+		  uint64_t stop_ns, bool quiet)
 {
 	struct stress_shm *shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
 				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	uint64_t last = 0, last_change = sb_now_ns(), admitted = 0;
+	uint64_t last = 0, admitted = 0, cpu0 = 0, spun = 0, slept = 0, asleep_since = 0;
+	uint64_t last_change, started, waited = 0, waited_max = 0, spun_max = 0;
+	unsigned asleep_polls = 0;
 	int status = 0, failed = 0, i;
+	bool have_clk = false;
+	clockid_t clk;
 	int64_t lost;
-	pid_t pid;
+	pid_t pid, watcher;
 
 	if (shm == MAP_FAILED) {
 		CHECK(0, "mmap");
@@ -287,35 +350,75 @@ static int stress(const struct sb_window_policy *p, const char *lock, bool exact
 	}
 	memset(shm, 0, sizeof(*shm));
 	fflush(NULL);
+	watcher = getpid();
 	pid = fork();
 	if (pid == 0)
-		stress_child(p, lock, exact, members, shm);
+		stress_child(p, lock, exact, members, shm, watcher);
 	CHECK(pid > 0, "fork");
+	if (pid > 0) {
+		if (stop_ns)
+			kill(pid, SIGSTOP);
+		have_clk = clock_getcpuclockid(pid, &clk) == 0;
+		CHECK(have_clk, "the child's CPU-time clock");
+		cpu0 = have_clk ? child_cpu_ns(clk) : 0;
+	}
+	last_change = started = sb_now_ns();
 	while (pid > 0) {
-		uint64_t beats = 0;
+		uint64_t beats = 0, cpu, now;
 
 		sleep_ms(2);
+		if (stop_ns && sb_now_ns() - started > stop_ns) {
+			kill(pid, SIGCONT);
+			stop_ns = 0;
+		}
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
+		/* the CPU time before the beats: a call completed after it was
+		 * read never counts as time spun without one */
+		cpu = have_clk ? child_cpu_ns(clk) : 0;
 		for (i = 0; i < members; i++)
 			beats += __atomic_load_n(&shm->beat[i].calls, __ATOMIC_RELAXED);
+		now = sb_now_ns();
 		if (beats != last) {
 			last = beats;
-			last_change = sb_now_ns();
-		} else if (sb_now_ns() - last_change > STALL_NS) {
+			cpu0 = cpu;
+			last_change = now;
+			asleep_polls = 0;
+			continue;
+		}
+		/* no call since the last change: what the child did meanwhile */
+		spun = cpu > cpu0 ? cpu - cpu0 : 0;
+		waited = now - last_change;
+		if (waited > waited_max) {
+			waited_max = waited;
+			spun_max = spun;
+		}
+		if (!members_asleep(pid, shm, members))
+			asleep_polls = 0;
+		else if (!asleep_polls++)
+			asleep_since = now;
+		slept = asleep_polls ? now - asleep_since : 0;
+		if (spun > STALL_NS || (asleep_polls >= STALL_POLLS && slept > STALL_NS)) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			failed |= F_STALL;
+			failed |= F_STALL | (spun > STALL_NS ? 0 : F_ASLEEP);
 			break;
 		}
 	}
+	if (getenv("SB_TEST_VERBOSE"))
+		printf("window/%s%s%s%s: longest wait for a call %.3f s (the child spun %.3f s "
+		       "of CPU in it)\n", p->name, lock ? "/lock:" : "", lock ? lock : "",
+		       exact ? " (exact)" : "", (double)waited_max / 1e9, (double)spun_max / 1e9);
 	if (!(failed & F_STALL) && (!WIFEXITED(status) || WEXITSTATUS(status) || !shm->done))
 		failed |= F_CRASH;
 	if (failed) {
 		if (!quiet)
 			fprintf(stderr, "window/%s%s%s%s: %s\n", p->name, lock ? "/lock:" : "",
 				lock ? lock : "", exact ? " (exact)" : "",
-				failed & F_STALL ? "no call completed for the stall bound: deadlock" :
+				failed & F_STALL ? !(failed & F_ASLEEP) ?
+				"deadlock: no call completed while the child spun for the stall "
+				"bound (CPU time)" : "deadlock: no call completed while every "
+				"member slept for the stall bound" :
 				"the child failed");
 		munmap(shm, sizeof(*shm));
 		return failed;
@@ -394,7 +497,7 @@ static void test_conformance(void)
 				int f;
 
 				set_phase("stress", p->name, lock);
-				f = stress(p, lock, e, members(), false);
+				f = stress(p, lock, e, members(), 0, false);
 				CHECK(f == 0, "window/%s%s%s%s conforms (failed: %#x)", p->name,
 				      lock ? "/lock:" : "", lock ? lock : "", e ? " exact" : "", f);
 				cases++;
@@ -418,25 +521,32 @@ static void test_fixtures(void)
 					 * would hang this process (the stress
 					 * watches a child for that) */
 		int stress_bit;		/* the stress property that must fail, 0: none */
+		int stress_not;		/* and one that must not (how it failed) */
+		const char *lock;
 	} fx[] = {
-		{ "exact_probe", 0, 0 },	/* keeps its promises: must pass */
-		{ "broken_phase", 1, 0 },
-		{ "broken_instant", 1, 0 },
-		{ "broken_overshoot", 1, F_BOUND },
-		{ "broken_racy", 0, F_LOST },
-		{ "broken_starve", 0, F_PROGRESS },
-		{ "broken_deadlock", -1, F_STALL },
+		{ "exact_probe", 0, 0, 0, "ttas" },	/* keeps its promises: must pass */
+		{ "broken_phase", 1, 0, 0, "ttas" },
+		{ "broken_instant", 1, 0, 0, "ttas" },
+		{ "broken_overshoot", 1, F_BOUND, 0, "ttas" },
+		{ "broken_racy", 0, F_LOST, 0, "ttas" },
+		{ "broken_starve", 0, F_PROGRESS, 0, "ttas" },
+		/* a deadlock on a spinning lock burns CPU time with no call... */
+		{ "broken_deadlock", -1, F_STALL, F_ASLEEP, "ttas" },
+		/* ...and on a sleeping one every member sleeps */
+		{ "broken_deadlock", -1, F_STALL | F_ASLEEP, 0, "pthread_mutex" },
 	};
+	int f;
 
 	for (size_t k = 0; k < sizeof(fx) / sizeof(fx[0]); k++) {
 		const struct sb_window_policy *p = sb_window_find(fx[k].name);
+		const char *lock = fx[k].lock;
 		int got = 0, s;
 
 		CHECK(p && p->test_only, "fixture %s registered, test_only", fx[k].name);
 		if (!p)
 			continue;
-		set_phase("fixture", p->name, "ttas");
-		s = fx[k].script_fails < 0 ? -1 : script(p, "ttas", false, true);
+		set_phase("fixture", p->name, lock);
+		s = fx[k].script_fails < 0 ? -1 : script(p, lock, false, true);
 		if (s >= 0)
 			CHECK(fx[k].script_fails ? s > 0 : s == 0, "window/%s: script %s (%d failed)",
 			      p->name, fx[k].script_fails ? "must catch it" : "must pass", s);
@@ -444,20 +554,34 @@ static void test_fixtures(void)
 		    !strcmp(p->name, "broken_racy") || !strcmp(p->name, "broken_overshoot") ||
 		    !strcmp(p->name, "exact_probe"))
 			for (int t = 0; t < (fx[k].stress_bit ? FIXTURE_TRIES : 1); t++) {
-				got |= stress(p, "ttas", false, members(), !getenv("SB_TEST_VERBOSE"));
-				if (got & fx[k].stress_bit)
+				got |= stress(p, lock, false, members(), 0,
+					      !getenv("SB_TEST_VERBOSE"));
+				if ((got & fx[k].stress_bit) == fx[k].stress_bit)
 					break;
 			}
 		if (fx[k].stress_bit)
-			CHECK(got & fx[k].stress_bit, "window/%s: stress must catch it (got %#x)",
-			      p->name, got);
+			CHECK((got & fx[k].stress_bit) == fx[k].stress_bit && !(got & fx[k].stress_not),
+			      "window/%s/lock:%s: stress must catch it (got %#x, want %#x without %#x)",
+			      p->name, lock, got, fx[k].stress_bit, fx[k].stress_not);
 		else if (!strcmp(p->name, "exact_probe"))
 			CHECK(got == 0, "exact_probe passes the stress (failed: %#x)", got);
-		printf("fixture window/%s: script %s%d, stress %#x: %s\n", p->name,
+		printf("fixture window/%s/lock:%s: script %s%d, stress %#x: %s\n", p->name, lock,
 		       s < 0 ? "not run (would hang in-process) " : "", s, got,
 		       (fx[k].script_fails < 0 || (fx[k].script_fails ? s > 0 : s == 0)) &&
-		       (!fx[k].stress_bit || (got & fx[k].stress_bit)) ? "as expected" : "NOT CAUGHT");
+		       (!fx[k].stress_bit || ((got & fx[k].stress_bit) == fx[k].stress_bit &&
+					      !(got & fx[k].stress_not))) ?
+		       "as expected" : "NOT CAUGHT");
 	}
+	/* the other way round: a child kept off the CPUs for longer than the
+	 * stall bound (stopped: no CPU time, not asleep) makes no call and is
+	 * no deadlock; a wall-clock bound called such waits one under load */
+	set_phase("stopped child", "trylock", "pthread_spin");
+	f = stress(sb_window_find("trylock"), "pthread_spin", true, members(),
+		   STALL_NS + STALL_NS / 4, false);
+	CHECK(f == 0, "window/trylock/lock:pthread_spin (exact) stopped for 1.25 stall bounds: "
+	      "no deadlock (failed: %#x)", f);
+	printf("stopped child window/trylock/lock:pthread_spin (exact): stress %#x: %s\n", f,
+	       f ? "CALLED A DEADLOCK" : "as expected");
 }
 
 /* ---- fidelity merge on synthetic logs with known answers */
