@@ -36,7 +36,7 @@
 
 #include "machine/procfs.h"
 
-#define TLB_CONTROL_ZAPS 512
+#define TLB_CONTROL_ZAPS	512u
 #define TLB_CONTROL_ATTEMPTS 5
 
 enum tlb_verdict { TLB_IPIS, TLB_NONE, TLB_BUSY, TLB_BROKEN };

@@ -356,7 +356,7 @@ static void c2c_classes(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r)
 	static const char *const ops[] = { "store", "cas" };
 	static const char *const head[] = { "op", "class", "pairs", "min", "median", "max" };
 	double *v = calloc((size_t)r->n + 1, sizeof(double));
-	char **cells = calloc(6 * (2 * SB_REL_COUNT + 1), sizeof(char *)), title[4300];
+	char **cells = calloc((size_t)6 * (2 * SB_REL_COUNT + 1), sizeof(char *)), title[4300];
 	int rows = 1;
 
 	if (!v || !cells)
