@@ -391,10 +391,10 @@ check "json file of the second stage alone: one document" \
 check "bad context: no leftovers" [ -z "$(ls -A "$tmp/ctx" 2>/dev/null)" ]
 check "bad context: no unlink noise" bash -c "! grep -q 'cannot remove' '$tmp/ctx.err'"
 
-# calibrate: the latency matrix (every pair here: positive, finite, no
+# calibrate --pairs=all: the latency matrix (every pair: positive, finite, no
 # diagonal), uncontended costs, the flush round trip; then limits in a run
 npus=$(nproc)
-"$sb" calibrate --out="$tmp/cal" "${fast[@]}" >"$tmp/cal.out" 2>"$tmp/cal.err"
+"$sb" calibrate --pairs=all --out="$tmp/cal" "${fast[@]}" >"$tmp/cal.out" 2>"$tmp/cal.err"
 check "calibrate exits 0 ($(tail -1 "$tmp/cal.err"))" [ $? -eq 0 ]
 cal=$tmp/cal/results.csv ow=$(col "$cal" one_way_ns) npo=$(col "$cal" ns_per_op) upc=$(col "$cal" us_per_call)
 check "c2c rows: every pair, both ops, off the diagonal, positive and finite" awk -F, -v c="$ow" -v n="$npus" '
