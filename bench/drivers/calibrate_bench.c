@@ -158,12 +158,14 @@ struct c2c_run {
 	uint64_t *line;			/* the bounced line, on the home node */
 	bool cas;
 	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
-	uint64_t last;			/* the round's last batch, once member 0 decided;
-					 * UINT64_MAX: the quota's */
 	uint64_t batches, quota;	/* the round's batches and quota (member 0) */
 	double *samples;		/* one-way ns per batch, member 0 only */
 	double cycles_per_ns;
-	int nsamples;
+	int nsamples;			/* member 0 writes it every batch: not last's line */
+	/* the round's last batch, once member 0 decided; UINT64_MAX: the
+	 * quota's.  Alone on its line: written twice a round, read by member
+	 * 1 after each batch without a transfer */
+	SB_CACHE_ALIGNED uint64_t last;
 	struct c2c_member m[2];
 };
 
@@ -175,6 +177,7 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 	struct c2c_run *c = arg;
 	uint64_t *line = c->line, q = r->quota, b, v = c->m[tid].seq, t0 = 0, t1;
 	uint64_t deadline = 0;
+	const bool cas = c->cas, brief = c->brief;	/* not re-read from c in the loop */
 
 	if (tid == 0) {
 		/* relaxed: published to member 1 by this round's first write
@@ -184,7 +187,7 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 	}
 	for (b = 0; b < q; b++) {
 		for (int j = 0; j < SB_C2C_BATCH; j++, v += 2) {
-			if (c->cas) {
+			if (cas) {
 				uint64_t e;
 
 				/* acq_rel, as a lock's RMW; no pause: the bare transfer */
@@ -212,13 +215,13 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 			/* brief and long enough: one more batch, which member 1
 			 * finishes only after this store (its acquire of that
 			 * batch's writes), then both stop */
-			if (c->brief && b + 1 >= SB_BRIEF_MIN_SAMPLES && b + 1 < q && t1 > deadline &&
+			if (brief && b + 1 >= SB_BRIEF_MIN_SAMPLES && b + 1 < q && t1 > deadline &&
 			    __atomic_load_n(&c->last, __ATOMIC_RELAXED) == UINT64_MAX)
 				__atomic_store_n(&c->last, b + 1, __ATOMIC_RELAXED);
 		}
 		/* relaxed: ordered by the line's acquire (member 1) or program
-		 * order (member 0) */
-		if (b >= __atomic_load_n(&c->last, __ATOMIC_RELAXED)) {
+		 * order (member 0); a full-count round never looks */
+		if (brief && b >= __atomic_load_n(&c->last, __ATOMIC_RELAXED)) {
 			b++;
 			break;
 		}
