@@ -377,7 +377,6 @@ static int run_one(const struct sb_opts *o, const struct ab_plan *pl, int i, jso
 /* Every comparison, under the signal handler; the document of ab.json. */
 static int run_all(const struct sb_opts *o, const struct ab_plan *pl, json_t *doc)
 {
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	json_t *cmps = json_array();
 	int rc = 0;
 
@@ -385,16 +384,13 @@ static int run_all(const struct sb_opts *o, const struct ab_plan *pl, json_t *do
 	json_object_set_new(doc, "label", o->label ? json_string(o->label) : json_null());
 	json_object_set_new(doc, "loadavg_start", loadavg());
 	json_object_set_new(doc, "comparisons", cmps);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sb_catch_stop_signals(on_signal);
 	/* no counters: ab.json holds none, and opening them costs ~8 ms a
 	 * trial here (--counters is checked, not used) */
 	sb_drive_set_counters(NULL);
 	for (int i = 0; i < pl->n && !sb_ab_signal && !rc; i++)
 		rc = run_one(o, pl, i, cmps) ? 1 : 0;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	sb_catch_stop_signals(NULL);
 	json_object_set_new(doc, "loadavg_end", loadavg());
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -561,6 +562,15 @@ const struct sb_option sb_run_options[] = {
 	  "--precision: seconds per comparison before it stops short (default: 120)" },
 	{ NULL },
 };
+
+void sb_catch_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa = { .sa_handler = handler ? handler : SIG_DFL, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
 {

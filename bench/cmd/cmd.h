@@ -116,6 +116,9 @@ const struct sb_point *sb_plan_points(void);
 void sb_plan_say_skipped(void);
 
 /* cli.c */
+/* SIGINT and SIGTERM to handler (NULL: the default action), restarting
+ * interrupted calls: run, the suite and --ab stop on them */
+void sb_catch_stop_signals(void (*handler)(int));
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen);
 void sb_opts_free(struct sb_opts *o);
 /* 0 if a --benchmark_* (or --v=) flag is known and its value well formed */

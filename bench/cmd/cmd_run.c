@@ -46,15 +46,6 @@ static void on_signal(int sig)
 		return;
 }
 
-static void catch_signals(bool on)
-{
-	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL, .sa_flags = SA_RESTART };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static int path_of(char *buf, size_t n, const char *dir, const char *name)
 {
 	return snprintf(buf, n, "%s/%s", dir, name) >= (int)n ? -1 : 0;
@@ -839,7 +830,7 @@ static int run_main(int argc, char **argv)
 	/* from before the first file is changed to the last renamed: a signal
 	 * stops the run (every body skipped, if none started yet) and the
 	 * files are finished; a second one kills */
-	catch_signals(true);
+	sb_catch_stop_signals(on_signal);
 	if (resume) {
 		/* -2: DIR holds what is not results (exit 2); -1: it could
 		 * not be rewritten (exit 1); either way DIR is as it was */
@@ -1001,7 +992,7 @@ usage:
 	}
 	remove_created();	/* the directories made here, if still empty */
 out:
-	catch_signals(false);
+	sb_catch_stop_signals(NULL);
 	for (i = 0; i < ncreated; i++)
 		free(created[i]);
 	ncreated = 0;

@@ -195,18 +195,6 @@ static int spawn_finish(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* forward() for the whole suite, between stages too (a signal there stops
- * the suite after the step in hand: no file is cut); off restores the
- * default */
-static void catch_signals(bool on)
-{
-	struct sigaction sa = { .sa_handler = on ? forward : SIG_DFL, .sa_flags = SA_RESTART };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static int spawn_wait(char *const *argv)
 {
 	return spawn_finish(spawn_start(argv, -1));
@@ -480,7 +468,9 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 	size_t i;
 	json_t *g;
 
-	catch_signals(true);
+	/* forward() for the whole suite, between stages too: a signal there
+	 * stops the suite after the step in hand, no file is cut */
+	sb_catch_stop_signals(forward);
 	json_array_foreach(stages, i, g) {
 		const char *name = json_string_value(json_object_get(g, "name"));
 		const char *sub = json_string_value(json_object_get(g, "dir"));
@@ -538,7 +528,7 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 			"'stratbench run --resume=%s' runs the rest\n", dir, dir);
 		rc = rc >= 128 ? rc : 128 + got_signal;
 	}
-	catch_signals(false);
+	sb_catch_stop_signals(NULL);
 	while (n > 0)
 		free(dirs[--n]);
 	return rc;

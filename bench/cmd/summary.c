@@ -340,13 +340,6 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 	free(rows);
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The core-to-core latency by distance class (docs/calibrate.md): per op
  * and class (the pair's rel counter), the pairs measured and the min,
  * median and max of their one_way_ns medians.  A run without c2c points
@@ -382,13 +375,12 @@ static void c2c_classes(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r)
 			}
 			if (!n)
 				continue;
-			qsort(v, (size_t)n, sizeof(double), cmp_dbl);
+			c[4] = fmt(sb_median(v, n));	/* sorts v: min and max follow */
 			c[0] = strdup(ops[op]);
 			c[1] = strdup(sb_rel_names[rel]);
 			snprintf(buf, sizeof(buf), "%d", n);
 			c[2] = strdup(buf);
 			c[3] = fmt(v[0]);
-			c[4] = fmt(n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
 			c[5] = fmt(v[n - 1]);
 			rows++;
 		}
