@@ -4,7 +4,7 @@
 # too); a point noisy on either side (CV above its run's threshold) is a
 # dashed outline, not a bar: its change may be noise; "*" where the
 # Mann-Whitney U p-value of the repetitions is below 0.05.  Shaped in C
-# (bench/report/fig_compare.c).
+# (bench/figures/fig_compare.c).
 # Variables: outbase datafile plottitle nbars metric xmin xmax nnoisy noisykey
 # datafile (tab-separated), the first row on top:
 #   point  %change  p (-: none)  noisy  family header (-: a bar's row)

@@ -4,7 +4,7 @@
 # ideal) to the median over repetitions of the run's mean over windows;
 # its whisker spans the repetitions' min–max, its point is the policy's
 # shape, the black triangle is the worst single window.  Shaped in C
-# (bench/report/fig_window.c).
+# (bench/figures/fig_window.c).
 # Variables: outbase datafile plottitle ngroups bw KEY[] LT[] nx XTL[]
 #   YMIN[2] YMAX[2] nnoisy noisykey keyw
 # datafile: one block per policy, rows

@@ -4,7 +4,7 @@
 # it; hatched: an idle window (no caller for an interval or more); the x
 # grid marks every interval (where a policy that keeps the phase puts its
 # boundaries); the dashed line is the limit.  Shaped in C
-# (bench/report/fig_timeline.c).
+# (bench/figures/fig_timeline.c).
 # Variables: outbase datafile plottitle npanel KEY[] LT[] LIMIT[] xmax
 #   ymax interval_ms.  datafile: a block per panel, "start_ms end_ms pages idle".
 W = 1100

@@ -4,7 +4,7 @@
 #
 # The checkout's wrapper for `stratbench plot` (build/stratbench, built by
 # scripts/test.sh or scripts/run.sh; SB_STRATBENCH names another binary):
-# the figures are shaped in C (bench/report/fig_*.c) and drawn with the
+# the figures are shaped in C (bench/figures/fig_*.c) and drawn with the
 # gnuplot templates in plots/.  This installs gnuplot when it is missing
 # (as root; else it prints the apt-get line).
 set -euo pipefail

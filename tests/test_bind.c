@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include <stratbench/team.h>
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
 #include "check.h"
 

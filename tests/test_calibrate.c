@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
 #include "check.h"
 #include "run/limits.h"
@@ -222,7 +222,7 @@ static bool near(double a, double b)
 }
 
 /* A typed point: family, strategy, lock ("" none), threads, placement and
- * up to two parameters (NULL: none), as cmd/plan.c fills it. */
+ * up to two parameters (NULL: none), as plan/plan.c fills it. */
 static struct sb_point_fields fields(const char *fam, const char *strat, const char *lock,
 				     int threads, const char *place, const char *k1,
 				     const char *v1, const char *k2, const char *v2)

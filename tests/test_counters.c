@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <stratbench/counters.h>
+#include "machine/counters.h"
 #include <stratbench/team.h>
 
 #include "check.h"

@@ -3,7 +3,7 @@
  * while perf's generic names and rHEX raw configs still parse. */
 #include <string.h>
 
-#include <stratbench/counters.h>
+#include "machine/counters.h"
 
 #include "check.h"
 

@@ -7,7 +7,7 @@
 #include <sys/single_threaded.h>
 #include <unistd.h>
 
-#include <stratbench/gbench.h>
+#include "run/gbench.h"
 
 #include "check.h"
 

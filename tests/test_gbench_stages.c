@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <stratbench/gbench.h>
+#include "run/gbench.h"
 
 #include "check.h"
 

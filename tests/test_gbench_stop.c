@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <stratbench/gbench.h>
+#include "run/gbench.h"
 
 #include "check.h"
 

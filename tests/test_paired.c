@@ -1,4 +1,4 @@
-/* test_paired.c — the paired A/B statistics of bench/report/paired.c
+/* test_paired.c — the paired A/B statistics of bench/stats/paired.c
  * (docs/precision.md) against answers computed independently of it by
  * tests/fixtures/paired_fixture.py (Python's standard library only: the
  * signed-rank null distribution by enumerating all 2^n sign patterns, the
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/ab.h"
-#include "report/paired.h"
+#include "results/ab.h"
+#include "stats/paired.h"
 
 #include "check.h"
 

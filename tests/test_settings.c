@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/settings.h"
+#include "results/settings.h"
 
 #include "check.h"
 

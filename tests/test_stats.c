@@ -10,7 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "console/console.h"
+#include "results/results.h"
 
 #include "check.h"
 

@@ -6,7 +6,7 @@
 #include <hwloc.h>
 #include <unistd.h>
 
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
 #include "check.h"
 

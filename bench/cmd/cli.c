@@ -3,7 +3,7 @@
  * (help.c) prints the same tables, so it lists everything accepted. */
 #include "cmd/cmd.h"
 
-#include <stratbench/err.h>
+#include "core/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -562,15 +562,6 @@ const struct sb_option sb_run_options[] = {
 	  "--precision: seconds per comparison before it stops short (default: 120)" },
 	{ NULL },
 };
-
-void sb_catch_stop_signals(void (*handler)(int))
-{
-	struct sigaction sa = { .sa_handler = handler ? handler : SIG_DFL, .sa_flags = SA_RESTART };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)
 {

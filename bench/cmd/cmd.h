@@ -1,6 +1,8 @@
-/* cmd.h — internal to bench/cmd/: the commands, their common options and
- * the plan.  The top of the flow: it may include every lower layer
- * (run/, report/, machine/, core/); nothing includes it but cmd/.
+/* cmd/ — the commands: one file each (listed in commands.c), options in
+ * (cli.c, from tables), calls out to the rooms below, the help and the
+ * man page (help.c), the suites (suite.c), run.json and --resume (resume.c).
+ * The top of the flow: nothing includes cmd.h but cmd/.
+ * uses: core sim machine stats results console tables figures html run drivers plan ab
  */
 #ifndef STRATBENCH_CMD_H
 #define STRATBENCH_CMD_H
@@ -8,51 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "report/report.h"
-#include "run/run.h"
-
-/* The options every family shares; a family's own live in its driver's
- * option table (run/run.h). */
-struct sb_opts {
-	const char *family;		/* NULL: every family */
-	const char *strategy;		/* comma list, NULL: all registered */
-	const char *lock;		/* comma list or "all"; default per family */
-	const char *threads;		/* comma list or "auto" */
-	const char *placement;		/* comma list or "auto" */
-	const char *out;		/* results directory, NULL: none */
-	const char *topology;		/* NULL: this machine */
-	int home_node;			/* -1: node of thread 0's CPU */
-	const char *counters;		/* --counters list; "default" unless given */
-	bool counters_ab;		/* --counters-ab: each point without and with them */
-	bool limits;			/* --limits: run the calibration families too */
-	const char *label;		/* --label: names the run in the JSON context */
-	const char *resume;		/* --resume=DIR */
-	bool quiet;			/* no progress line */
-	const char *console;		/* --console: table, gbench or counters */
-	double cv_threshold;		/* flag benchmarks whose CV exceeds it (%) */
-	const char *suite;		/* --suite=NAME (suite.h), NULL: none */
-	bool dry_run;			/* list the plan and its time estimate only */
-	/* --ab (cmd/ab.c); 0: not given */
-	const char *ab;			/* "A,B[;A,B...]" */
-	int ab_pairs;			/* --pairs */
-	double trial_time, precision, max_time;	/* s, %, s */
-	/* plan: leave out the benchmarks this says are done (--resume) */
-	bool (*skip)(const char *name, void *arg);
-	void *skip_arg;
-	/* what is left for Google Benchmark */
-	int gb_argc;
-	char **gb_argv;
-};
-
-/* Every family, in listing and run order (plan.c). */
-extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_shootdown_driver,
-	sb_baseline_driver;
-extern const struct sb_family_driver sb_calibrate_driver;
-/* calibrate_bench.c: the enum sb_pairs_mode --pairs (auto, all, sample)
- * means here (all on more than 512 PUs: the sample) */
-int sb_calibrate_pairs_mode(const struct sb_topo *t);
-extern const struct sb_family_driver sb_shootdown_kernel_driver;
-extern const struct sb_family_driver *const sb_drivers[];
+#include "ab/ab.h"
+#include "plan/plan.h"
 
 /* One command.  Its entry is everything the help, the man page and the
  * bash completion know of it, and its parser accepts exactly the options
@@ -104,21 +63,7 @@ void sb_help_overview(FILE *f);
 void sb_help_man(FILE *f);
 void sb_version_print(FILE *f);
 
-/* plan.c: 0 registered; 1 nothing to run because every selected strategy
- * was skipped on this machine (each said why on stderr; err says so too);
- * -1 and err */
-int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen);
-void sb_plan_free(void);
-/* every planned point, the latest first (->next); registered unless --resume skipped it */
-const struct sb_point *sb_plan_points(void);
-
-/* the lines of strategies skipped by the plan (kept until every usage check passed) */
-void sb_plan_say_skipped(void);
-
 /* cli.c */
-/* SIGINT and SIGTERM to handler (NULL: the default action), restarting
- * interrupted calls: run, the suite and --ab stop on them */
-void sb_catch_stop_signals(void (*handler)(int));
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen);
 void sb_opts_free(struct sb_opts *o);
 /* 0 if a --benchmark_* (or --v=) flag is known and its value well formed */
@@ -127,10 +72,6 @@ bool sb_gb_flag_like(const char *arg);	/* --benchmark_* or --v= */
 const char *sb_gb_flag_at(int i);	/* i-th known flag's name, no dashes; NULL past the end */
 void sb_gb_flags_usage(struct sb_doc *d);	/* every flag sb_gb_flag_check knows */
 bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
-
-/* ab.c: `run --ab`, after the options parsed (o->ab set): plans, runs
- * and reports the paired comparisons; the exit status */
-int sb_ab_main(struct sb_opts *o, int argc, char **argv);
 
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);

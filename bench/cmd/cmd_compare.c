@@ -13,17 +13,18 @@
  * benchmarks present on one side only.  Values are medians over
  * repetitions.  %Change = (new - old) / old * 100, 6 significant digits.
  * --fail-above=PCT exits 3 on a significant regression beyond PCT.
- * --html=FILE also writes the rows as one static page (report/plot.h's
+ * --html=FILE also writes the rows as one static page (html/html.h's
  * sb_html_compare). */
 #include "cmd/cmd.h"
-#include "report/ab.h"
+#include "results/ab.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd/compare.h"
+#include "html/html.h"
+#include "tables/compare.h"
 
 /* a row (struct sb_cmp_row): group (e.g. "window/trylock place:scatter"),
  * threads (-1: the name has no threads:N), the benchmark on each side */

@@ -1,5 +1,5 @@
 /* cmd_plot.c — `stratbench plot DIR...` and `stratbench plot --compare OLD
- * NEW`: the figures of report/plot.h, drawn by gnuplot from the templates
+ * NEW`: the figures of figures/plot.h, drawn by gnuplot from the templates
  * installed with the binary (<prefix>/share/stratbench/plots, found
  * relative to the executable, so a relocated install works), or, for a
  * binary in a build tree, the source checkout's plots/; SB_PLOTS names
@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/plot.h"
+#include "figures/plot.h"
+#include "html/html.h"
 
 #ifndef SB_DATADIR_REL
 #define SB_DATADIR_REL "../share/stratbench"

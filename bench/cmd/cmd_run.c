@@ -12,7 +12,7 @@
  * whole run or resume: a second one of DIR is refused, naming the pid. */
 #include "cmd/cmd.h"
 #include "cmd/suite.h"
-#include "report/console.h"
+#include "console/console.h"
 #include "run/limits.h"
 
 #include <errno.h>
@@ -512,7 +512,7 @@ static void on_context(const char *json, void *arg)
 }
 
 /* A benchmark finished: its CSV rows, its log line, the progress count and
- * its console row (or noisy mark: report/console.h). */
+ * its console row (or noisy mark: console/console.h). */
 static void on_group(const struct sb_run_report *runs, int n, const char *json, void *arg)
 {
 	json_t *arr = sb_json_loads_gb(json, NULL), *e;
@@ -892,6 +892,7 @@ static int run_main(int argc, char **argv)
 			rc = 1;
 			goto usage;
 		}
+		sb_gbench_on_run(sb_csv_on_run, NULL);
 		sb_csv_cv_threshold(o.cv_threshold);
 		path_of(path, sizeof(path), o.out, "runs.jsonl.partial");
 		if (sb_runlog_open(path, err, sizeof(err))) {
@@ -917,7 +918,7 @@ static int run_main(int argc, char **argv)
 	if (!list_only)
 		sb_counters_context(cnt);
 	sb_context_add("sb_label", o.label ? o.label : "");
-	{	/* every planned point as typed fields (report/point.h) */
+	{	/* every planned point as typed fields (results/point.h) */
 		char *pts = sb_points_json();
 
 		snprintf(path, sizeof(path), "%d", SB_SCHEMA_VERSION);
@@ -936,7 +937,10 @@ static int run_main(int argc, char **argv)
 	if (resume && total == 0) {
 		rc = 0;		/* everything had finished: only the files to complete */
 	} else {
-		sb_progress_begin(total, o.quiet || list_only);
+		if (sb_progress_begin(total, o.quiet || list_only)) {
+			sb_gbench_on_start(sb_progress_on_start, NULL);
+			sb_gbench_on_display(sb_progress_clear, NULL);
+		}
 		sb_drive_set_counters(cnt);
 		rc = sb_gbench_main(o.gb_argc, o.gb_argv);
 		sb_drive_set_counters(NULL);

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "cmd/summary.h"
+#include "tables/summary.h"
 
 static const char *opt_format;
 static const char *const formats[] = { "text", "markdown", NULL };

@@ -24,7 +24,7 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
-#include "cmd/summary.h"
+#include "tables/summary.h"
 
 extern char **environ;
 

@@ -9,7 +9,7 @@
  * admitted call, --fault-ns after every call; the update's own cost per
  * call (update_ns) is sampled apart from that work.  Fidelity mode logs every admitted call and
  * reset per member and merges the logs after the run. */
-#include "report/report.h"
+#include "results/results.h"
 #include "run/limits.h"
 #include "run/run.h"
 
@@ -223,7 +223,7 @@ static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_tic
 	}
 }
 
-/* windows.jsonl (report/timeline.c): the first TIMELINE_MAX windows of the
+/* windows.jsonl (results/timeline.c): the first TIMELINE_MAX windows of the
  * run as [start_ns, end_ns, pages] from the first window's start, pages per
  * member, the idle ones' indices (docs/window.md "Fidelity mode"). */
 #define TIMELINE_MAX	200

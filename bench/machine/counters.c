@@ -1,7 +1,7 @@
 /* counters.c — the --counters list, its probe on this machine, and one
  * benchmark's set: per-member perf groups read around each round, the
  * machine-wide /proc files read around the timed region (counters.h). */
-#include <stratbench/counters.h>
+#include "machine/counters.h"
 
 #include <ctype.h>
 #include <errno.h>

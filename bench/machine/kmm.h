@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
 /* move_pages(2) on this process: count pages, nodes NULL to query where
  * they are; status[i] gets the node or -errno.  Returns what the kernel

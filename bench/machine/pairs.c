@@ -2,7 +2,7 @@
  * (topo.h): a few pairs per distance class (the default: bounded on any
  * machine), every pair (the heatmap), or an O(PUs) sample covering every
  * relation. */
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
 #include <stdlib.h>
 #include <string.h>

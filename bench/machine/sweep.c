@@ -11,7 +11,7 @@
  * hwloc's CPU lists), as given, repeats dropped.
  * out must hold #PUs + 4 counts for auto (fewer are cut, smallest kept).
  */
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,6 @@
 /* topo.c — hwloc topology, the placement plans of DESIGN.md §6, binding checks. */
-#include <stratbench/err.h>
-#include <stratbench/input.h>
-#include <stratbench/topo.h>
+#include "core/util.h"
+#include "machine/topo.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,9 @@
 /* driver.c — run a point's rounds on a pinned team, report common counters. */
-#include "report/console.h"
-#include "report/settings.h"
+#include "console/console.h"
+#include "results/settings.h"
 #include "run/run.h"
+
+#include <signal.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,4 +193,13 @@ void sb_drive_report(sb_state *st, struct sb_drive *d)
 	report_counters(st, d);
 	free(d->ops);
 	d->ops = NULL;
+}
+
+void sb_catch_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa = { .sa_handler = handler ? handler : SIG_DFL, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }

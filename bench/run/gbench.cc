@@ -1,6 +1,6 @@
 // gbench.cc — the C API of include/stratbench/gbench.h over Google Benchmark.
 // The only C++ in stratbench: keep it a thin, checked translation layer.
-#include <stratbench/gbench.h>
+#include "run/gbench.h"
 
 #include <benchmark/benchmark.h>
 
@@ -656,6 +656,17 @@ void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg)
 void sb_gbench_display_quiet(bool quiet) { display_quiet = quiet; }
 
 void sb_gbench_stop(void) { stop_requested = 1; }
+
+}  // extern "C"
+
+namespace {
+// results/ adds to the context and stops a run through these, never by
+// calling up into the run
+[[maybe_unused]] const bool results_hooks_set = (sb_context_set_sink(sb_context_add),
+				sb_out_fail_set_stop(sb_gbench_stop), true);
+}  // namespace
+
+extern "C" {
 bool sb_gbench_stopped(void) { return stop_requested != 0; }
 
 } // extern "C"

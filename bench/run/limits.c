@@ -1,6 +1,6 @@
 /* limits.c — the calibration table and the limits of limits.h. */
 #include "run/limits.h"
-#include "report/report.h"
+#include "results/results.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,13 +2,13 @@
  * (the calibrate family) and how a strategy benchmark reports against them.
  *
  * Table: the calibrate benchmarks run first when the plan includes them,
- * then the 1-thread points, then the rest (cmd/plan.c gives them stages 0,
+ * then the 1-thread points, then the rest (plan/plan.c gives them stages 0,
  * 1, 2: each stage whole before the next, even under random interleaving);
  * a resumed run first feeds the table with the runs it finished before
  * (cmd_run.c).  Every run Google
  * Benchmark reports — what the JSON and CSV hold, once all repetitions of
  * that benchmark are done, before the next one starts — is recorded by
- * sb_limits_on_run() from each run's typed point (report/point.h) under
+ * sb_limits_on_run() from each run's typed point (results/point.h) under
  * keys: "c2c:store:list:A,B" (one_way_min_ns of CPU pair A < B: its fastest batch, each a mean of 128 transfers — the bound
  * the hardware showed, robust to a descheduled member; with its relation), "c2c:cas:list:A,B", "op:cas" … (uncontended
  * ns_per_op), "flush:none|remote" (us_per_call of the real kernel's

@@ -1,7 +1,13 @@
-/* run.h — internal to bench/: what a family driver is and how it runs.
+/* run/ — running benchmarks: the C API over Google Benchmark (gbench.cc,
+ * the only C++), a point's rounds on a pinned team (driver.c), the limits
+ * table (limits.c), the stop signals.  It registers with results/ the
+ * callbacks results/ needs of it (report.h).
+ * uses: core machine stats results console
+ *
+ * run.h — what a family driver is and how it runs.
  *
  * A plan point is one benchmark: family × strategy [× lock] [× variant] ×
- * threads × placement.  cmd/plan.c expands the options into points and
+ * threads × placement.  plan/plan.c expands the options into points and
  * registers each with its family driver's body; run/driver.c runs a body's
  * rounds on a pinned team and reports the common counters.  A driver owns
  * its options (a table: parsed by cmd/cli.c, listed by the help) and the
@@ -16,13 +22,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <stratbench/counters.h>
-#include <stratbench/gbench.h>
+#include "machine/counters.h"
+#include "run/gbench.h"
 #include <stratbench/registry.h>
 #include <stratbench/team.h>
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
-#include "report/point.h"
+#include "results/point.h"
 
 #define SB_EXIT_USAGE 2		/* run-time failures return Google Benchmark's 1 */
 
@@ -155,5 +161,9 @@ void sb_drive_report_counters(sb_state *st, struct sb_drive *d);
 /* ops_per_s, ns_per_op, ops_min, ops_max, jain, the counters (cnt:NAME
  * total and cnt:NAME/op, per op of all members); frees d. */
 void sb_drive_report(sb_state *st, struct sb_drive *d);
+
+/* driver.c: SIGINT and SIGTERM to handler (NULL: the default action), restarting
+ * interrupted calls: run, the suite and --ab stop on them */
+void sb_catch_stop_signals(void (*handler)(int));
 
 #endif

@@ -1,4 +1,8 @@
-/* sim.h — internal to bench/sim/: the simulated machine's state.
+/* sim/ — the shootdown family's simulated machine (portable C, built into
+ * sb_core for the cross-built conformance tests).
+ * uses: core
+ *
+ * sim.h — the simulated machine's state.
  *
  * PTE: bit 0 present, bit 1 migration entry, bits 2..33 frame, bits 34..63
  * the frame's generation when it was mapped.  A frame's generation is even

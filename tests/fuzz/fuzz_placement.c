@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
 static struct sb_topo *topo;
 

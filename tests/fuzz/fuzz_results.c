@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "results/results.h"
 
 static void count_line(const char *key, json_t *v, void *arg)
 {

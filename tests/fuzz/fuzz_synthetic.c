@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

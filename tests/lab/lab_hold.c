@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stratbench/counters.h"
+#include "machine/counters.h"
 
 #define MAXSPEC 160
 

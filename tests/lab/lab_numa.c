@@ -23,7 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <stratbench/topo.h>
+#include "machine/topo.h"
 
 #define NPAGES 16
 

@@ -1,0 +1,52 @@
+/* core/ — what strategies and their tests link against (sb_core): the
+ * registry, the pinned team, calibrated work, the window set-up and its
+ * fidelity logs, the ticker (their contracts in include/stratbench/), and
+ * the harness's small utilities below.
+ * uses: (nothing: libc only)
+ *
+ * util.h — what every room would otherwise write again:
+ * - errors are one line (DESIGN.md §6): functions that fill an `err` buffer
+ *   and echo user input in it pass it through sb_err_oneline();
+ * - a file the user names is read with a bound: opened only when it is a
+ *   regular file of at most max bytes, so a device (/dev/zero), a FIFO, a
+ *   socket, a directory or a huge file is refused in one line naming it,
+ *   never read without end and never waited on.  what names the kind of
+ *   file in the error ("results file"); err is "PATH: why";
+ * - a growable array; a path joined with its length checked. */
+#ifndef STRATBENCH_UTIL_H
+#define STRATBENCH_UTIL_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* path open for reading, or NULL with err set (errno: EINVAL not a regular
+ * file, EFBIG over max, else open's) */
+FILE *sb_input_open_max(const char *path, const char *what, long long max, char *err,
+			size_t errlen);
+/* The whole file, NUL-terminated, its length in *len (malloc'd; a file that
+ * grows past max while it is read is refused too); NULL with err set. */
+char *sb_input_read(const char *path, const char *what, long long max, size_t *len, char *err,
+		    size_t errlen);
+
+
+/* Replaces control characters (newlines included) in err with '?'. */
+static inline void sb_err_oneline(char *err)
+{
+	for (; *err; err++)
+		if ((unsigned char)*err < 0x20 || *err == 0x7f)
+			*err = '?';
+}
+
+/* Room for n elements of elem bytes in the array *vp of capacity *cap
+ * (doubled, at least 8): 0, or -1 (ENOMEM) with both unchanged.  Use
+ * SB_GROW(v, cap, n) for an array v of any type. */
+int sb_grow(void *vp, int *cap, int n, size_t elem);
+#define SB_GROW(v, cap, n) sb_grow(&(v), &(cap), (n), sizeof(*(v)))
+
+/* A path of at most PATH_MAX bytes, as the kernel takes them: printf
+ * into buf (PATH_MAX bytes): 0, or -1 with errno ENAMETOOLONG (buf then
+ * holds the cut path, still terminated, for a message). */
+int sb_pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,274 @@
+/* fig_compare.c — compare-vs-<old>: %Change of the median from OLD to NEW,
+ * one horizontal bar per point both have (the same typed point, as
+ * `stratbench compare` matches them: group, threads, placement; by name
+ * only for plain Google Benchmark JSON), "*" where the Mann-Whitney U
+ * p-value of the repetitions is below 0.05.  A bar whose CV exceeds its
+ * run's threshold on either side is drawn as an outline, not a solid bar:
+ * its change may be noise.  The metric is ops_per_s where both have it,
+ * else real_time, as compare's default. */
+#include "figures/figure.h"
+
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct bar {
+	const struct sb_bm *old, *new;
+	double change, p;
+	bool noisy;
+};
+
+struct cmp {
+	struct sb_results r[2];
+	const char *metric;
+	struct bar *bar;
+	int n;
+};
+
+static bool same_point(const struct sb_bm *a, const struct sb_bm *b)
+{
+	char ga[1400], gb[1400];
+
+	if (!a->has_point || !b->has_point)
+		return !a->has_point && !b->has_point && !strcmp(a->name, b->name);
+	sb_point_group(&a->pt, NULL, ga, sizeof(ga));
+	sb_point_group(&b->pt, NULL, gb, sizeof(gb));
+	return !strcmp(ga, gb) && a->pt.threads == b->pt.threads &&
+	       !strcmp(a->pt.placement, b->pt.placement);
+}
+
+static bool noisy(const struct sb_results *r, const struct sb_bm *b, const char *metric)
+{
+	struct sb_stat s;
+
+	sb_bm_stat(b, metric, &s);
+	return !isnan(s.cv) && s.cv > r->cv_threshold;
+}
+
+static int load(struct cmp *c, const char *old, const char *new, char *err, size_t errlen)
+{
+	const char *path[2] = { old, new };
+
+	c->metric = "ops_per_s";
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < 2; i++)
+			if (sb_results_load(path[i], c->metric, &c->r[i], err, errlen)) {
+				if (i)
+					sb_results_free(&c->r[0]);
+				return -1;
+			}
+		if (pass || (sb_results_has_metric(&c->r[0], c->metric) &&
+			     sb_results_has_metric(&c->r[1], c->metric)))
+			return 0;
+		sb_results_free(&c->r[0]);	/* as compare: GB's time otherwise */
+		sb_results_free(&c->r[1]);
+		c->metric = "real_time";
+	}
+	return 0;
+}
+
+static int match(struct cmp *c)
+{
+	for (int i = 0; i < c->r[0].n; i++)
+		for (int j = 0; j < c->r[1].n; j++) {
+			const struct sb_bm *o = &c->r[0].bm[i], *n = &c->r[1].bm[j];
+			struct bar *b;
+
+			if (!same_point(o, n) || isnan(o->median) || isnan(n->median) ||
+			    o->median == 0)
+				continue;
+			b = realloc(c->bar, sizeof(*b) * (size_t)(c->n + 1));
+			if (!b)
+				return -1;
+			c->bar = b;
+			b = &c->bar[c->n++];
+			b->old = o;
+			b->new = n;
+			b->change = (n->median - o->median) / o->median * 100;
+			b->p = o->nreps >= 2 && n->nreps >= 2 ?
+			       sb_mann_whitney_p(o->reps, o->nreps, n->reps, n->nreps) : NAN;
+			b->noisy = noisy(&c->r[0], o, c->metric) || noisy(&c->r[1], n, c->metric);
+		}
+	return 0;
+}
+
+/* A row of the chart: a bar, or a family's header line. */
+struct row {
+	int bar;			/* -1: the header */
+	char label[600];
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* one family's header (what its points share) and its bars, keyed by
+ * what differs between them (sb_lines: sorted by the typed fields) */
+static int family_rows(const struct cmp *c, const char *fam, struct row *rows)
+{
+	struct sb_lines ls = { .xkey = "", .npanels = 1 };
+	int k = 1;
+
+	for (int i = 0; i < c->n; i++)
+		if (c->bar[i].old->has_point && !strcmp(c->bar[i].old->pt.family, fam))
+			sb_lines_get(&ls, &c->bar[i].old->pt, 0);
+	sb_lines_finish(&ls);
+	rows[0].bar = -1;
+	snprintf(rows[0].label, sizeof(rows[0].label), "%.60s%s%.500s", fam,
+		 *ls.common ? ": " : "", ls.common);
+	for (int l = 0; l < ls.n; l++)
+		for (int i = 0; i < c->n; i++)
+			if (c->bar[i].old->has_point &&
+			    sb_lines_match(&ls, &ls.l[l], &c->bar[i].old->pt, 0)) {
+				rows[k].bar = i;
+				snprintf(rows[k++].label, sizeof(rows[0].label), "%s", ls.l[l].key);
+				break;
+			}
+	sb_lines_free(&ls);
+	return k;
+}
+
+/* every family in name order, then the untyped bars by name */
+static int make_rows(const struct cmp *c, struct row *rows)
+{
+	const char **fam = calloc((size_t)c->n + 1, sizeof(char *));
+	int nf = 0, k = 0;
+
+	for (int i = 0; fam && i < c->n; i++) {
+		int j = 0;
+
+		if (!c->bar[i].old->has_point)
+			continue;
+		while (j < nf && strcmp(fam[j], c->bar[i].old->pt.family))
+			j++;
+		if (j == nf)
+			fam[nf++] = c->bar[i].old->pt.family;
+	}
+	if (nf)
+		qsort(fam, (size_t)nf, sizeof(*fam), cmp_str);
+	for (int f = 0; f < nf; f++)
+		k += family_rows(c, fam[f], rows + k);
+	for (int i = 0; i < c->n; i++)
+		if (!c->bar[i].old->has_point) {
+			rows[k].bar = i;
+			snprintf(rows[k++].label, sizeof(rows[0].label), "%s", c->bar[i].old->name);
+		}
+	free(fam);
+	return k;
+}
+
+static void write_rows(const struct cmp *c, struct sb_gp *g, const struct row *rows, int n,
+		       int *nnoisy)
+{
+	FILE *f = sb_gp_dat(g);
+	double lo = 0, hi = 0;
+
+	fputs("# point\t%change\tp(U) (-: none)\tnoisy (CV above the threshold on either "
+	      "side)\tfamily header (-: none)\n", f);
+	*nnoisy = 0;
+	for (int k = 0; k < n; k++) {
+		const struct bar *b = rows[k].bar < 0 ? NULL : &c->bar[rows[k].bar];
+
+		if (!b) {
+			fprintf(f, "\tNaN\t-\t0\t%s\n", rows[k].label);
+			continue;
+		}
+		fprintf(f, "%s\t%.6g\t", rows[k].label, b->change);
+		fprintf(f, isnan(b->p) ? "-" : "%.4g", b->p);
+		fprintf(f, "\t%d\t-\n", b->noisy);
+		*nnoisy += b->noisy;
+		lo = fmin(lo, b->change);
+		hi = fmax(hi, b->change);
+	}
+	if (lo == hi)
+		hi = 1;
+	sb_gp_num(g, "nbars", n);
+	sb_gp_num(g, "xmin", lo - 0.1 * (hi - lo));
+	sb_gp_num(g, "xmax", hi + 0.1 * (hi - lo));
+	sb_gp_num(g, "nnoisy", *nnoisy);
+	sb_gp_str(g, "metric", c->metric);
+}
+
+/* where the figure goes: NEW/plots, or the plots beside a NEW file */
+static void out_dir(const char *new, char *dir, size_t n)
+{
+	char copy[4200];
+	struct stat st;
+
+	snprintf(copy, sizeof(copy), "%s", new);
+	if (stat(new, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(dir, n, "%s", new);
+	else
+		snprintf(dir, n, "%s", dirname(copy));
+}
+
+
+static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *new)
+{
+	struct row *rows = calloc(2 * (size_t)c->n + 1, sizeof(*rows));
+	char name[300], ob[200], nb[200], om[400], title[2000], noisy_key[64];
+	int nnoisy = 0, nrows;
+	struct sb_gp *g;
+
+	if (!rows) {
+		snprintf(p->err, p->errlen, "out of memory");
+		return -1;
+	}
+	sb_results_base(old, ob, sizeof(ob));
+	sb_results_base(new, nb, sizeof(nb));
+	snprintf(name, sizeof(name), "compare-vs-%s", ob);
+	sb_plot_slug(name);
+	nrows = make_rows(c, rows);
+	g = sb_gp_new(p, name, "compare");
+	if (!g) {
+		free(rows);
+		return -1;
+	}
+	write_rows(c, g, rows, nrows, &nnoisy);
+	free(rows);
+	snprintf(noisy_key, sizeof(noisy_key), "CV > %g %% on either side (noisy)",
+		 p->cv_threshold);
+	sb_gp_str(g, "noisykey", noisy_key);
+	sb_plot_machine(&c->r[0], old, om, sizeof(om));
+	snprintf(title, sizeof(title), "%%Change of %s (median) from %s to %s\nnew: %s\nold: %s",
+		 c->metric, ob, nb, p->machine, om);
+	sb_gp_caption(g, "%Change per point between two runs", "Solid: an increase, hatched: a "
+		      "decrease; an outlined bar is noisy on either side; * marks a Mann-Whitney "
+		      "U p below 0.05 over the repetitions.");
+	return sb_gp_draw(g, title, nnoisy);
+}
+
+int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
+		    char *err, size_t errlen)
+{
+	struct cmp c = { 0 };
+	char dir[4200];
+	struct sb_plot p = { .dir = dir, .tpldir = tpldir, .figs = figs, .err = err,
+			     .errlen = errlen };
+	int rc;
+
+	if (load(&c, old, new, err, errlen))
+		return -1;
+	out_dir(new, dir, sizeof(dir));
+	p.r = &c.r[1];
+	p.cv_threshold = fmin(c.r[0].cv_threshold, c.r[1].cv_threshold);
+	sb_plot_machine(&c.r[1], new, p.machine, sizeof(p.machine));
+	rc = match(&c);
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	else if (!c.n) {
+		snprintf(err, errlen, "compare: no point in both %s and %s", old, new);
+		rc = -1;
+	}
+	if (!rc)
+		rc = sb_plot_mkdir(dir, err, errlen);
+	if (!rc)
+		rc = draw(&p, &c, old, new);
+	free(c.bar);
+	sb_results_free(&c.r[0]);
+	sb_results_free(&c.r[1]);
+	return rc;
+}

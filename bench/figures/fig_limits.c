@@ -1,0 +1,112 @@
+/* fig_limits.c — <family>-of-limit: throughput as a fraction of the
+ * point's limit_ops (docs/calibrate.md, bench/run/limits.h), against
+ * threads, with the reference at 1 named for what it is.
+ *
+ * Which limit a point has follows from its family and strategy, as the
+ * drivers report it (sb_limits_report): the lock family writes the lock's
+ * line every call (shared write); a window policy declares shared_write in
+ * its table.  A shared write is bounded by the cheapest uncontended atomic
+ * RMW at 1 thread and by the line's handoff (1 / the mean one-way transfer
+ * between the CPUs, a bound for a fair handoff: a lock that keeps the line
+ * on one CPU can pass it) at 2 or more; anything else is compared with its
+ * scaling reference, T x its own 1-thread rate, which is no hardware bound
+ * (and at 1 thread has no of_limit at all). */
+#include "figures/figure.h"
+
+#include <stratbench/window.h>
+
+#include <string.h>
+
+enum kind { K_RMW = 1, K_HANDOFF = 2, K_SCALING = 4, K_UNKNOWN = 8 };
+
+static enum kind kind_of(const struct sb_point_fields *f)
+{
+	const struct sb_window_policy *w;
+
+	if (!strcmp(f->family, "lock"))
+		return f->threads == 1 ? K_RMW : K_HANDOFF;
+	if (strcmp(f->family, "window") || !(w = sb_window_find(f->strategy)))
+		return K_UNKNOWN;
+	if (w->shared_write)
+		return f->threads == 1 ? K_RMW : K_HANDOFF;
+	return K_SCALING;
+}
+
+/* the axis, the key and the line's label say which limit 1 is */
+static void name_reference(struct sb_lines *ls, unsigned kinds)
+{
+	ls->nref = 1;
+	ls->refy[0] = 1;
+	if (kinds == K_SCALING) {
+		ls->ylabel[0] = "ops/s ÷ scaling reference (T × its 1-thread ops/s)";
+		snprintf(ls->refkey[0], sizeof(ls->refkey[0]), "1 = scaling reference");
+		snprintf(ls->reflabel[0], sizeof(ls->reflabel[0]), "scaling reference: T × the same "
+			 "benchmark's 1-thread ops/s in this run (not a hardware bound)");
+	} else if (!(kinds & ~(unsigned)(K_RMW | K_HANDOFF))) {
+		ls->ylabel[0] = "of_limit = ops/s ÷ limit_ops";
+		snprintf(ls->refkey[0], sizeof(ls->refkey[0]), "1 = limit_ops: %s%s%s",
+			 kinds & K_RMW ? "rmw" : "", kinds == (K_RMW | K_HANDOFF) ? " / " : "",
+			 kinds & K_HANDOFF ? "handoff" : "");
+		snprintf(ls->reflabel[0], sizeof(ls->reflabel[0]), "%s%s%s", kinds & K_RMW ?
+			 "1 thread: 1 ÷ cheapest uncontended RMW" : "",
+			 kinds == (K_RMW | K_HANDOFF) ? "; " : "", kinds & K_HANDOFF ?
+			 "≥ 2 threads: 1 ÷ mean line transfer (fair-handoff bound: unfair locks can "
+			 "pass it)" : "");
+	} else {
+		ls->ylabel[0] = "of_limit = ops/s ÷ limit_ops (see docs/calibrate.md)";
+		snprintf(ls->refkey[0], sizeof(ls->refkey[0]), "1 = limit_ops");
+		snprintf(ls->reflabel[0], sizeof(ls->reflabel[0]), "limit_ops: rmw, handoff or "
+			 "scaling reference by point (see docs/calibrate.md)");
+	}
+}
+
+static bool in_figure(const struct sb_bm *b, const char *family)
+{
+	return b->has_point && strcmp(b->pt.family, "calibrate") &&
+	       (!family || !strcmp(b->pt.family, family));
+}
+
+static int draw(struct sb_plot *p, const char *family)
+{
+	static const char *const skip[] = { "mode", NULL };
+	struct sb_lines ls = { .xkey = "threads", .skip = skip, .npanels = 1,
+			       .xlabel = "threads (log2 scale)", .yfmt = { "%g" } };
+	char name[200], what[200], how[300];
+	unsigned kinds = 0;
+	int rc;
+
+	for (int i = 0; i < p->r->n; i++) {
+		const struct sb_bm *b = &p->r->bm[i];
+
+		if (in_figure(b, family) && sb_lines_add(&ls, b, 0, 0, "of_limit", p->cv_threshold) > 0)
+			kinds |= kind_of(&b->pt);
+	}
+	name_reference(&ls, kinds);
+	snprintf(name, sizeof(name), "%s-of-limit", family);
+	sb_plot_slug(name);
+	snprintf(what, sizeof(what), "%s: throughput as a fraction of %s", family,
+		 kinds == K_SCALING ? "its scaling reference" : "limit_ops");
+	snprintf(how, sizeof(how), "1 is the reference named in the key and above the dashed "
+		 "line; medians of the repetitions, bars min–max; red circles: CV above %g %%.",
+		 p->cv_threshold);
+	rc = sb_lines_draw(p, &ls, name, what, NULL, how);
+	sb_lines_free(&ls);
+	return rc;
+}
+
+int sb_fig_of_limit(struct sb_plot *p)
+{
+	const struct sb_results *r = p->r;
+
+	for (int i = 0; i < r->n; i++) {
+		bool seen = false;
+
+		if (!in_figure(&r->bm[i], NULL))
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = in_figure(&r->bm[j], r->bm[i].pt.family);
+		if (!seen && draw(p, r->bm[i].pt.family))
+			return -1;
+	}
+	return 0;
+}

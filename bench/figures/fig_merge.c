@@ -1,0 +1,344 @@
+/* fig_merge.c — machines-<group>: one benchmark group (a point less its
+ * threads) measured on two or more machines, a line per machine, from
+ * DIR/machines.csv of `stratbench merge` (one row per machine and point:
+ * the typed fields, the metric's median, min, max, CV and repetitions),
+ * read with a CSV reader (quoted fields: list:0,1 placements).  The
+ * machine is a line's "machine" field; merge.json adds each machine's CPU
+ * and noisy threshold when present.  Rows without a typed point (a plain
+ * Google Benchmark source) cannot be grouped and are left out, counted. */
+#include "figures/figure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum col { C_MACHINE, C_FAMILY, C_STRATEGY, C_LOCK, C_THREADS, C_PLACEMENT, C_PARAMS,
+	   C_METRIC, C_MEDIAN, C_MIN, C_MAX, C_CV, C_REPS, C_N };
+static const char *const col_name[C_N] = {
+	"machine", "family", "strategy", "lock", "threads", "placement", "params", "metric",
+	"median", "min", "max", "cv_pct", "repetitions",
+};
+
+struct mrow {
+	struct sb_point_fields f;	/* with "machine" among its parameters */
+	struct sb_stat s;
+};
+
+struct merged {
+	struct mrow *row;
+	int n, untyped;
+	char metric[64], path[4200];
+	double cv_threshold;
+};
+
+/* Splits one CSV record in place: quoted fields may hold commas and "". */
+static int csv_split(char *s, char **f, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		char *o = s;
+
+		f[n++] = s;
+		if (*s == '"') {
+			for (s++; *s && !(*s == '"' && s[1] != '"'); s++)
+				*o++ = *s == '"' ? *++s : *s;
+			s += *s == '"';
+		}
+		while (*s && *s != ',' && *s != '\n' && *s != '\r')
+			*o++ = *s++;
+		if (*s != ',') {
+			*o = '\0';
+			break;
+		}
+		*o = '\0';
+		s++;
+	}
+	return n;
+}
+
+static int header(char *line, int *idx, struct merged *m, char *err, size_t errlen)
+{
+	char *f[64];
+	int n = csv_split(line, f, 64);
+
+	for (int c = 0; c < C_N; c++) {
+		idx[c] = -1;
+		for (int k = 0; k < n; k++)
+			if (!strcmp(f[k], col_name[c]))
+				idx[c] = k;
+		if (idx[c] < 0 && c != C_CV && c != C_REPS && c != C_MIN && c != C_MAX) {
+			snprintf(err, errlen, "%s: no column \"%s\" (not stratbench merge output)",
+				 m->path, col_name[c]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static double field_num(char **f, int n, int i)
+{
+	char *end;
+	double v;
+
+	if (i < 0 || i >= n || !*f[i])
+		return NAN;
+	v = strtod(f[i], &end);
+	return *end ? NAN : v;
+}
+
+static int bad_field(const struct merged *m, int line, const char *field, const char *val,
+		     char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s line %d: field \"%s\" is \"%s\"", m->path, line, field, val);
+	return -1;
+}
+
+static int copy_field(char *dst, size_t n, const char *val, const struct merged *m, int line,
+		      const char *field, char *err, size_t errlen)
+{
+	if (strlen(val) >= n)
+		return bad_field(m, line, field, "too long", err, errlen);
+	snprintf(dst, n, "%s", val);
+	return 0;
+}
+
+/* "k=v;k=v" (merge's params column) into the point's parameters */
+static int parse_params(char *s, struct sb_params *p, const struct merged *m, int line,
+			char *err, size_t errlen)
+{
+	for (char *kv = strtok(s, ";"); kv; kv = strtok(NULL, ";")) {
+		char *eq = strchr(kv, '=');
+
+		if (!eq || eq == kv)
+			return bad_field(m, line, "params", kv, err, errlen);
+		*eq = '\0';
+		if (sb_params_set(p, kv, "%s", eq + 1))
+			return bad_field(m, line, "params", "too long (or too many)", err, errlen);
+	}
+	return 0;
+}
+
+static int fill_row(char **f, int n, const int *idx, int line, struct merged *m,
+		    struct mrow *r, char *err, size_t errlen)
+{
+#define GET(c) (idx[c] >= 0 && idx[c] < n ? f[idx[c]] : "")
+	char *end;
+	long t = strtol(GET(C_THREADS), &end, 10);
+
+	memset(r, 0, sizeof(*r));
+	if (copy_field(r->f.family, sizeof(r->f.family), GET(C_FAMILY), m, line, "family", err,
+		       errlen) ||
+	    copy_field(r->f.strategy, sizeof(r->f.strategy), GET(C_STRATEGY), m, line, "strategy",
+		       err, errlen) ||
+	    copy_field(r->f.lock, sizeof(r->f.lock), GET(C_LOCK), m, line, "lock", err, errlen) ||
+	    copy_field(r->f.placement, sizeof(r->f.placement), GET(C_PLACEMENT), m, line,
+		       "placement", err, errlen))
+		return -1;
+	if (*end || t < 1 || t > 1 << 20)
+		return bad_field(m, line, "threads", GET(C_THREADS), err, errlen);
+	r->f.threads = (int)t;
+	if (parse_params(GET(C_PARAMS), &r->f.params, m, line, err, errlen))
+		return -1;
+	if (!*GET(C_MACHINE) || sb_params_set(&r->f.params, "machine", "%s", GET(C_MACHINE)))
+		return bad_field(m, line, "machine", GET(C_MACHINE), err, errlen);
+	r->s.median = field_num(f, n, idx[C_MEDIAN]);
+	r->s.min = isnan(field_num(f, n, idx[C_MIN])) ? r->s.median : field_num(f, n, idx[C_MIN]);
+	r->s.max = isnan(field_num(f, n, idx[C_MAX])) ? r->s.median : field_num(f, n, idx[C_MAX]);
+	r->s.cv = field_num(f, n, idx[C_CV]);
+	r->s.n = isnan(field_num(f, n, idx[C_REPS])) ? 1 : (int)field_num(f, n, idx[C_REPS]);
+	if (!*m->metric)
+		snprintf(m->metric, sizeof(m->metric), "%s", GET(C_METRIC));
+	return 0;
+#undef GET
+}
+
+static int read_csv(struct merged *m, char *err, size_t errlen)
+{
+	FILE *fp = fopen(m->path, "r");
+	char *line = NULL, *f[64];
+	size_t cap = 0;
+	int idx[C_N], lineno = 0, rc = 0;
+
+	if (!fp) {
+		snprintf(err, errlen, "cannot read %s", m->path);
+		return -1;
+	}
+	while (!rc && getline(&line, &cap, fp) > 0) {
+		int n;
+
+		if (++lineno == 1) {
+			rc = header(line, idx, m, err, errlen);
+			continue;
+		}
+		n = csv_split(line, f, 64);
+		if (idx[C_FAMILY] >= n || !*f[idx[C_FAMILY]]) {
+			m->untyped++;	/* no typed point: nothing to group it by */
+			continue;
+		}
+		void *more = realloc(m->row, sizeof(*m->row) * (size_t)(m->n + 1));
+
+		if (!more) {	/* m->row stays, freed by the caller */
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+		} else {
+			m->row = more;
+			rc = fill_row(f, n, idx, lineno, m, &m->row[m->n], err, errlen);
+			m->n += !rc && m->row[m->n].s.n > 0 && !isnan(m->row[m->n].s.median);
+		}
+	}
+	free(line);
+	fclose(fp);
+	return rc;
+}
+
+/* "A (CPU a), B (CPU b)" of merge.json, and the strictest noisy threshold */
+static void read_sources(const char *dir, struct merged *m, char *who, size_t n)
+{
+	char path[4300];
+	json_t *j, *src, *s;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/merge.json", dir);
+	j = json_load_file(path, 0, NULL);
+	src = json_object_get(j, "sources");
+	*who = '\0';
+	json_array_foreach(src, i, s) {
+		const char *name = json_string_value(json_object_get(s, "machine"));
+		const char *cpu = json_string_value(json_object_get(s, "cpu_model"));
+		const char *thr = json_string_value(json_object_get(json_object_get(s, "context"),
+								    "sb_cv_threshold"));
+		size_t len = strlen(who);
+
+		if (name && len < n)
+			snprintf(who + len, n - len, "%s%s%s%s%s", len ? ", " : "", name,
+				 cpu ? " (" : "", cpu ? cpu : "", cpu ? ")" : "");
+		if (thr && strtod(thr, NULL) > 0 && strtod(thr, NULL) < m->cv_threshold)
+			m->cv_threshold = strtod(thr, NULL);
+	}
+	json_decref(j);
+}
+
+static void group_of(const struct sb_point_fields *f, char *buf, size_t n)
+{
+	static const char *const skip[] = { "machine", NULL };
+	char g[1400];
+
+	sb_point_group(f, skip, g, sizeof(g));
+	snprintf(buf, n, "%s|%s", g, f->placement);
+}
+
+static int machines_in(const struct merged *m, const char *grp)
+{
+	const char *seen[64];
+	int n = 0;
+	char g[1600];
+
+	for (int i = 0; i < m->n && n < 64; i++) {
+		const char *mach = sb_params_get(&m->row[i].f.params, "machine");
+		int k = 0;
+
+		group_of(&m->row[i].f, g, sizeof(g));
+		if (strcmp(g, grp))
+			continue;
+		while (k < n && strcmp(seen[k], mach))
+			k++;
+		if (k == n)
+			seen[n++] = mach;
+	}
+	return n;
+}
+
+static void fig_name(const struct sb_point_fields *f, char *name, size_t n)
+{
+	static const char *const skip[] = { "machine", NULL };
+	char params[1200];
+
+	sb_params_str(&f->params, skip, params, sizeof(params));
+	for (char *c = params; *c; c++)
+		*c = *c == ';' ? '_' : *c == '=' ? '-' : *c;
+	snprintf(name, n, "machines-%s_%s%s%s-%s%s%s", f->family, f->strategy, *f->lock ? "_lock-" :
+		 "", f->lock, f->placement, *params ? "-" : "", params);
+	sb_plot_slug(name);
+}
+
+static int draw_group(struct sb_plot *p, const struct merged *m, const char *grp, int nmach)
+{
+	static const char *const bare[] = { "machine", NULL };
+	static const char *const skip[] = { NULL };
+	struct sb_lines ls = { .xkey = "threads", .skip = skip, .bare = bare, .npanels = 1,
+			       .xlabel = "threads (log2 scale)", .yfmt = { "%.1s%c" } };
+	char g[1600], name[1600], what[300], ylabel[200], how[300];
+	struct sb_line *l;
+	int first = -1, rc;
+
+	for (int i = 0; i < m->n; i++) {
+		group_of(&m->row[i].f, g, sizeof(g));
+		if (strcmp(g, grp))
+			continue;
+		first = first < 0 ? i : first;
+		l = sb_lines_get(&ls, &m->row[i].f, 0);
+		if (l)
+			sb_line_put(&ls, l, m->row[i].f.threads, 0, &m->row[i].s, p->cv_threshold);
+	}
+	fig_name(&m->row[first].f, name, sizeof(name));
+	if (!strcmp(m->metric, "ops_per_s"))
+		snprintf(ylabel, sizeof(ylabel), "%s", sb_plot_ops_label(m->row[first].f.family));
+	else
+		snprintf(ylabel, sizeof(ylabel), "%s (median)", m->metric);
+	ls.ylabel[0] = ylabel;
+	snprintf(what, sizeof(what), "%s %s on %d machines against threads",
+		 m->row[first].f.family, m->metric, nmach);
+	snprintf(how, sizeof(how), "A line per machine; medians of its repetitions, bars "
+		 "min–max; red circles: CV above %g %%.", p->cv_threshold);
+	rc = sb_lines_draw(p, &ls, name, what, NULL, how);
+	sb_lines_free(&ls);
+	return rc;
+}
+
+static int draw_all(struct sb_plot *p, const struct merged *m)
+{
+	char g[1600], h[1600];
+
+	for (int i = 0; i < m->n; i++) {
+		bool seen = false;
+		int n;
+
+		group_of(&m->row[i].f, g, sizeof(g));
+		for (int j = 0; j < i && !seen; j++) {
+			group_of(&m->row[j].f, h, sizeof(h));
+			seen = !strcmp(g, h);
+		}
+		n = seen ? 0 : machines_in(m, g);
+		if (n > 1 && draw_group(p, m, g, n))	/* one machine: nothing to compare */
+			return -1;
+	}
+	return 0;
+}
+
+int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, char *err,
+		     size_t errlen)
+{
+	struct merged m = { .cv_threshold = 5 };
+	struct sb_plot p = { .dir = dir, .tpldir = tpldir, .figs = figs, .err = err,
+			     .errlen = errlen };
+	int rc;
+
+	snprintf(m.path, sizeof(m.path), "%s/machines.csv", dir);
+	rc = read_csv(&m, err, errlen);
+	read_sources(dir, &m, p.machine, sizeof(p.machine));
+	if (!*p.machine)
+		snprintf(p.machine, sizeof(p.machine), "merged in %s", dir);
+	p.cv_threshold = m.cv_threshold;
+	if (!rc && !m.n && m.untyped) {
+		snprintf(err, errlen, "%s: no row has a typed point (family, strategy, threads...): "
+			 "merged from plain Google Benchmark JSON, nothing to group", m.path);
+		rc = -1;
+	}
+	if (!rc)
+		rc = sb_plot_mkdir(dir, err, errlen);
+	if (!rc)
+		rc = draw_all(&p, &m);
+	free(m.row);
+	return rc;
+}

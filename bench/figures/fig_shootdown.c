@@ -1,0 +1,122 @@
+/* fig_shootdown.c — the shootdown family against the batch size (its
+ * point's "batch" parameter), a line per strategy, threads and placement:
+ *   shootdown-cost      ns per migrated page (simulated machine)
+ *   shootdown-flushes   TLB flushes (solid) and flush requests acked
+ *                       (dashed) per page, one figure: with one responder
+ *                       each flush is one request and the two coincide
+ *   shootdown-slowdown  the responders' slowdown (1: unaffected)
+ *   shootdown-kernel    the real kernel (us_per_page): initiator µs and TLB
+ *                       IRQs per page, two panels
+ * The simulated points are those with ns_per_page, the kernel drivers'
+ * those with us_per_page: their counters say which, not their names. */
+#include "figures/figure.h"
+
+#include <string.h>
+
+struct fig {
+	const char *name, *what, *ylabel;
+	const char *metric[2];		/* a group's parts: [1] NULL for one */
+	bool logy;
+};
+
+static const struct fig figs[] = {
+	{ "shootdown-cost", "shootdown: initiator time per migrated page against the batch size",
+	  "ns per migrated page (initiator; log scale)", { "ns_per_page" }, true },
+	{ "shootdown-flushes", "shootdown: TLB flushes and flush requests per page against the "
+	  "batch size", "per migrated page (log scale)", { "flushes_per_page", "acks_per_page" },
+	  true },
+	{ "shootdown-slowdown", "shootdown: responder slowdown against the batch size",
+	  "responder slowdown, × (1 = unaffected)", { "responder_slowdown" }, false },
+};
+
+static const char *const flush_parts[] = { "flushes", "acks", NULL };
+
+static bool is_shootdown(const struct sb_bm *b, const char *counter)
+{
+	struct sb_stat s;
+
+	if (!b->has_point || strcmp(b->pt.family, "shootdown"))
+		return false;
+	sb_bm_stat(b, counter, &s);
+	return s.n > 0;
+}
+
+/* every point in the figure: its metric(s) at its batch size */
+static int add_all(struct sb_plot *p, struct sb_lines *ls, const char *kind, const char *name,
+		   const char *const metric[2], int panels)
+{
+	for (int i = 0; i < p->r->n; i++) {
+		const struct sb_bm *b = &p->r->bm[i];
+
+		if (!is_shootdown(b, kind))
+			continue;
+		for (int k = 0; k < 2 && metric[k]; k++)
+			if (sb_lines_add(ls, b, panels > 1 ? 0 : k, panels > 1 ? k : 0, metric[k],
+					 p->cv_threshold) < 0)
+				return sb_plot_need(p, b, "batch", name);
+	}
+	return 0;
+}
+
+static int draw_sim(struct sb_plot *p, const struct fig *f)
+{
+	struct sb_lines ls = { .xkey = "batch", .npanels = 1, .logy = { f->logy },
+			       .xlabel = "pages per batch (log2 scale)", .ylabel = { f->ylabel } };
+	char how[300];
+	int rc;
+
+	if (f->metric[1]) {
+		ls.parts = flush_parts;
+		ls.nnote = 2;
+		ls.note[0] = "solid: TLB flushes per page";
+		ls.note[1] = "dashed: flush requests acked per page";
+		ls.notedt[0] = 1;
+		ls.notedt[1] = 2;
+	} else if (!f->logy) {
+		ls.nref = 1;
+		ls.refy[0] = 1;
+		snprintf(ls.refkey[0], sizeof(ls.refkey[0]), "1 = unaffected");
+		snprintf(ls.reflabel[0], sizeof(ls.reflabel[0]), "1: responders run as fast as "
+			 "without shootdowns");
+	}
+	rc = add_all(p, &ls, "ns_per_page", f->name, f->metric, 1);
+	snprintf(how, sizeof(how), "Simulated machine; medians of the repetitions, bars "
+		 "min–max; red circles: CV above %g %%; log axes name the series they cannot "
+		 "draw (all 0).", p->cv_threshold);
+	if (!rc)
+		rc = sb_lines_draw(p, &ls, f->name, f->what, NULL, how);
+	sb_lines_free(&ls);
+	return rc;
+}
+
+int sb_fig_shootdown(struct sb_plot *p)
+{
+	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
+		if (draw_sim(p, &figs[i]))
+			return -1;
+	return 0;
+}
+
+int sb_fig_shootdown_kernel(struct sb_plot *p)
+{
+	static const char *const metric[2] = { "us_per_page", "tlb_irqs_per_page" };
+	struct sb_lines ls = {
+		.xkey = "batch", .npanels = 2, .logy = { true, true },
+		.xlabel = "pages per batch (log2 scale)",
+		.ylabel = { "initiator µs per page (log scale)",
+			    "TLB IRQs per page, team CPUs (log scale)" },
+		.ptitle = { "cost per page", "real shootdown IPIs per page" },
+		.pname = { "µs", "TLB IRQs" },
+	};
+	char how[300];
+	int rc = add_all(p, &ls, "us_per_page", "shootdown-kernel", metric, 2);
+
+	snprintf(how, sizeof(how), "The real kernel's TLB shootdowns (madvise/mprotect); IRQs "
+		 "from /proc/interrupts over the team's CPUs; red circles: CV above %g %%.",
+		 p->cv_threshold);
+	if (!rc)
+		rc = sb_lines_draw(p, &ls, "shootdown-kernel", "shootdown, real kernel: cost and "
+				   "TLB IPIs per page against the batch size", NULL, how);
+	sb_lines_free(&ls);
+	return rc;
+}

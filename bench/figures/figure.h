@@ -1,0 +1,147 @@
+/* figure.h — internal to the figures of `stratbench plot` (plot.c,
+ * gnuplot.c, series.c and the fig_*.c files, one per figure family).
+ *
+ * A figure is shaped here from typed points (point.h) and the shared
+ * median (sb_bm_stat): every grouping and series key is a field of the
+ * point, never a part of its name.  gnuplot.c writes it: NAME.dat (the
+ * numbers), NAME.gp (the variables, plots/common.gp, then the template)
+ * and runs gnuplot on it in DIR/plots. */
+#ifndef STRATBENCH_FIGURE_H
+#define STRATBENCH_FIGURE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "figures/plot.h"
+
+/* What every figure of one directory shares. */
+struct sb_plot {
+	const char *dir;		/* results directory: figures go to dir/plots */
+	const char *tpldir;		/* the gnuplot templates */
+	const struct sb_results *r;	/* NULL for a merge directory */
+	struct sb_figs *figs;		/* each drawn figure is added */
+	char machine[400];		/* "host (CPU model), run LABEL" for titles */
+	double cv_threshold;		/* CV % above which a point is noisy */
+	char *err;			/* one line on failure */
+	size_t errlen;
+};
+
+/* plot.c */
+void sb_plot_machine(const struct sb_results *r, const char *dir, char *buf, size_t n);
+/* "CV > 5 % (noisy)": the key of the noisy marker */
+void sb_plot_noisy_key(const struct sb_plot *p, char *buf, size_t n);
+/* the y label of ops_per_s for a family: what one op is */
+const char *sb_plot_ops_label(const char *family);
+/* a figure's file name: anything but [A-Za-z0-9._-] becomes '_' */
+void sb_plot_slug(char *name);
+/* dir/plots, created when absent; 0, or -1 with err */
+int sb_plot_mkdir(const char *dir, char *err, size_t errlen);
+/* -1 with "FILE: BENCH: point has no parameter \"KEY\" (FIGURE needs it)" */
+int sb_plot_need(struct sb_plot *p, const struct sb_bm *b, const char *key, const char *fig);
+
+/* gnuplot.c: one figure being written.  The variables are gnuplot
+ * assignments (strings escaped); arrays are declared with their size,
+ * then filled.  sb_gp_draw closes the data, writes NAME.gp, runs gnuplot
+ * (any output or a nonzero exit is a failure naming the figure), checks
+ * NAME.png and NAME.svg and adds the figure to p->figs; it frees g. */
+struct sb_gp;
+struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl);
+FILE *sb_gp_dat(struct sb_gp *g);
+void sb_gp_num(struct sb_gp *g, const char *var, double v);
+void sb_gp_str(struct sb_gp *g, const char *var, const char *s);
+/* n elements (0: one, "" or 0 as str says: gnuplot parses an empty
+ * iteration's expressions too) */
+void sb_gp_array(struct sb_gp *g, const char *var, int n, bool str);
+void sb_gp_num_at(struct sb_gp *g, const char *var, int i, double v);
+void sb_gp_str_at(struct sb_gp *g, const char *var, int i, const char *s);
+void sb_gp_caption(struct sb_gp *g, const char *what, const char *how);
+int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy);
+void sb_gp_drop(struct sb_gp *g);
+/* title: wraps at "; " past about 110 characters a line */
+void sb_gp_wrap(char *title, size_t n);
+
+/* series.c: lines against x, for lines.gp.  A line is the points whose
+ * fields, less x (threads or a parameter) and the figure's fixed
+ * parameters, are equal; lines of one group (same fields, a different
+ * `part`, e.g. p50 and p99) share colour and point, and differ by dash.
+ * The key of a line names only what differs between the figure's lines;
+ * what they all share goes to the title (sb_lines_common). */
+struct sb_xy {
+	double x;
+	double y[2], lo[2], hi[2];	/* per panel: median, min, max; NaN: none */
+	bool noisy[2];
+};
+
+struct sb_line {
+	struct sb_point_fields f;	/* the line's fields (x's field cleared) */
+	int part;			/* index in the figure's parts (0: the only) */
+	int group, style;		/* set by sb_lines_finish */
+	char key[240];
+	struct sb_xy *v;
+	int n, cap;
+};
+
+struct sb_lines {
+	const char *xkey;		/* "threads" or a parameter ("batch") */
+	const char *const *skip;	/* parameters the figure fixes (NULL: none) */
+	const char *const *parts;	/* names of a group's parts (NULL: one) */
+	const char *const *bare;	/* parameters a key shows as the value alone */
+	int npanels;			/* 1 or 2 */
+	bool logy[2];
+	struct sb_line *l;
+	int n, cap;
+	int reps;			/* most repetitions behind a point */
+	int nnoisy;
+	bool zeros;			/* a key says "not drawn" (log axis) */
+	char common[600];		/* what every line shares (sb_lines_finish) */
+	/* what lines.gp draws besides the lines: the figure sets them */
+	const char *xlabel, *ylabel[2], *ptitle[2], *yfmt[2];
+	const char *pname[2];		/* a panel in a key's note ("TLB IRQs") */
+	int nref;			/* horizontal references on panel 1 */
+	double refy[2];
+	char refkey[2][240], reflabel[2][160];
+	int nnote;			/* key lines saying what a dash means */
+	const char *note[4];
+	int notedt[4];
+};
+
+/* The line of f (and part), created when new; NULL when out of memory. */
+struct sb_line *sb_lines_get(struct sb_lines *ls, const struct sb_point_fields *f, int part);
+/* x of f: its threads, or the parameter xkey as a number (NAN: absent). */
+double sb_lines_x(const struct sb_lines *ls, const struct sb_point_fields *f);
+/* Adds b's metric at x to panel of l (stat over b's repetitions). */
+void sb_line_add(struct sb_lines *ls, struct sb_line *l, double x, int panel,
+		 const struct sb_bm *b, const char *metric, double cv_threshold);
+/* s (a median, min, max, CV over s->n repetitions) at x to panel of l */
+void sb_line_put(struct sb_lines *ls, struct sb_line *l, double x, int panel,
+		 const struct sb_stat *s, double cv_threshold);
+/* b's metric into its line (part, panel): 1 added, 0 b has no value,
+ * -1 b's point lacks x (the caller names it: sb_plot_need). */
+int sb_lines_add(struct sb_lines *ls, const struct sb_bm *b, int part, int panel,
+		 const char *metric, double cv_threshold);
+/* l is the line of f (and part) */
+bool sb_lines_match(const struct sb_lines *ls, const struct sb_line *l,
+		    const struct sb_point_fields *f, int part);
+/* Sorts, groups, keys and styles the lines; notes non-positive series on
+ * log axes in their keys. */
+void sb_lines_finish(struct sb_lines *ls);
+/* Writes the data and lines.gp's series variables. */
+void sb_lines_write(struct sb_lines *ls, struct sb_gp *g, const char *noisykey);
+void sb_lines_free(struct sb_lines *ls);
+/* Finishes ls and draws it as NAME with lines.gp: title "WHAT — machine",
+ * then the lines' common fields and stat ("median of N repetitions, bars
+ * min–max" when NULL); nothing when ls has no line. */
+int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, const char *what,
+		  const char *stat, const char *caption_how);
+
+/* fig_*.c: each draws its figures from p (0, or -1 with p->err set). */
+int sb_fig_throughput(struct sb_plot *p);
+int sb_fig_lock_latency(struct sb_plot *p);
+int sb_fig_of_limit(struct sb_plot *p);
+int sb_fig_latency_matrix(struct sb_plot *p);
+int sb_fig_fidelity(struct sb_plot *p);
+int sb_fig_timeline(struct sb_plot *p);
+int sb_fig_shootdown(struct sb_plot *p);
+int sb_fig_shootdown_kernel(struct sb_plot *p);
+
+#endif

@@ -1,0 +1,393 @@
+/* gnuplot.c — writes one figure and has gnuplot draw it (figure.h).
+ *
+ * DIR/plots/NAME.gp is the figure's variables, then plots/common.gp, then
+ * its template, so it re-runs alone (cd DIR/plots && gnuplot NAME.gp) and
+ * shows exactly what was drawn.  gnuplot runs in DIR/plots; anything it
+ * prints is a failure (a warning is a figure drawn wrong: an empty range,
+ * a missing column), as is a nonzero exit or an empty NAME.png/NAME.svg. */
+#include "figures/figure.h"
+
+#include "core/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct sb_gp {
+	struct sb_plot *p;
+	char name[128], tpl[64];
+	char *vars;			/* gnuplot assignments */
+	size_t len, cap;
+	FILE *dat;
+	char caption[2][400];
+};
+
+static void put(struct sb_gp *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct sb_gp *g, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (g->len + (size_t)n + 1 > g->cap) {
+		size_t cap = 2 * g->cap + (size_t)n + 256;
+		char *v = realloc(g->vars, cap);
+
+		if (!v)
+			return;
+		g->vars = v;
+		g->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(g->vars + g->len, g->cap - g->len, fmt, ap);
+	va_end(ap);
+	g->len += (size_t)n;
+}
+
+/* s as a gnuplot double-quoted string: \n is a line break in titles */
+static void put_quoted(struct sb_gp *g, const char *s)
+{
+	put(g, "\"");
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			put(g, "\\%c", *s);
+		else if (*s == '\n')
+			put(g, "\\n");
+		else if ((unsigned char)*s < 0x20)
+			put(g, " ");
+		else
+			put(g, "%c", *s);
+	}
+	put(g, "\"");
+}
+
+static void put_num(struct sb_gp *g, double v)
+{
+	if (isnan(v))
+		put(g, "NaN");
+	else
+		put(g, "%.10g", isinf(v) ? copysign(1e300, v) : v);
+}
+
+struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl)
+{
+	struct sb_gp *g = calloc(1, sizeof(*g));
+	char path[4400];
+
+	if (!g) {
+		snprintf(p->err, p->errlen, "out of memory");
+		return NULL;
+	}
+	g->p = p;
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	snprintf(g->tpl, sizeof(g->tpl), "%s", tpl);
+	snprintf(path, sizeof(path), "%s/plots/%s.dat", p->dir, name);
+	g->dat = fopen(path, "w");
+	if (!g->dat) {
+		snprintf(p->err, p->errlen, "cannot write %s: %s", path, strerror(errno));
+		free(g);
+		return NULL;
+	}
+	fprintf(g->dat, "# %s.dat — stratbench plot: the numbers of %s.png (see %s.gp)\n", name,
+		name, name);
+	return g;
+}
+
+FILE *sb_gp_dat(struct sb_gp *g)
+{
+	return g->dat;
+}
+
+void sb_gp_num(struct sb_gp *g, const char *var, double v)
+{
+	put(g, "%s = ", var);
+	put_num(g, v);
+	put(g, "\n");
+}
+
+void sb_gp_str(struct sb_gp *g, const char *var, const char *s)
+{
+	put(g, "%s = ", var);
+	put_quoted(g, s);
+	put(g, "\n");
+}
+
+void sb_gp_array(struct sb_gp *g, const char *var, int n, bool str)
+{
+	if (n > 0)
+		put(g, "array %s[%d]\n", var, n);
+	else
+		put(g, "array %s[1] = [%s]\n", var, str ? "\"\"" : "0");
+}
+
+void sb_gp_num_at(struct sb_gp *g, const char *var, int i, double v)
+{
+	put(g, "%s[%d] = ", var, i);
+	put_num(g, v);
+	put(g, "\n");
+}
+
+void sb_gp_str_at(struct sb_gp *g, const char *var, int i, const char *s)
+{
+	put(g, "%s[%d] = ", var, i);
+	put_quoted(g, s);
+	put(g, "\n");
+}
+
+void sb_gp_caption(struct sb_gp *g, const char *what, const char *how)
+{
+	snprintf(g->caption[0], sizeof(g->caption[0]), "%s", what);
+	snprintf(g->caption[1], sizeof(g->caption[1]), "%s", how);
+}
+
+void sb_gp_drop(struct sb_gp *g)
+{
+	char path[4400];
+
+	if (!g)
+		return;
+	fclose(g->dat);
+	snprintf(path, sizeof(path), "%s/plots/%s.dat", g->p->dir, g->name);
+	unlink(path);
+	free(g->vars);
+	free(g);
+}
+
+void sb_gp_wrap(char *t, size_t n)
+{
+	char *line = t, *brk = NULL;
+
+	(void)n;
+	for (char *c = t; *c; c++) {
+		if (*c == '\n') {
+			line = c + 1;
+			brk = NULL;
+			continue;
+		}
+		if (*c == ' ' && c > t && (c[-1] == ';' || c[-1] == ','))
+			brk = c;
+		if (c - line > 110 && brk) {
+			*brk = '\n';
+			line = brk + 1;
+			brk = NULL;
+		}
+	}
+}
+
+/* Appends the file's text to f; -1 with err set when it cannot be read. */
+static int append_file(FILE *f, const char *path, char *err, size_t errlen)
+{
+	FILE *in = fopen(path, "r");
+	char buf[8192];
+	size_t k;
+
+	if (!in) {
+		snprintf(err, errlen, "no gnuplot template %s (%s): reinstall stratbench or set "
+			 "SB_PLOTS to the templates' directory", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "\n# ---- %s\n", path);
+	while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, k, f);
+	fclose(in);
+	return 0;
+}
+
+static int write_script(struct sb_gp *g, const char *title)
+{
+	struct sb_plot *p = g->p;
+	char path[4400], tpl[4400];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/plots/%s.gp", p->dir, g->name);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(p->err, p->errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# %s.gp — written by stratbench plot: the figure's variables, then the\n"
+		"# templates common.gp and %s.gp; cd here and run gnuplot %s.gp\n", g->name,
+		g->tpl, g->name);
+	sb_gp_str(g, "outbase", g->name);
+	put(g, "datafile = \"%s.dat\"\n", g->name);
+	sb_gp_str(g, "plottitle", title);
+	fwrite(g->vars, 1, g->len, f);
+	snprintf(tpl, sizeof(tpl), "%s/common.gp", p->tpldir);
+	rc = append_file(f, tpl, p->err, p->errlen);
+	snprintf(tpl, sizeof(tpl), "%s/%s.gp", p->tpldir, g->tpl);
+	if (!rc)
+		rc = append_file(f, tpl, p->err, p->errlen);
+	/* ferror: a short fprintf/fwrite above is sticky on the stream */
+	if ((ferror(f) | fclose(f)) && !rc) {
+		snprintf(p->err, p->errlen, "cannot write %s: %s", path,
+			 strerror(errno ? errno : EIO));
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Runs gnuplot NAME.gp in dir; out gets what it printed; its status. */
+static int run_gnuplot(const char *dir, const char *name, char *out, size_t outlen)
+{
+	int fd[2], status = 0;
+	size_t len = 0;
+	ssize_t k;
+	char buf[4096];
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char script[200];
+
+		dup2(fd[1], 1);
+		dup2(fd[1], 2);
+		close(fd[0]);
+		close(fd[1]);
+		snprintf(script, sizeof(script), "%s.gp", name);
+		if (chdir(dir) == 0)
+			execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while ((k = read(fd[0], buf, sizeof(buf))) > 0 || (k < 0 && errno == EINTR))
+		for (ssize_t i = 0; i < k && len + 1 < outlen; i++)
+			out[len++] = buf[i];
+	out[len] = '\0';
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return status;
+}
+
+static bool nonempty(const char *dir, const char *name, const char *ext)
+{
+	char path[4400];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
+	return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+static void remove_outputs(const char *dir, const char *name)
+{
+	char path[4400];
+
+	snprintf(path, sizeof(path), "%s/%s.png", dir, name);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, name);
+	unlink(path);
+}
+
+/* gnuplot's message on one line: its lines joined by " | ", runs of blanks
+ * (and the caret under the offending command) as one blank */
+static void one_line(char *s, size_t n)
+{
+	char out[2048];
+	size_t k = 0;
+
+	for (char *c = s; *c && k + 4 < sizeof(out); c++) {
+		bool blank = *c == ' ' || *c == '\t' || *c == '^';
+
+		if (*c == '\n') {
+			while (k && out[k - 1] == ' ')
+				k--;
+			if (k && c[1] && out[k - 1] != '|') {
+				memcpy(out + k, " | ", 3);
+				k += 3;
+			}
+		} else if (!blank || (k && out[k - 1] != ' ')) {
+			out[k++] = blank ? ' ' : *c;
+		}
+	}
+	out[k] = '\0';
+	snprintf(s, n, "%s", out);
+}
+
+/* gnuplot's verdict on g: 0, or -1 with one line naming the figure */
+static int check_run(struct sb_gp *g, const char *dir)
+{
+	struct sb_plot *p = g->p;
+	char out[2048];
+	int st;
+
+	remove_outputs(dir, g->name);
+	st = run_gnuplot(dir, g->name, out, sizeof(out));
+	if (st < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !*out)) {
+		snprintf(p->err, p->errlen, "cannot run gnuplot (Debian: apt-get install "
+			 "gnuplot-nox)");
+		return -1;
+	}
+	if (*out || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		one_line(out, sizeof(out));
+		snprintf(p->err, p->errlen, "gnuplot %s on figure %s (template %s.gp, %s/%s.gp): %s",
+			 *out ? "warned" : "failed", g->name, g->tpl, dir, g->name,
+			 *out ? out : "no message");
+		sb_err_oneline(p->err);
+		return -1;
+	}
+	if (!nonempty(dir, g->name, "png") || !nonempty(dir, g->name, "svg")) {
+		snprintf(p->err, p->errlen, "gnuplot wrote no %s/%s.png or .svg (template %s.gp)",
+			 dir, g->name, g->tpl);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_fig(struct sb_gp *g, const char *dir, const char *title, int nnoisy)
+{
+	struct sb_figs *figs = g->p->figs;
+	struct sb_fig *v = realloc(figs->v, sizeof(*v) * (size_t)(figs->n + 1)), *f;
+
+	if (!v) {
+		snprintf(g->p->err, g->p->errlen, "out of memory");
+		return -1;
+	}
+	figs->v = v;
+	f = &v[figs->n++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", g->name);
+	snprintf(f->title, sizeof(f->title), "%s", title);
+	memcpy(f->caption, g->caption, sizeof(f->caption));
+	snprintf(f->svg, sizeof(f->svg), "%.4000s/%.127s.svg", dir, g->name);
+	snprintf(f->tpl, sizeof(f->tpl), "%.60s.gp", g->tpl);
+	f->nnoisy = nnoisy;
+	return 0;
+}
+
+int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy)
+{
+	struct sb_plot *p = g->p;
+	char dir[4200];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/plots", p->dir);
+	rc = ferror(g->dat) | fclose(g->dat);	/* every fprintf to it, checked here */
+	g->dat = NULL;
+	if (rc)
+		snprintf(p->err, p->errlen, "cannot write %s/%s.dat: %s", dir, g->name,
+			 strerror(errno ? errno : EIO));
+	if (!rc)
+		rc = write_script(g, title);
+	if (!rc)
+		rc = check_run(g, dir);
+	if (!rc)
+		rc = add_fig(g, dir, title, nnoisy);
+	free(g->vars);
+	free(g);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* figures/ — the figures of `stratbench plot`: one fig_*.c each, their data
+ * shaped in C (series.c), drawn by gnuplot from plots/NAME.gp (gnuplot.c,
+ * lines_gp.c); plot.c draws every figure a results directory has data for.
+ * uses: core stats results
+ *
+ * plot.h — the figures `stratbench plot` draws from
+ * typed results (results.h's sb_results, point.h's fields); html/ shows them.
+ *
+ * Each figure is shaped here in C from the points' fields and the shared
+ * median (sb_median, sb_bm_stat): DIR/plots/NAME.dat holds its data,
+ * DIR/plots/NAME.gp the gnuplot script (the variables, then the template
+ * plots/TEMPLATE.gp), and gnuplot writes NAME.png and NAME.svg.  Any gnuplot
+ * output is a failure.  A figure whose data is absent is not drawn. */
+#ifndef STRATBENCH_PLOT_H
+#define STRATBENCH_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/results.h"
+
+struct sb_fig {
+	char name[128];		/* DIR/plots/<name>.{png,svg,dat,gp} */
+	char title[512];	/* as drawn */
+	char caption[2][400];	/* what it shows; how to read it */
+	char svg[4200];		/* the SVG's path */
+	char tpl[64];		/* the template it was drawn with (NAME.gp) */
+	int nnoisy;		/* noisy points marked on it */
+};
+
+struct sb_figs {
+	struct sb_fig *v;
+	int n;
+};
+void sb_figs_free(struct sb_figs *f);
+
+/* Draws every figure dir's results have data for into dir/plots (tpldir:
+ * the gnuplot templates), adding each to figs; 0, or -1 with one line in err. */
+int sb_plot_results(const char *dir, const struct sb_results *r, const char *tpldir,
+		    struct sb_figs *figs, char *err, size_t errlen);
+
+/* fig_merge.c: one figure per benchmark group measured on two or more
+ * machines of dir/machines.csv (stratbench merge), a line per machine;
+ * 0, or -1 with one line in err. */
+int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, char *err,
+		     size_t errlen);
+
+/* fig_compare.c: %Change bars of the points both OLD and NEW have (the
+ * same typed point: stratbench compare's matching) into NEW/plots (NEW's
+ * directory's when NEW is a file); noisy points outlined, not solid. */
+int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
+		    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,382 @@
+/* html.c — DIR/index.html (plot.h's sb_html_write): one static file, no
+ * external assets, no script.  The command line, quietness and CV
+ * threshold, the machine's fingerprint (html_context.c), a summary table
+ * per family (html_table.c), every figure as inline SVG with its title and
+ * caption, and the noisy points.  Also what every page shares (html.h):
+ * the checked writer, escaping, the head and style, and the inline SVG. */
+#include "html/html.h"
+
+#include "core/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* --- the checked writer ------------------------------------------------- */
+
+static void note_err(struct sb_html *h, int ok)
+{
+	if (!ok && !h->err)
+		h->err = errno ? errno : EIO;
+}
+
+void sb_html_raw(struct sb_html *h, const char *markup)
+{
+	note_err(h, fputs(markup, h->f) >= 0);
+}
+
+void sb_html_rawf(struct sb_html *h, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	note_err(h, vfprintf(h->f, fmt, ap) >= 0);
+	va_end(ap);
+}
+
+void sb_html_text(struct sb_html *h, const char *s, bool br)
+{
+	for (; s && *s; s++) {
+		const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" :
+				*s == '"' ? "&quot;" : *s == '\'' ? "&#39;" :
+				*s == '\n' && br ? "<br>" : NULL;
+
+		if (e)
+			sb_html_raw(h, e);
+		else
+			note_err(h, fputc(*s, h->f) != EOF);
+	}
+}
+
+void sb_html_textf(struct sb_html *h, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sb_html_text(h, buf, false);
+}
+
+void sb_html_el(struct sb_html *h, const char *tag, const char *cls, const char *text)
+{
+	sb_html_rawf(h, "<%s", tag);
+	if (cls)
+		sb_html_rawf(h, " class=\"%s\"", cls);
+	sb_html_raw(h, ">");
+	sb_html_text(h, text, true);
+	sb_html_rawf(h, "</%s>", tag);
+}
+
+/* --- the document -------------------------------------------------------- */
+
+static const char style[] =
+	"body{font:15px/1.45 \"DejaVu Sans\",system-ui,sans-serif;color:#1b1b1b;background:#fff;"
+	"max-width:1240px;margin:0 auto;padding:0 20px 40px}\n"
+	"h1{font-size:1.55em;margin:.9em 0 .1em}h2{font-size:1.3em;border-bottom:2px solid #d0d0d0;"
+	"padding-bottom:.15em;margin:1.8em 0 .6em}h3{font-size:1.1em;margin:1.4em 0 .3em}\n"
+	".sub{color:#555;margin:0 0 .8em}nav{font-size:.92em}nav ul{margin:.2em 0;"
+	"padding-left:1.3em}code,pre{font-family:\"DejaVu Sans Mono\",monospace;font-size:.9em}\n"
+	"pre{background:#f4f4f4;border:1px solid #ddd;padding:6px 10px;white-space:pre-wrap;"
+	"word-break:break-all}\n"
+	".tbl{overflow-x:auto}table{border-collapse:collapse;margin:.4em 0 1em;"
+	"font-variant-numeric:tabular-nums}th,td{border:1px solid #c8c8c8;padding:3px 8px;"
+	"text-align:left;vertical-align:top}thead th{background:#ececec}\n"
+	"td.n{text-align:right;white-space:nowrap}table.kv th{background:#f6f6f6;font-weight:600;"
+	"white-space:nowrap}table.kv td{word-break:break-word}\n"
+	"tr.noisy td{background:#fff1cc}tr.noisy td:first-child{border-left:4px solid #b26a00}"
+	"td.noisy{background:#fff1cc}.flag{font-weight:bold;color:#7a4400;white-space:nowrap}\n"
+	"tr.failed td{background:#fde0e0}tr.differs th{border-left:4px solid #555}\n"
+	".warn{border-left:5px solid #b26a00;background:#fff6e0;padding:5px 10px;margin:.4em 0}\n"
+	".ok{border-left:5px solid #2e7d32;background:#eef7ee;padding:5px 10px;margin:.4em 0}\n"
+	"figure{margin:1.2em 0 2em;border:1px solid #d8d8d8;padding:10px 12px}figure h3{margin:0 0"
+	" .4em}figure svg{display:block;width:100%;height:auto}\n"
+	"figcaption p{margin:.3em 0}figcaption .how{color:#444}.muted{color:#666}\n"
+	"details{margin:.6em 0}summary{cursor:pointer;font-weight:600}\n";
+
+static const char *not_regular(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
+	       S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+int sb_html_check(const char *path, char *err, size_t errlen)
+{
+	char partial[4300];
+	struct stat st;
+	int fd;
+
+	*err = '\0';
+	snprintf(partial, sizeof(partial), "%s.partial", path);
+	if (!*path)
+		snprintf(err, errlen, "cannot write '': no file named");
+	else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		snprintf(err, errlen, "cannot write %s: %s, not a regular file", path,
+			 not_regular(st.st_mode));
+	else if (lstat(partial, &st) == 0) {	/* a killed writer's: written over later */
+		if (!S_ISREG(st.st_mode) || access(partial, W_OK))
+			snprintf(err, errlen, "cannot write %s: %s is in the way", path, partial);
+	} else if ((fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	} else {
+		close(fd);
+		unlink(partial);
+	}
+	sb_err_oneline(err);	/* path is the user's */
+	return *err ? -1 : 0;
+}
+
+int sb_html_open(struct sb_html *h, const char *path, const char *title, char *err,
+		 size_t errlen)
+{
+	memset(h, 0, sizeof(*h));
+	snprintf(h->partial, sizeof(h->partial), "%s.partial", path);
+	h->f = fopen(h->partial, "w");
+	if (!h->f) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	sb_html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		    "<title>");
+	sb_html_text(h, title, false);
+	sb_html_rawf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
+	return 0;
+}
+
+void sb_html_abort(struct sb_html *h)
+{
+	if (h->f)
+		fclose(h->f);
+	h->f = NULL;
+	unlink(h->partial);
+}
+
+int sb_html_close(struct sb_html *h, const char *path, char *err, size_t errlen)
+{
+	int e;
+
+	sb_html_raw(h, "</body>\n</html>\n");
+	if (!h->err && fflush(h->f))
+		h->err = errno;
+	e = h->err;
+	if (fclose(h->f) && !e)
+		e = errno;
+	h->f = NULL;
+	if (!e && rename(h->partial, path))
+		e = errno;
+	if (!e)
+		return 0;
+	snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
+	unlink(h->partial);
+	return -1;
+}
+
+/* --- inline SVG ----------------------------------------------------------- */
+
+static char *slurp(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = NULL, *more;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	do {	/* grow whenever the buffer is full: a figure has no size limit */
+		if (!buf || n == cap - 1) {
+			more = realloc(buf, cap *= 2);
+			if (!more) {
+				snprintf(err, errlen, "cannot read %s: out of memory", path);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = more;
+		}
+		n += got = fread(buf + n, 1, cap - n - 1, f);
+	} while (got);
+	buf[n] = '\0';
+	if (ferror(f) || fclose(f)) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* the reference at s (an id, a url(#…) or a href to #…) that gets the
+ * prefix: how many characters come before the name, 0 if none */
+static size_t ref_at(const char *s, bool in_tag, char quote)
+{
+	static const char *const in_tags[] = { " id='", " id=\"", "\tid='", "\tid=\"", "\nid='",
+					       "\nid=\"", "href='#", "href=\"#", NULL };
+
+	if (!strncmp(s, "url(#", 5))
+		return 5;
+	if (!in_tag || quote)
+		return 0;
+	for (int i = 0; in_tags[i]; i++)
+		if (!strncmp(s, in_tags[i], strlen(in_tags[i])))
+			return strlen(in_tags[i]);
+	return 0;
+}
+
+/* s from its <svg> on, every id and reference prefixed; gnuplot's
+ * <title>Gnuplot</title> becomes the figure's title */
+static void svg_body(struct sb_html *h, const char *s, const char *prefix, const char *title)
+{
+	bool in_tag = false;
+	char quote = 0;
+	size_t k;
+
+	for (; *s; s++) {
+		if (!in_tag && !strncmp(s, "<title>Gnuplot</title>", 22)) {
+			sb_html_raw(h, "<title>");	/* no <br> in SVG: it would end it */
+			sb_html_text(h, title, false);
+			sb_html_raw(h, "</title>");
+			s += 21;
+			continue;
+		}
+		if ((k = ref_at(s, in_tag, quote))) {
+			sb_html_rawf(h, "%.*s%s", (int)k, s, prefix);
+			if (s[k - 1] == '#' && s[k - 2] != '(')
+				quote = s[k - 2];	/* href='#: inside the value now */
+			else if (s[k - 1] == '\'' || s[k - 1] == '"')
+				quote = s[k - 1];
+			s += k - 1;
+			continue;
+		}
+		if (in_tag && quote && *s == quote)
+			quote = 0;
+		else if (in_tag && !quote && (*s == '\'' || *s == '"'))
+			quote = *s;
+		else if (in_tag && !quote && *s == '>')
+			in_tag = false;
+		else if (!in_tag && *s == '<')
+			in_tag = true;
+		note_err(h, fputc(*s, h->f) != EOF);
+	}
+}
+
+int sb_html_svg(struct sb_html *h, const char *path, const char *prefix, const char *title,
+		char *err, size_t errlen)
+{
+	char *text = slurp(path, err, errlen), *svg;
+
+	if (!text)
+		return -1;
+	svg = strstr(text, "<svg");	/* drops <?xml …?>, <!DOCTYPE …> and comments */
+	if (!svg) {
+		snprintf(err, errlen, "%s: no <svg> element in it", path);
+		free(text);
+		return -1;
+	}
+	svg_body(h, svg, prefix, title);
+	sb_html_raw(h, "\n");
+	free(text);
+	return 0;
+}
+
+int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err, size_t errlen)
+{
+	char prefix[32];
+
+	snprintf(prefix, sizeof(prefix), "f%d-", i);
+	sb_html_raw(h, "<figure id=\"fig-");
+	sb_html_text(h, fig->name, false);
+	sb_html_raw(h, "\">\n");
+	sb_html_el(h, "h3", NULL, fig->title);
+	sb_html_raw(h, "\n");
+	if (fig->nnoisy > 0) {
+		sb_html_raw(h, "<p class=\"flag\">");
+		sb_html_textf(h, "⚠ %d noisy point%s circled on this figure", fig->nnoisy,
+			      fig->nnoisy > 1 ? "s" : "");
+		sb_html_raw(h, "</p>\n");
+	}
+	if (sb_html_svg(h, fig->svg, prefix, fig->title, err, errlen))
+		return -1;
+	sb_html_raw(h, "<figcaption>");
+	sb_html_el(h, "p", "what", fig->caption[0]);
+	sb_html_el(h, "p", "how", fig->caption[1]);
+	sb_html_raw(h, "</figcaption>\n</figure>\n");
+	return 0;
+}
+
+/* --- DIR/index.html ------------------------------------------------------- */
+
+/* "stratbench: HOST (CPU), run LABEL" */
+static void page_title(const struct sb_results *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "stratbench: %s%s%s%s%s%s", r->host ? r->host : r->path,
+		 r->cpu_model ? " (" : "", r->cpu_model ? r->cpu_model : "",
+		 r->cpu_model ? ")" : "", r->label ? ", run " : "", r->label ? r->label : "");
+}
+
+static void contents(struct sb_html *h, const struct sb_figs *figs)
+{
+	sb_html_raw(h, "<nav><strong>Contents</strong><ul>\n<li><a href=\"#machine\">Machine "
+		    "and run</a></li>\n<li><a href=\"#summary\">Summary tables</a></li>\n"
+		    "<li><a href=\"#figures\">Figures</a><ul>\n");
+	for (int i = 0; i < figs->n; i++) {
+		sb_html_raw(h, "<li><a href=\"#fig-");
+		sb_html_text(h, figs->v[i].name, false);
+		sb_html_raw(h, "\">");
+		sb_html_text(h, figs->v[i].name, false);
+		sb_html_raw(h, "</a></li>\n");
+	}
+	sb_html_raw(h, "</ul></li>\n<li><a href=\"#noisy\">Noisy points</a></li>\n</ul></nav>\n");
+}
+
+static void header(struct sb_html *h, const struct sb_results *r, const struct sb_figs *figs)
+{
+	char title[1200], cmd[2048];
+
+	page_title(r, title, sizeof(title));
+	sb_html_el(h, "h1", NULL, title);
+	sb_html_raw(h, "<p class=\"sub\">");
+	sb_html_textf(h, "Results: %s — %d benchmarks, %d figures.", r->path, r->n, figs->n);
+	sb_html_raw(h, "</p>\n");
+	if (sb_html_ctx(r->context, "sb_command_line", cmd, sizeof(cmd))) {
+		sb_html_raw(h, "<pre><code>stratbench ");
+		sb_html_text(h, cmd, false);
+		sb_html_raw(h, "</code></pre>\n");
+	}
+	contents(h, figs);
+	sb_html_raw(h, "<h2 id=\"machine\">Machine and run</h2>\n");
+	sb_html_quiet(h, r, NULL);
+	sb_html_fingerprint(h, &r->context, NULL, 1);
+}
+
+int sb_html_write(const char *path, const struct sb_results *r, const struct sb_figs *figs,
+		  char *err, size_t errlen)
+{
+	struct sb_html h;
+	char title[1200];
+
+	page_title(r, title, sizeof(title));
+	if (sb_html_open(&h, path, title, err, errlen))
+		return -1;
+	header(&h, r, figs);
+	sb_html_raw(&h, "<h2 id=\"summary\">Summary tables</h2>\n");
+	sb_html_summary(&h, r);
+	sb_html_raw(&h, "<h2 id=\"figures\">Figures</h2>\n");
+	if (!figs->n)
+		sb_html_el(&h, "p", "muted", "No figure: no family of these results has data "
+			   "for one.");
+	for (int i = 0; i < figs->n; i++)
+		if (sb_html_figure(&h, &figs->v[i], i, err, errlen)) {
+			sb_html_abort(&h);
+			return -1;
+		}
+	sb_html_raw(&h, "<h2 id=\"noisy\">Noisy points</h2>\n");
+	sb_html_noisy(&h, r);
+	return sb_html_close(&h, path, err, errlen);
+}

@@ -1,0 +1,238 @@
+/* html_compare.c — `stratbench compare OLD NEW --html=FILE` (plot.h's
+ * sb_html_compare): one static page, as DIR/index.html is.  Both runs'
+ * fingerprints side by side (a row that differs is marked), the changelog
+ * tables of compare's rows (Prev, Current, %Change, p(U), formatted as its
+ * text tables), each side marked noisy where the CV of the metric over its
+ * repetitions is above its own run's threshold, the %Change figure of
+ * `stratbench plot --compare OLD NEW` inline when it was drawn, and the
+ * points on one side only. */
+#include "html/html.h"
+
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
+
+/* where `plot --compare OLD NEW` draws: NEW/plots (the plots beside a NEW
+ * file), compare-vs-<OLD's base> with anything but [A-Za-z0-9._-] as '_' */
+static void fig_path(const char *const arg[2], char *buf, size_t n)
+{
+	char dir[4200], ob[200];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", arg[1]);
+	if (stat(arg[1], &st) || !S_ISDIR(st.st_mode))
+		snprintf(dir, sizeof(dir), "%s", dirname(dir));
+	sb_results_base(arg[0], ob, sizeof(ob));
+	for (char *c = ob; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *c))
+			*c = '_';
+	snprintf(buf, n, "%.3900s/plots/compare-vs-%.199s.svg", dir, ob);
+}
+
+/* one side's median, marked when its CV is above its run's threshold, then
+ * its CV (the columns when the group has any) */
+static void side_cells(struct sb_html *h, const struct sb_results *r, const struct sb_bm *b,
+		       double cv, bool noisy, bool cvs)
+{
+	char v[64];
+
+	sb_fmt_value(v, sizeof(v), b->median);
+	sb_html_raw(h, noisy ? "<td class=\"n noisy\">" : "<td class=\"n\">");
+	sb_html_text(h, v, false);
+	if (noisy) {
+		sb_html_raw(h, " <span class=\"flag\">");
+		sb_html_textf(h, "⚠ noisy (CV %.3g %% > %g %%)", cv, r->cv_threshold);
+		sb_html_raw(h, "</span>");
+	}
+	sb_html_raw(h, "</td>");
+	if (!cvs)
+		return;
+	if (isnan(cv))
+		snprintf(v, sizeof(v), "n/a");
+	else
+		snprintf(v, sizeof(v), "%.3g%%", cv);
+	sb_html_el(h, "td", "n", v);
+}
+
+static void group_row(struct sb_html *h, const struct sb_results r[2],
+		      const struct sb_cmp_row *w, bool sig, bool cvs, bool failed)
+{
+	char buf[80];
+
+	sb_html_raw(h, w->old->failed || w->new->failed ? "<tr class=\"failed\">" : "<tr>");
+	if (w->threads < 0)
+		sb_html_el(h, "td", NULL, w->old->name);
+	else {
+		snprintf(buf, sizeof(buf), "%ld", w->threads);
+		sb_html_el(h, "td", "n", buf);
+	}
+	side_cells(h, &r[0], w->old, w->cv[0], w->noisy[0], cvs);
+	side_cells(h, &r[1], w->new, w->cv[1], w->noisy[1], cvs);
+	if (isnan(w->change))
+		snprintf(buf, sizeof(buf), "n/a");
+	else
+		snprintf(buf, sizeof(buf), "%.6g%s", w->change, w->noise ? " ~" : "");
+	sb_html_raw(h, "<td class=\"n\" title=\"");
+	sb_html_text(h, w->verdict ? w->verdict : "", false);
+	sb_html_raw(h, "\">");
+	sb_html_text(h, buf, false);
+	sb_html_raw(h, "</td>");
+	if (sig) {
+		if (isnan(w->p))
+			snprintf(buf, sizeof(buf), "n/a");
+		else
+			snprintf(buf, sizeof(buf), "%.4g%s", w->p, w->p < 0.05 ? " *" : "");
+		sb_html_el(h, "td", "n", buf);
+	}
+	if (failed)
+		sb_html_el(h, "td", "flag", w->old->failed || w->new->failed ? "✖ failed runs" : "");
+	sb_html_raw(h, "</tr>\n");
+}
+
+/* rows[i..end) share a group: its changelog table; returns end */
+static int group_table(struct sb_html *h, const struct sb_results r[2],
+		       const struct sb_cmp_row *rows, int nrows, int i)
+{
+	int end = i;
+	bool sig = false, cvs = false, failed = false;
+
+	while (end < nrows && !strcmp(rows[end].group, rows[i].group))
+		end++;
+	for (int k = i; k < end; k++) {
+		sig |= !isnan(rows[k].p) || (rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2);
+		cvs |= !isnan(rows[k].cv[0]) || !isnan(rows[k].cv[1]);
+		failed |= rows[k].old->failed || rows[k].new->failed;
+	}
+	sb_html_el(h, "h3", NULL, rows[i].group);
+	sb_html_raw(h, "<div class=\"tbl\"><table class=\"changelog\"><thead><tr>");
+	sb_html_el(h, "th", NULL, rows[i].threads < 0 ? "benchmark" : "threads");
+	sb_html_raw(h, cvs ? "<th>Prev</th><th>CV</th><th>Current</th><th>CV</th><th>%Change</th>" :
+		       "<th>Prev</th><th>Current</th><th>%Change</th>");
+	if (sig)
+		sb_html_raw(h, "<th>p(U)</th>");
+	sb_html_raw(h, failed ? "<th>note</th></tr></thead><tbody>\n" : "</tr></thead><tbody>\n");
+	for (int k = i; k < end; k++)
+		group_row(h, r, &rows[k], sig, cvs, failed);
+	sb_html_raw(h, "</tbody></table></div>\n");
+	return end;
+}
+
+static bool in_rows(const struct sb_bm *b, const struct sb_cmp_row *rows, int nrows)
+{
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].old == b || rows[i].new == b)
+			return true;
+	return false;
+}
+
+/* never dropped silently: what only one side has */
+static void one_side(struct sb_html *h, const struct sb_results r[2],
+		     const struct sb_cmp_row *rows, int nrows)
+{
+	int n = 0;
+
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < r[s].n; i++) {
+			if (in_rows(&r[s].bm[i], rows, nrows))
+				continue;
+			if (!n++)
+				sb_html_raw(h, "<ul>\n");
+			sb_html_raw(h, "<li>");
+			sb_html_textf(h, "only in %s (%s): %s", s ? "NEW" : "OLD", r[s].path,
+				      r[s].bm[i].name);
+			sb_html_raw(h, "</li>\n");
+		}
+	if (n)
+		sb_html_raw(h, "</ul>\n");
+	else
+		sb_html_el(h, "p", "muted", "None: every benchmark is on both sides.");
+}
+
+static int changefig(struct sb_html *h, const char *const arg[2], const char *metric,
+		     char *err, size_t errlen)
+{
+	struct sb_fig fig = { .nnoisy = 0 };
+
+	fig_path(arg, fig.svg, sizeof(fig.svg));
+	if (access(fig.svg, R_OK)) {
+		sb_html_raw(h, "<p class=\"muted\">");
+		sb_html_textf(h, "No %%Change figure: %s is absent (stratbench plot --compare %s "
+			      "%s draws it; then run this compare again).", fig.svg, arg[0], arg[1]);
+		sb_html_raw(h, "</p>\n");
+		return 0;
+	}
+	snprintf(fig.name, sizeof(fig.name), "compare");
+	snprintf(fig.title, sizeof(fig.title), "%%Change of %s (median) from OLD to NEW", metric);
+	snprintf(fig.caption[0], sizeof(fig.caption[0]), "%%Change per point between the two "
+		 "runs, drawn by stratbench plot --compare (%.250s)", fig.svg);
+	snprintf(fig.caption[1], sizeof(fig.caption[1]), "Solid: an increase, hatched: a decrease; "
+		 "an outlined bar is noisy on either side; * marks a Mann-Whitney U p below 0.05.");
+	return sb_html_figure(h, &fig, 0, err, errlen);
+}
+
+static void head(struct sb_html *h, const struct sb_results r[2], const char *metric,
+		 const char *title)
+{
+	static const char *const heads[2] = { "OLD (Prev)", "NEW (Current)" };
+
+	sb_html_el(h, "h1", NULL, title);
+	sb_html_raw(h, "<p class=\"sub\">");
+	sb_html_textf(h, "%s: the median over repetitions; OLD %s, NEW %s.", metric, r[0].path,
+		      r[1].path);
+	sb_html_raw(h, "</p>\n<nav><strong>Contents</strong><ul><li><a href=\"#changelog\">"
+		    "Changelog tables</a></li><li><a href=\"#figure\">%Change figure</a></li>"
+		    "<li><a href=\"#one-side\">On one side only</a></li><li><a href=\"#machines\">"
+		    "Machines and runs</a></li></ul></nav>\n");
+	for (int s = 0; s < 2; s++)
+		sb_html_quiet(h, &r[s], heads[s]);
+}
+
+static void machines(struct sb_html *h, const struct sb_results r[2])
+{
+	json_t *ctx[2] = { r[0].context, r[1].context };
+	static const char *const heads[2] = { "OLD (Prev)", "NEW (Current)" };
+
+	sb_html_raw(h, "<h2 id=\"machines\">Machines and runs</h2>\n");
+	sb_html_fingerprint(h, ctx, heads, 2);
+}
+
+int sb_html_compare(const char *path, const char *const arg[2], const struct sb_results r[2],
+		    const char *metric, const struct sb_cmp_row *rows, int nrows, char *err,
+		    size_t errlen)
+{
+	struct sb_html h;
+	char title[1200], ob[200], nb[200];
+
+	sb_results_base(arg[0], ob, sizeof(ob));
+	sb_results_base(arg[1], nb, sizeof(nb));
+	snprintf(title, sizeof(title), "stratbench compare: %s → %s", r[0].label ? r[0].label : ob,
+		 r[1].label ? r[1].label : nb);
+	if (sb_html_open(&h, path, title, err, errlen))
+		return -1;
+	head(&h, r, metric, title);
+	sb_html_raw(&h, "<h2 id=\"changelog\">Changelog tables</h2>\n<p>");
+	sb_html_text(&h, "%Change = (new − old) / old × 100 of the medians; p(U): two-sided "
+		     "Mann-Whitney U over the repetitions where both sides have two or more "
+		     "(* below 0.05). CV: of each side's repetitions; ⚠ marks a side whose CV is above "
+		     "its run's threshold. ~ after %Change: within the noise, not a change (p(U) ≥ "
+		     "0.05; without p(U), |%Change| at most the larger CV).", false);
+	sb_html_raw(&h, "</p>\n");
+	if (!nrows)
+		sb_html_el(&h, "p", "warn", "No benchmark in both OLD and NEW.");
+	for (int i = 0; i < nrows;)
+		i = group_table(&h, r, rows, nrows, i);
+	sb_html_raw(&h, "<h2 id=\"figure\">%Change figure</h2>\n");
+	if (changefig(&h, arg, metric, err, errlen)) {
+		sb_html_abort(&h);
+		return -1;
+	}
+	sb_html_raw(&h, "<h2 id=\"one-side\">On one side only</h2>\n");
+	one_side(&h, r, rows, nrows);
+	machines(&h, r);
+	return sb_html_close(&h, path, err, errlen);
+}

@@ -1,0 +1,237 @@
+/* html_context.c — what the HTML pages (html.h) show of a run's JSON
+ * context: values as text, numbers for tables, the machine's fingerprint
+ * and the run's record (command line, quietness, CV threshold) as one
+ * table, or two contexts side by side with the rows that differ marked,
+ * and the quietness warnings `stratbench run` printed (quiet.c). */
+#include "html/html.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- values -------------------------------------------------------------- */
+
+bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n)
+{
+	json_t *v = json_object_get(context, key);
+	size_t len = 0, i;
+	json_t *x;
+
+	buf[0] = '\0';
+	if (json_is_string(v))
+		snprintf(buf, n, "%s", json_string_value(v));
+	else if (json_is_number(v))
+		snprintf(buf, n, "%g", json_number_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, n, "%s", json_is_true(v) ? "true" : "false");
+	else if (json_is_array(v))
+		json_array_foreach(v, i, x)
+			if (json_is_number(x) && len + 1 < n)
+				len += (size_t)snprintf(buf + len, n - len, "%s%.2f", i ? " " : "",
+							json_number_value(x));
+	return v != NULL;
+}
+
+void sb_html_num(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.4g", v);
+}
+
+void sb_html_si(char *buf, size_t n, double v)
+{
+	static const char *const pre[] = { "", " k", " M", " G", " T" };
+	int k = 0;
+
+	if (isnan(v)) {
+		snprintf(buf, n, "n/a");
+		return;
+	}
+	while (k < 4 && fabs(v) >= 1000) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, n, "%.4g%s", v, pre[k]);
+}
+
+/* --- fingerprint and quietness -------------------------------------------- */
+
+struct ctx_key {
+	const char *key, *what;
+};
+
+static const struct ctx_key machine_keys[] = {
+	{ "sb_host", "host" }, { "sb_cpu_model", "CPU model" }, { "sb_arch", "architecture" },
+	{ "sb_kernel", "kernel" }, { "sb_packages", "packages (sockets)" },
+	{ "sb_numa_nodes", "NUMA nodes" }, { "sb_cores", "cores" },
+	{ "sb_pus", "PUs (hardware threads)" }, { "num_cpus", "CPUs (Google Benchmark)" },
+	{ "mhz_per_cpu", "MHz per CPU (Google Benchmark)" },
+	{ "sb_cycles_per_ns", "cycle counter per ns" }, { "sb_cacheline_os", "cache line (OS), B" },
+	{ "sb_cacheline_padding", "cache-line padding, B" }, { "sb_compiler", "compiler" },
+	{ "sb_git_revision", "stratbench git revision" },
+	{ "library_build_type", "Google Benchmark build" }, { NULL, NULL },
+};
+
+static const struct ctx_key run_keys[] = {
+	{ "sb_label", "label" }, { "date", "date" }, { "sb_command_line", "command line" },
+	{ "sb_resumed", "resumed from" }, { "sb_cv_threshold", "CV threshold, %" },
+	{ "sb_loadavg", "load average (/proc/loadavg)" },
+	{ "load_avg", "load average (Google Benchmark)" },
+	{ "sb_busy_cpus", "CPUs busy before the run" }, { NULL, NULL },
+};
+
+/* with every sb_setting_* key (settings.c) */
+static const struct ctx_key counter_keys[] = {
+	{ "sb_counters", "counters" }, { "sb_counters_unavailable", "counters unavailable" },
+	{ "sb_counters_note", "counters note" }, { NULL, NULL },
+};
+
+/* one row: what, then each context's value; marked when they differ */
+static void kv_row(struct sb_html *h, const char *key, const char *what, json_t *const *ctx,
+		   int nctx)
+{
+	char v[2][2048];
+	bool any = false, differs = false;
+
+	for (int i = 0; i < nctx && i < 2; i++) {
+		any |= sb_html_ctx(ctx[i], key, v[i], sizeof(v[i]));
+		differs |= i && strcmp(v[i], v[0]);
+	}
+	if (!any)
+		return;
+	sb_html_raw(h, differs ? "<tr class=\"differs\"><th>" : "<tr><th>");
+	sb_html_text(h, what, false);
+	sb_html_raw(h, "</th>");
+	for (int i = 0; i < nctx && i < 2; i++)
+		sb_html_el(h, "td", NULL, v[i]);
+	if (nctx > 1)
+		sb_html_el(h, "td", "flag", differs ? "≠ differs" : "");
+	sb_html_raw(h, "</tr>\n");
+}
+
+static void kv_table(struct sb_html *h, const struct ctx_key *keys, bool settings,
+		     json_t *const *ctx, const char *const *heads, int nctx)
+{
+	const char *key;
+	json_t *v;
+
+	sb_html_raw(h, "<div class=\"tbl\"><table class=\"kv\">\n");
+	if (heads) {
+		sb_html_raw(h, "<thead><tr><th></th>");
+		for (int i = 0; i < nctx && i < 2; i++)
+			sb_html_el(h, "th", NULL, heads[i]);
+		sb_html_raw(h, nctx > 1 ? "<th></th></tr></thead>\n" : "</tr></thead>\n");
+	}
+	for (; keys->key; keys++)
+		kv_row(h, keys->key, keys->what, ctx, nctx);
+	/* every setting either side recorded (settings.c: sb_setting_KEY) */
+	for (int i = 0; settings && i < nctx && i < 2; i++)
+		json_object_foreach(ctx[i], key, v) {
+			if (strncmp(key, "sb_setting_", 11) ||
+			    (i && json_object_get(ctx[0], key)))
+				continue;
+			char what[128];
+
+			snprintf(what, sizeof(what), "setting: %s", key + 11);
+			kv_row(h, key, what, ctx, nctx);
+		}
+	sb_html_raw(h, "</table></div>\n");
+}
+
+/* how many of keys (and the settings) differ between two contexts */
+static int ndiffer(const struct ctx_key *keys, json_t *const *ctx)
+{
+	char a[2048], b[2048];
+	const char *key;
+	json_t *v;
+	int n = 0;
+
+	for (; keys->key; keys++) {
+		sb_html_ctx(ctx[0], keys->key, a, sizeof(a));
+		sb_html_ctx(ctx[1], keys->key, b, sizeof(b));
+		n += !!strcmp(a, b);
+	}
+	for (int i = 0; i < 2; i++)
+		json_object_foreach(ctx[i], key, v)
+			if (!strncmp(key, "sb_setting_", 11) && (!i || !json_object_get(ctx[0], key))) {
+				sb_html_ctx(ctx[0], key, a, sizeof(a));
+				sb_html_ctx(ctx[1], key, b, sizeof(b));
+				n += !!strcmp(a, b);
+			}
+	return n;
+}
+
+void sb_html_fingerprint(struct sb_html *h, json_t *const *ctx, const char *const *heads,
+			 int nctx)
+{
+	int n = nctx > 1 ? ndiffer(counter_keys, ctx) : 0;
+
+	sb_html_raw(h, "<h3>Machine</h3>\n");
+	kv_table(h, machine_keys, false, ctx, heads, nctx);
+	sb_html_raw(h, "<h3>Run</h3>\n");
+	kv_table(h, run_keys, false, ctx, heads, nctx);
+	/* long and rarely read: folded, open when the two runs' differ */
+	sb_html_raw(h, n ? "<details open>" : "<details>");
+	sb_html_raw(h, "<summary>");
+	if (n)
+		sb_html_textf(h, "Settings and counters (%d differ%s)", n, n > 1 ? "" : "s");
+	else
+		sb_html_text(h, "Settings and counters", false);
+	sb_html_raw(h, "</summary>\n");
+	kv_table(h, counter_keys, true, ctx, heads, nctx);
+	sb_html_raw(h, "</details>\n");
+}
+
+/* the warnings `stratbench run` printed (quiet.c: load average above 0.5,
+ * a CPU more than half busy in the 200 ms before the run), side: NULL, or
+ * which run of a comparison */
+void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *side)
+{
+	char load[256], busy[256], pre[64];
+	bool have_load = sb_html_ctx(r->context, "sb_loadavg", load, sizeof(load));
+	bool have_busy = sb_html_ctx(r->context, "sb_busy_cpus", busy, sizeof(busy));
+	char *end = load;
+	/* "unavailable (/proc/loadavg)" is no load of 0 */
+	double l = have_load ? strtod(load, &end) : NAN;
+	long b = have_busy ? strtol(busy, NULL, 10) : 0;
+
+	if (end == load)
+		l = NAN;
+
+	snprintf(pre, sizeof(pre), "%s%s", side ? side : "", side ? ": " : "");
+	if (!have_load && !have_busy) {
+		sb_html_raw(h, "<p class=\"muted\">");
+		sb_html_textf(h, "%sno quietness record (sb_loadavg, sb_busy_cpus): not written by "
+			      "stratbench run.", pre);
+		sb_html_raw(h, "</p>\n");
+	}
+	if (l > 0.5) {
+		sb_html_raw(h, "<p class=\"warn\">");
+		sb_html_textf(h, "⚠ %sNot quiet: load average %.2f before the run (above 0.5); "
+			      "other work may have distorted the results.", pre, l);
+		sb_html_raw(h, "</p>\n");
+	}
+	if (b > 0) {
+		sb_html_raw(h, "<p class=\"warn\">");
+		sb_html_textf(h, "⚠ %sNot quiet: CPUs busy (over 50 %%) with other work in the 200 ms "
+			      "before the run: %s.", pre, busy);
+		sb_html_raw(h, "</p>\n");
+	}
+	if ((have_load || have_busy) && !(l > 0.5) && b <= 0) {
+		char lt[64];
+
+		if (isnan(l))
+			snprintf(lt, sizeof(lt), "load average unavailable");
+		else
+			snprintf(lt, sizeof(lt), "load average %.2f", l);
+		sb_html_raw(h, "<p class=\"ok\">");
+		sb_html_textf(h, "%sQuiet: %s, no CPU busy before the run.", pre, lt);
+		sb_html_raw(h, "</p>\n");
+	}
+	sb_html_raw(h, "<p>");
+	sb_html_textf(h, "%sCV threshold %g %%: a point whose CV over its repetitions is above it "
+		      "is marked noisy (⚠).", pre, r->cv_threshold);
+	sb_html_raw(h, "</p>\n");
+}

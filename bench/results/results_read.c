@@ -1,0 +1,487 @@
+/* results_read.c — reads results back for compare and merge: a stratbench
+ * results directory (DIR/gbench.json) or any Google Benchmark JSON file,
+ * with jansson.  Google Benchmark writes NaN and Infinity for such counter
+ * values (a CV of all-zero counters), which is not JSON: those tokens,
+ * outside strings, are read as null (no value).  Every problem is one line
+ * naming the file: malformed, truncated, empty or not Google Benchmark's
+ * schema ("benchmarks" array of objects with a name and a time). */
+#include "results/results.h"
+
+#include "core/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A copy of s with NaN, -NaN, Infinity, -Infinity outside strings as null. */
+static char *nan_to_null(const char *s)
+{
+	static const char *const tok[] = { "-Infinity", "Infinity", "-NaN", "NaN" };
+	char *out = malloc(2 * strlen(s) + 1), *o = out;	/* null is at most 2x NaN */
+	bool in_str = false;
+
+	while (*s) {
+		size_t i, n = 0;
+
+		if (in_str) {
+			if (*s == '\\' && s[1])
+				*o++ = *s++;
+			else if (*s == '"')
+				in_str = false;
+			*o++ = *s++;
+			continue;
+		}
+		if (*s == '"')
+			in_str = true;
+		for (i = 0; i < sizeof(tok) / sizeof(tok[0]) && !n; i++)
+			if (!strncmp(s, tok[i], strlen(tok[i])))
+				n = strlen(tok[i]);
+		if (n) {
+			memcpy(o, "null", 4);
+			o += 4;
+			s += n;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+json_t *sb_json_loads_gb(const char *text, json_error_t *e)
+{
+	char *dup = nan_to_null(text);
+	json_t *j = json_loads(dup, 0, e);
+
+	free(dup);
+	return j;
+}
+
+/* A whole input file: regular, at most SB_INPUT_MAX bytes (report.h). */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+	char *buf = sb_input_read(path, "results file", SB_INPUT_MAX, len, err, errlen), *nul;
+
+	if (!buf)
+		return NULL;
+	nul = memchr(buf, '\0', *len);
+	if (nul) {	/* jansson would stop there: say so */
+		snprintf(err, errlen, "%s: not valid JSON (a NUL byte at offset %zu)", path,
+			 (size_t)(nul - buf));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static double time_ns(json_t *e, const char *key)
+{
+	json_t *v = json_object_get(e, key);
+	const char *unit = json_string_value(json_object_get(e, "time_unit"));
+	double mult = 1;
+
+	const char *au = json_string_value(json_object_get(e, "aggregate_unit"));
+
+	if (!json_is_number(v))
+		return NAN;
+	if (au && !strcmp(au, "percentage"))	/* a cv: a fraction, no unit */
+		return json_number_value(v);
+	if (unit && !strcmp(unit, "us"))
+		mult = 1e3;
+	else if (unit && !strcmp(unit, "ms"))
+		mult = 1e6;
+	else if (unit && !strcmp(unit, "s"))
+		mult = 1e9;
+	return json_number_value(v) * mult;
+}
+
+double sb_entry_value(json_t *e, const char *metric)
+{
+	json_t *v;
+
+	if (!strcmp(metric, "real_time") || !strcmp(metric, "cpu_time"))
+		return time_ns(e, metric);
+	v = json_object_get(e, metric);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The plain benchmark name: run_name (or name) without /manual_time. */
+static char *plain_name(json_t *e)
+{
+	const char *rn = json_string_value(json_object_get(e, "run_name"));
+	const char *name = json_string_value(json_object_get(e, "name"));
+	const char *agg = json_string_value(json_object_get(e, "aggregate_name"));
+	char *s, *mt;
+
+	if (rn) {
+		s = strdup(rn);
+	} else {
+		s = strdup(name);
+		if (agg && *agg) {	/* older GB: name_AGG, no run_name */
+			size_t n = strlen(s), k = strlen(agg);
+
+			if (n > k + 1 && s[n - k - 1] == '_' && !strcmp(s + n - k, agg))
+				s[n - k - 1] = '\0';
+		}
+	}
+	mt = strstr(s, "/manual_time");
+	if (mt)
+		memmove(mt, mt + 12, strlen(mt + 12) + 1);
+	return s;
+}
+
+static struct sb_bm *find_or_add(struct sb_results *r, const char *name)
+{
+	for (int i = 0; i < r->n; i++)
+		if (!strcmp(r->bm[i].name, name))
+			return &r->bm[i];
+	r->bm = realloc(r->bm, sizeof(*r->bm) * (r->n + 1));
+	memset(&r->bm[r->n], 0, sizeof(*r->bm));
+	r->bm[r->n].name = strdup(name);
+	r->bm[r->n].median = NAN;
+	r->bm[r->n].cv = NAN;
+	return &r->bm[r->n++];
+}
+
+static const char *ctx_str(const struct sb_results *r, const char *key)
+{
+	return json_string_value(json_object_get(r->context, key));
+}
+
+static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
+		size_t errlen);
+
+/* sb_schema and sb_points of the context (docs/results.md "Versions"):
+ * none is plain Google Benchmark JSON (no points); a version above ours
+ * is refused, since its fields may mean something else. */
+static int read_schema(struct sb_results *r, char *err, size_t errlen)
+{
+	const char *ver = ctx_str(r, "sb_schema"), *pts = ctx_str(r, "sb_points");
+	const char *thr = ctx_str(r, "sb_cv_threshold");
+	json_error_t e;
+	char *end;
+	long v;
+
+	r->cv_threshold = thr && strtod(thr, NULL) > 0 ? strtod(thr, NULL) : 5;
+	if (!ver)
+		return 0;
+	v = strtol(ver, &end, 10);
+	if (*end || v < 1) {
+		snprintf(err, errlen, "%s: sb_schema \"%s\" is not a version number", r->path, ver);
+		return -1;
+	}
+	if (v > SB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: written with results schema %ld; this stratbench reads "
+			 "up to %d: use a newer stratbench", r->path, v, SB_SCHEMA_VERSION);
+		return -1;
+	}
+	r->schema = (int)v;
+	r->points = pts ? json_loads(pts, 0, &e) : NULL;
+	if (!json_is_object(r->points)) {
+		snprintf(err, errlen, "%s: schema %ld but sb_points is %s", r->path, v,
+			 pts ? "not a JSON object" : "missing");
+		return -1;
+	}
+	return 0;
+}
+
+/* b's typed point: the table's entry its run name belongs to (point.h). */
+static int attach_point(const struct sb_results *r, struct sb_bm *b, json_t *points,
+			json_t *ent, char *err, size_t errlen)
+{
+	const char *rn = json_string_value(json_object_get(ent, "run_name"));
+	const char *key = sb_points_match(points, rn ? rn : b->name);
+	char why[256];
+
+	if (!key) {
+		snprintf(err, errlen, "%s: benchmark %s has no entry in sb_points", r->path, b->name);
+		return -1;
+	}
+	if (sb_point_from_json(json_object_get(points, key), &b->pt, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: sb_points[\"%s\"]: %s", r->path, key, why);
+		return -1;
+	}
+	b->has_point = true;
+	return 0;
+}
+
+int sb_results_load(const char *arg, const char *metric, struct sb_results *r, char *err,
+		    size_t errlen)
+{
+	int rc = load(arg, metric, r, err, errlen);
+
+	if (rc) {
+		sb_results_free(r);
+		sb_err_oneline(err);	/* jansson's messages quote the input */
+	}
+	return rc;
+}
+
+static void log_line(const char *key, json_t *v, void *arg)
+{
+	json_t *root = arg;
+
+	if (!strcmp(key, "context"))
+		json_object_set(root, "context", v);
+	else if (!strcmp(key, "benchmarks") && json_is_array(v))
+		json_array_extend(json_object_get(root, "benchmarks"), v);
+}
+
+/* A results directory's runs.jsonl[.partial] as Google Benchmark JSON
+ * text: the finished benchmarks of a run killed, failed or in progress.
+ * NULL with err if it cannot be read, or with *path set to DIR/gbench.json
+ * and err empty if there is none.  Lines that do not parse (a benchmark
+ * cut by a kill) are skipped and said, in one line. */
+static char *from_log(const char *dir, char *path, size_t n, char *err, size_t errlen)
+{
+	static const char *const names[] = { "runs.jsonl.partial", "runs.jsonl" };
+	json_t *root;
+	char *text = NULL;
+	int skipped;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, n, "%s/%s", dir, names[i]);
+		if (access(path, F_OK))
+			continue;
+		root = json_object();
+		json_object_set_new(root, "benchmarks", json_array());
+		skipped = sb_runlog_read_err(path, log_line, root, err, errlen);
+		if (skipped >= 0)
+			text = json_dumps(root, 0);
+		if (skipped > 0)
+			fprintf(stderr, "stratbench: note: %s: %d unfinished line%s skipped (a "
+				"benchmark cut short: --resume runs it again)\n", path, skipped,
+				skipped > 1 ? "s" : "");
+		json_decref(root);
+		return text;
+	}
+	snprintf(path, n, "%s/gbench.json", dir);
+	return NULL;
+}
+
+/* A directory being written holds DIR/.lock, flock()ed by the run or
+ * resume writing it (cmd_run.c): say so (the holder's pid) and read what
+ * is finished.  The shared lock is only tried, never waited for or held:
+ * a reader never holds up a run. */
+static void say_if_written(const char *dir)
+{
+	char path[4200], pid[32];
+	int fd, k;
+
+	snprintf(path, sizeof(path), "%s/.lock", dir);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		flock(fd, LOCK_UN);
+		close(fd);
+		return;
+	}
+	k = (int)read(fd, pid, sizeof(pid) - 1);
+	pid[k > 0 ? k : 0] = '\0';
+	pid[strcspn(pid, "\n")] = '\0';
+	close(fd);
+	fprintf(stderr, "stratbench: note: %s is being written (stratbench pid %s): reading the "
+		"benchmarks finished so far\n", dir, *pid ? pid : "?");
+}
+
+static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
+		size_t errlen)
+{
+	char path[4200], *text;
+	struct stat st;
+	json_error_t e;
+	json_t *bms, *ent, *points = NULL;
+	size_t len, i;
+
+	memset(r, 0, sizeof(*r));
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char lp[4200];
+
+		say_if_written(arg);
+		snprintf(path, sizeof(path), "%s/gbench.json", arg);
+		snprintf(lp, sizeof(lp), "%s/runs.jsonl.partial", arg);
+		/* runs.jsonl.partial is newer than any gbench.json beside it (a
+		 * resume in progress or killed: cmd_run.c), and without a
+		 * gbench.json runs.jsonl is all there is */
+		if (access(lp, F_OK) == 0 || access(path, F_OK)) {
+			err[0] = '\0';
+			text = from_log(arg, path, sizeof(path), err, errlen);
+			if (text) {
+				len = strlen(text);
+				goto parse;
+			}
+			if (err[0]) {
+				r->path = strdup(path);
+				return -1;
+			}
+		}
+	} else {
+
+		snprintf(path, sizeof(path), "%s", arg);
+	}
+	text = slurp(path, &len, err, errlen);
+	if (!text) {
+		r->path = strdup(path);
+		return -1;
+	}
+parse:
+	r->path = strdup(path);
+	if (strspn(text, " \t\r\n") == len) {
+		snprintf(err, errlen, "%s: empty file", path);
+		free(text);
+		return -1;
+	}
+	{
+		char *clean = nan_to_null(text);
+
+		free(text);
+		text = clean;
+		len = strlen(text);
+	}
+	r->root = json_loads(text, 0, &e);
+	free(text);
+	if (!r->root) {
+		snprintf(err, errlen, "%s: not valid JSON (%s at line %d, column %d)%s", path,
+			 e.text, e.line, e.column,
+			 e.position >= (int)len - 1 ? ": truncated?" : "");
+		return -1;
+	}
+	bms = json_object_get(r->root, "benchmarks");
+	if (!json_is_object(r->root) || !json_is_array(bms)) {
+		snprintf(err, errlen, "%s: not Google Benchmark JSON (no \"benchmarks\" array)", path);
+		return -1;
+	}
+	r->context = json_object_get(r->root, "context");
+	if (!json_is_object(r->context))
+		r->context = NULL;
+	if (read_schema(r, err, errlen))
+		return -1;
+	points = r->points;
+	if (!json_array_size(bms)) {
+		snprintf(err, errlen, "%s: no benchmarks in it", path);
+		return -1;
+	}
+	json_array_foreach(bms, i, ent) {
+		const char *name = json_string_value(json_object_get(ent, "name"));
+		const char *type = json_string_value(json_object_get(ent, "run_type"));
+		const char *agg = json_string_value(json_object_get(ent, "aggregate_name"));
+		bool error = json_is_true(json_object_get(ent, "error_occurred"));
+		struct sb_bm *b;
+		char *pn;
+		double v;
+
+		if (!json_is_object(ent) || !name || (!error && !json_is_number(json_object_get(
+								ent, "real_time")))) {
+			snprintf(err, errlen, "%s: benchmark entry %zu is not Google Benchmark's "
+				 "(needs \"name\" and \"real_time\")", path, i + 1);
+			return -1;
+		}
+		pn = plain_name(ent);
+		b = find_or_add(r, pn);
+		free(pn);
+		if (error) {
+			b->failed = true;
+			continue;
+		}
+		if (!b->entry)
+			b->entry = ent;
+		if (!b->has_point && points && attach_point(r, b, points, ent, err, errlen))
+			return -1;
+		v = sb_entry_value(ent, metric);
+		if (type && !strcmp(type, "aggregate")) {
+			if (agg && !strcmp(agg, "median")) {
+				b->median = v;
+				b->entry = ent;	/* counters of the median run */
+			} else if (agg && !strcmp(agg, "cv")) {
+				b->cv = 100 * v;
+			}
+			continue;
+		}
+		b->runs = realloc(b->runs, sizeof(json_t *) * (size_t)(b->nruns + 1));
+		b->runs[b->nruns++] = ent;
+		if (isnan(v))
+			continue;
+		b->reps = realloc(b->reps, sizeof(double) * (b->nreps + 1));
+		b->reps[b->nreps++] = v;
+	}
+	for (int k = 0; k < r->n; k++) {
+		struct sb_bm *b = &r->bm[k];
+		double *s;
+
+		if (!b->nreps)
+			continue;
+		s = malloc(sizeof(double) * b->nreps);
+		memcpy(s, b->reps, sizeof(double) * b->nreps);
+		if (isnan(b->median))	/* as GB computes it */
+			b->median = sb_median(s, b->nreps);
+		else
+			sb_median(s, b->nreps);	/* sorted: min and max */
+		b->min = s[0];
+		b->max = s[b->nreps - 1];
+		free(s);
+	}
+	r->label = ctx_str(r, "sb_label");
+	if (r->label && !*r->label)
+		r->label = NULL;
+	r->host = ctx_str(r, "sb_host") ? ctx_str(r, "sb_host") : ctx_str(r, "host_name");
+	r->cpu_model = ctx_str(r, "sb_cpu_model");
+	return 0;
+}
+
+bool sb_results_has_metric(const struct sb_results *r, const char *metric)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->bm[i].entry && !isnan(sb_entry_value(r->bm[i].entry, metric)))
+			return true;
+	return false;
+}
+
+void sb_bm_stat(const struct sb_bm *b, const char *metric, struct sb_stat *s)
+{
+	double *v = malloc(sizeof(double) * (b->nruns ? b->nruns : 1)), sum = 0, ss = 0;
+	int n = 0;
+
+	for (int i = 0; v && i < b->nruns; i++) {
+		double x = sb_entry_value(b->runs[i], metric);
+
+		if (!isnan(x))
+			v[n++] = x;
+	}
+	s->n = n;
+	s->median = s->min = s->max = s->cv = NAN;
+	if (n) {
+		s->median = sb_median(v, n);
+		s->min = v[0];
+		s->max = v[n - 1];
+		for (int i = 0; i < n; i++)
+			sum += v[i];
+		for (int i = 0; i < n; i++)
+			ss += (v[i] - sum / n) * (v[i] - sum / n);
+		if (n > 1 && sum != 0)
+			s->cv = 100 * sqrt(ss / (n - 1)) / fabs(sum / n);
+	} else if (b->entry) {	/* aggregates only: the median entry's value */
+		s->median = s->min = s->max = sb_entry_value(b->entry, metric);
+		s->n = isnan(s->median) ? 0 : 1;
+	}
+	free(v);
+}
+
+void sb_results_free(struct sb_results *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		free(r->bm[i].name);
+		free(r->bm[i].reps);
+		free(r->bm[i].runs);
+	}
+	json_decref(r->points);
+	free(r->bm);
+	free(r->path);
+	json_decref(r->root);
+	memset(r, 0, sizeof(*r));
+}

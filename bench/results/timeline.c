@@ -1,0 +1,130 @@
+/* timeline.c — DIR/windows.jsonl: the window family's fidelity timelines,
+ * one line per finished fidelity benchmark ({"name", "point", "interval_ns",
+ * "limit", "clock", "windows": [[start_ns, end_ns, pages], ...], ...}; the
+ * driver builds it, docs/window.md "Fidelity mode" says what it holds).  Every
+ * fidelity run of the body hands its line here (sb_timeline_add), replacing
+ * the one held; when Google Benchmark reports the benchmark finished, the
+ * line held — that of the last run the body did — is written
+ * (sb_timeline_flush), as runs.jsonl's lines are: one write(2) on an
+ * O_APPEND descriptor, whole lines only, so a SIGKILL leaves at most a cut
+ * last line, which readers skip.  Main thread only (bodies run there). */
+#include "results/results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int tl_fd = -1;
+static char tl_path[4200];
+static json_t *held;		/* the latest run's line, not yet written */
+
+int sb_timeline_open(const char *path, char *err, size_t errlen)
+{
+	if (snprintf(tl_path, sizeof(tl_path), "%s", path) >= (int)sizeof(tl_path)) {
+		snprintf(err, errlen, "path too long: %s", path);
+		return -1;
+	}
+	tl_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (tl_fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+bool sb_timeline_on(void)
+{
+	return tl_fd >= 0;
+}
+
+int sb_timeline_add(json_t *line)
+{
+	json_decref(held);
+	held = tl_fd >= 0 ? line : NULL;
+	if (tl_fd < 0)
+		json_decref(line);
+	return 0;
+}
+
+int sb_timeline_flush(const char *registered)
+{
+	const char *name = json_string_value(json_object_get(held, "name"));
+	int rc = 0;
+
+	if (held && tl_fd >= 0 && registered && name && strcmp(name, registered) == 0 &&
+	    !sb_out_failure() && (rc = sb_jsonl_write(tl_fd, held)))
+		sb_out_fail(tl_path, errno);	/* stops the run; said at its end */
+	json_decref(held);	/* another benchmark's (its run was dropped): never written */
+	held = NULL;
+	return rc;
+}
+
+int sb_timeline_close(void)
+{
+	struct stat sb;
+	int rc = 0;
+
+	json_decref(held);
+	held = NULL;
+	if (tl_fd < 0)
+		return 0;
+	/* no fidelity benchmark: no file */
+	if (fstat(tl_fd, &sb) == 0 && sb.st_size == 0)
+		unlink(tl_path);
+	else if (fsync(tl_fd))
+		rc = -1;
+	if (close(tl_fd))
+		rc = -1;
+	if (rc)
+		sb_out_fail(tl_path, errno);
+	tl_fd = -1;
+	return rc;
+}
+
+int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
+		     void *arg)
+{
+	char tmp[4300], why[4400], *line = NULL;
+	size_t cap = 0, total = 0;
+	ssize_t n;
+	int fd, dropped = 0, failed = 0, e = 0;
+	FILE *in;
+
+	if (access(src, F_OK))
+		return errno == ENOENT ? 0 : -1;
+	in = sb_input_open(src, why, sizeof(why));
+	if (!in)
+		return -1;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fclose(in);
+		return -1;
+	}
+	while ((n = getline(&line, &cap, in)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
+		json_t *j = line[n - 1] == '\n' ? json_loads(line, 0, NULL) : NULL;
+		const char *name = json_string_value(json_object_get(j, "name"));
+
+		if (!name || !keep(name, arg))
+			dropped++;
+		else if (!failed && sb_jsonl_write(fd, j))
+			failed = 1, e = errno;
+		json_decref(j);
+	}
+	free(line);
+	fclose(in);
+	if (!failed && fsync(fd))
+		failed = 1, e = errno;
+	if (close(fd) && !failed)
+		failed = 1, e = errno;
+	if (failed || sb_file_commit(tmp, dst, why, sizeof(why))) {
+		e = failed ? e : errno;
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return dropped;
+}

@@ -1,0 +1,151 @@
+/* gbench.h — a C API over Google Benchmark (run/gbench.cc).
+ *
+ * Contract: handles are opaque.  sb_bench_register() registers a named
+ * benchmark whose body is fn(state, arg); the optional setup/teardown run
+ * around every invocation of the body with the same arg (Google Benchmark
+ * 1.7.1's own Setup/Teardown take no user data).  Arguments are read with
+ * sb_state_range(), which checks the index (1.7.1's State::range() only
+ * asserts).  The hot loop is sb_state_keep_running_batch(): it returns how
+ * many iterations to run now (0 when done), so a C loop pays one call per
+ * batch.  Counters take Google Benchmark's flags.  sb_gbench_main()
+ * initialises (passing every --benchmark_* flag through untouched), runs,
+ * calls the run hook for every reported run, and shuts down.
+ *
+ * Stages: every benchmark of stage s is run and reported, all repetitions,
+ * before any of a later stage starts; --benchmark_enable_random_interleaving
+ * shuffles within a stage only.  So results that others are computed
+ * against (calibration, 1-thread scaling references) can go first without
+ * giving up interleaving.  One JSON/console context and one file for all.
+ */
+#ifndef STRATBENCH_GBENCH_H
+#define STRATBENCH_GBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results/report.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sb_state sb_state;
+typedef struct sb_bench sb_bench;
+typedef void (*sb_bench_fn)(sb_state *st, void *arg);
+
+/* Counter flags: the values of benchmark::Counter::Flags. */
+enum {
+	SB_COUNTER_DEFAULT = 0,
+	SB_COUNTER_RATE = 1 << 0,		/* divided by the run's time */
+	SB_COUNTER_AVG_THREADS = 1 << 1,	/* divided by GB's thread count */
+	SB_COUNTER_ITER_INVARIANT = 1 << 2,	/* multiplied by iterations */
+	SB_COUNTER_AVG_ITERATIONS = 1 << 3,	/* divided by iterations */
+	SB_COUNTER_INVERT = 1u << 31,		/* 1/x, last */
+};
+
+sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg);
+/* Forgets every registered benchmark (their args may be freed after). */
+void sb_bench_clear_all(void);
+void sb_bench_setup(sb_bench *b, sb_bench_fn setup);
+void sb_bench_teardown(sb_bench *b, sb_bench_fn teardown);
+void sb_bench_arg(sb_bench *b, int64_t v);		/* one more argument set of one */
+void sb_bench_args(sb_bench *b, const int64_t *v, int n);/* one argument set of n */
+void sb_bench_range(sb_bench *b, int64_t lo, int64_t hi);
+void sb_bench_use_manual_time(sb_bench *b);
+void sb_bench_iterations(sb_bench *b, int64_t n);
+void sb_bench_min_time(sb_bench *b, double seconds);
+void sb_bench_repetitions(sb_bench *b, int n);
+void sb_bench_stage(sb_bench *b, int stage);		/* default 0; see Stages */
+
+/* 0 and *out set, or -1 if i is not an argument of this run. */
+int sb_state_range(sb_state *st, int i, int64_t *out);
+bool sb_state_keep_running(sb_state *st);
+int64_t sb_state_keep_running_batch(sb_state *st, int64_t max_batch);
+int64_t sb_state_iterations(const sb_state *st);
+void sb_state_set_iteration_time(sb_state *st, double seconds);
+void sb_state_pause_timing(sb_state *st);
+void sb_state_resume_timing(sb_state *st);
+void sb_state_counter(sb_state *st, const char *name, double value, unsigned flags);
+void sb_state_set_label(sb_state *st, const char *label);
+/* Adds to the label ("; " between parts): several reporters of one run. */
+void sb_state_append_label(sb_state *st, const char *label);
+void sb_state_skip_with_error(sb_state *st, const char *msg);
+bool sb_state_error_occurred(const sb_state *st);
+
+/* JSON "context" entries; call before sb_gbench_main(). */
+void sb_context_add(const char *key, const char *value);
+
+/* Adds a hook (up to 4; -1 when full): each gets every run
+ * (results/report.h), as soon as all repetitions of its benchmark are done,
+ * in the order added. */
+int sb_gbench_on_run(sb_run_hook hook, void *arg);
+/* One benchmark's reports together, after the run hook saw each (results/report.h). */
+void sb_gbench_on_group(sb_group_hook hook, void *arg);
+/* Called as a benchmark body is entered (several times per repetition:
+ * calibration), with the benchmark's registered name. */
+typedef void (*sb_start_hook)(const char *name, void *arg);
+void sb_gbench_on_start(sb_start_hook hook, void *arg);
+/* Called once before anything runs with {"context": {...}, "benchmarks": []}
+ * as Google Benchmark's JSON reporter writes the context. */
+void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg);
+/* Called before the console shows a benchmark's results. */
+void sb_gbench_on_display(void (*hook)(void *arg), void *arg);
+/* quiet: the display reporter prints neither the context nor the runs (a
+ * console of the caller's shows them from the hooks); the hooks, the file
+ * reporter and what Google Benchmark says of a filter are unchanged. */
+void sb_gbench_display_quiet(bool quiet);
+/* Async-signal-safe: from now on, every body but the benchmark in flight's
+ * (its remaining repetitions) is skipped; the runs of a benchmark with a
+ * skipped repetition are reported to nobody (no console line, file entry
+ * or hook call), so it is run again by a resumed run. */
+void sb_gbench_stop(void);
+bool sb_gbench_stopped(void);
+/* How many runs (benchmarks × repetitions) argv's --benchmark_filter and
+ * --benchmark_repetitions select of the registered benchmarks. */
+int sb_gbench_count(int argc, char *const *argv);
+
+/* Initialise with argv (consumes --benchmark_* flags), run what is
+ * registered, shut down.  Returns 0, or 1 if a benchmark failed. */
+int sb_gbench_main(int argc, char **argv);
+/* Any argument left after initialisation that GB did not recognise is an
+ * error: sb_gbench_main() reports it and returns 2. */
+/* After sb_gbench_main(): 0 if --benchmark_out's file was written whole,
+ * flushed and synced, else the errno of the first write that failed (the
+ * run stopped there). */
+int sb_gbench_out_errno(void);
+/* 0 if argv's --benchmark_filter is a valid regular expression (GB 1.7.1's
+ * rules), else -1 with err saying why, in stratbench's words. */
+/* Calls fn for every registered benchmark that --benchmark_filter in argv
+ * selects, with its own min_time, iterations and repetitions (0: the
+ * flags' or Google Benchmark's); returns how many (a plan's listing). */
+typedef void (*sb_each_fn)(const char *name, double min_time, int64_t iterations,
+			   int repetitions, void *arg);
+int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg);
+int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
+
+/* Trials (the paired A/B of `run --ab`, ab/ab.c): Google Benchmark
+ * initialised once with argv (no --benchmark_* flags but the display's),
+ * then one registered benchmark at a time run alone, once: one repetition
+ * of `iterations` iterations, or (iterations 0) of at least min_time
+ * seconds; each of its reports goes to hook, nothing to the console or a
+ * file.  sb_gbench_trial returns 0, 1 when the run reported an error, -1
+ * when no benchmark is registered under name.  Registration is as before
+ * once sb_gbench_trials_end() returns.  Trials may come before a
+ * sb_gbench_main() in one process, not after it: its benchmark::Shutdown()
+ * leaves Google Benchmark 1.7.1's context map dangling, and adding to the
+ * context (as a run does) then writes freed memory. */
+int sb_gbench_trials_begin(int argc, char **argv);	/* 0, or 2 on an unknown flag */
+int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_run_hook hook,
+		    void *arg);
+void sb_gbench_trials_end(void);
+
+/* Self-benchmarks of the wrapper: a native C++ loop and the C batched loop,
+ * for the overhead ratio (registered as harness/...). */
+void sb_gbench_register_selftest(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

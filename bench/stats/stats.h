@@ -1,0 +1,29 @@
+/* stats/ — the statistics every reader shares: the median, the
+ * Mann-Whitney U test (stats.c), the paired trials' intervals (paired.c) and
+ * how a value is shown (fmt.c).
+ * uses: core */
+#ifndef STRATBENCH_STATS_H
+#define STRATBENCH_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* fmt.c: a value as compare shows it (6 significant digits, a million or
+ * more in full, n/a for NaN); a results path's short name ("prev" of
+ * results/prev/ or prev.json) */
+void sb_fmt_value(char *buf, size_t n, double v);
+void sb_results_base(const char *path, char *buf, size_t n);
+/* stats.c: the median of v[0..n) (sorts v; NaN when n < 1), shared by every
+ * reader and the limits */
+double sb_median(double *v, int n);
+/* stats.c: two-sided Mann-Whitney U p-value as GB's compare.py gets it from
+ * scipy (exact without ties for small samples, else normal approximation
+ * with tie and continuity correction); NaN when there is no test */
+double sb_mann_whitney_p(const double *x, int nx, const double *y, int ny);
+/* the normal approximation always (scipy's method='asymptotic') */
+double sb_mann_whitney_p_asymptotic(const double *x, int nx, const double *y, int ny);
+/* The smallest two-sided exact p any m and n repetitions can give: 2 / C(m + n, m). */
+double sb_mann_whitney_min_p(int m, int n);
+
+#endif

@@ -1,0 +1,349 @@
+/* compare_tables.c — compare.h: the table printer, the number formats, the
+ * counter tables of `stratbench compare` and which way a metric is worse.
+ *
+ * The counter tables are the seed changelog's `Event Before After` tables
+ * with a %Change column: the cnt:NAME totals of a run (not cnt:NAME/op),
+ * the median over repetitions, thousands separators.  One table per family,
+ * a sub-header per benchmark; an event zero (or absent) on both sides is
+ * dropped, a benchmark without any other event too. */
+#include "tables/compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+void sb_cmp_fmt_count(char *buf, size_t n, double v)
+{
+	char digits[64];
+	size_t len, o = 0;
+
+	if (isnan(v) || fabs(v) >= 1e18) {
+		sb_fmt_value(buf, n, v);
+		return;
+	}
+	if (fabs(v) < 1000 && v != floor(v)) {	/* seconds: 0.000072, never e-notation */
+		snprintf(buf, n, "%.6f", v);
+		for (len = strlen(buf); len > 1 && buf[len - 1] == '0'; len--)
+			buf[len - 1] = '\0';
+		if (len > 1 && buf[len - 1] == '.')
+			buf[len - 1] = '\0';
+		if (fabs(v) < 5e-7)	/* below %.6f: not a zero, 6 digits */
+			snprintf(buf, n, "%.6g", v);
+		return;
+	}
+	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+	len = strlen(digits);
+	if (v <= -0.5 && o + 1 < n)
+		buf[o++] = '-';
+	for (size_t i = 0; i < len && o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+double sb_cmp_change(double old, double new)
+{
+	if (isnan(old) || isnan(new) || old == 0)
+		return NAN;
+	return (new - old) / old * 100;
+}
+
+void sb_cmp_fmt_change(char *buf, size_t n, double change)
+{
+	if (isnan(change))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.6g", change);
+}
+
+void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy)
+{
+	if (isnan(cv))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.3g%%%s", cv, noisy ? " noisy" : "");
+}
+
+static bool subheader(char **row, int ncols)
+{
+	for (int c = 1; c < ncols; c++)
+		if (*row[c])
+			return false;
+	return ncols > 1;
+}
+
+void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
+			 int nrows)
+{
+	int w[SB_CMP_MAXCOLS] = { 0 }, r, c;
+
+	if (f == SB_CMP_TEXT) {
+		for (r = 0; r < nrows; r++) {
+			if (r && subheader(cells + (size_t)r * ncols, ncols))
+				continue;
+			for (c = 0; c < ncols; c++)
+				if ((int)strlen(cells[r * ncols + c]) > w[c])
+					w[c] = (int)strlen(cells[r * ncols + c]);
+		}
+		fprintf(o, "%s\n", title);
+		for (r = 0; r < nrows; r++) {
+			if (r && subheader(cells + (size_t)r * ncols, ncols)) {
+				fprintf(o, "%s\n", cells[(size_t)r * ncols]);
+				continue;
+			}
+			for (c = 0; c < ncols; c++)
+				if (c < ncols - 1)
+					fprintf(o, "%-*s  ", w[c], cells[r * ncols + c]);
+				else
+					fprintf(o, "%s", cells[r * ncols + c]);
+			fputc('\n', o);
+		}
+	} else {
+		fprintf(o, "**%s**\n\n", title);
+		for (r = 0; r < nrows; r++) {
+			bool sub = r && subheader(cells + (size_t)r * ncols, ncols);
+
+			fprintf(o, "|");
+			for (c = 0; c < ncols; c++)
+				fprintf(o, sub && !c ? " **%s** |" : " %s |", cells[r * ncols + c]);
+			fputc('\n', o);
+			if (r == 0) {
+				fprintf(o, "|");
+				for (c = 0; c < ncols; c++)
+					fprintf(o, c ? "---:|" : ":---|");
+				fputc('\n', o);
+			}
+		}
+	}
+	fputc('\n', o);
+}
+
+void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **cells, int nrows)
+{
+	sb_cmp_fprint_table(stdout, f, title, ncols, cells, nrows);
+}
+
+/* The row's %Change, p(U), each side's CV and noisy mark, and the verdict:
+ * within the noise when p(U) >= 0.05, or, without p(U) (a side with fewer
+ * than 2 repetitions), when |%Change| is at most the larger CV; with neither
+ * (single runs) the change is taken as it is.  worse: +1 up is worse, -1
+ * down, 0 unknown. */
+void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *metric, int worse)
+{
+	const struct sb_bm *side[2] = { w->old, w->new };
+	double big = NAN;
+
+	w->change = sb_cmp_change(w->old->median, w->new->median);
+	w->p = w->old->nreps >= 2 && w->new->nreps >= 2 ?
+	       sb_mann_whitney_p(w->old->reps, w->old->nreps, w->new->reps, w->new->nreps) : NAN;
+	for (int s = 0; s < 2; s++) {
+		struct sb_stat st;
+
+		sb_bm_stat(side[s], metric, &st);
+		w->cv[s] = isnan(st.cv) ? side[s]->cv : st.cv;	/* aggregates only: GB's */
+		w->noisy[s] = !isnan(w->cv[s]) && w->cv[s] > threshold[s];
+		if (!isnan(w->cv[s]) && (isnan(big) || w->cv[s] > big))
+			big = w->cv[s];
+	}
+	w->noise = !isnan(w->change) &&
+		   (!isnan(w->p) ? w->p >= 0.05 : !isnan(big) && fabs(w->change) <= big);
+	if (isnan(w->change))
+		w->verdict = "n/a";
+	else if (w->noise || w->change == 0)
+		w->verdict = "noise";
+	else if (!worse)
+		w->verdict = w->change > 0 ? "up" : "down";
+	else
+		w->verdict = (w->change > 0) == (worse > 0) ? "worse" : "better";
+}
+
+int sb_cmp_worse(const char *m)
+{
+	size_t len = strlen(m);
+
+#define ENDS(s) (len >= sizeof(s) - 1 && !strcmp(m + len - (sizeof(s) - 1), s))
+	if (!strncmp(m, "cnt:", 4))
+		return 0;	/* events: a count says nothing of better */
+	if (!strcmp(m, "real_time") || !strcmp(m, "cpu_time") || !strncmp(m, "ns_", 3) ||
+	    !strncmp(m, "us_", 3) || !strncmp(m, "ms_", 3) || ENDS("_per_page") ||
+	    !strcmp(m, "ns_per_op"))
+		return 1;	/* time, and what a page costs */
+	if (ENDS("_per_s") || ENDS("_per_second"))
+		return -1;	/* rates */
+#undef ENDS
+	return 0;
+}
+
+/* --- counter tables */
+
+enum { EV_PERF, EV_VMSTAT, EV_IRQ };
+
+static int ev_kind(const char *key)
+{
+	return !strncmp(key, "cnt:vmstat:", 11) ? EV_VMSTAT :
+	       !strncmp(key, "cnt:irq:", 8) ? EV_IRQ : EV_PERF;
+}
+
+/* a total: cnt:NAME, not its /op twin */
+static bool is_total(const char *key, json_t *v)
+{
+	size_t len = strlen(key);
+
+	return !strncmp(key, "cnt:", 4) && len > 4 && json_is_number(v) &&
+	       !(len >= 3 && !strcmp(key + len - 3, "/op"));
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int c = ev_kind(x) - ev_kind(y);
+
+	return c ? c : strcmp(x, y);
+}
+
+/* the totals either side has, perf events first, then vmstat, interrupts */
+static int event_keys(const struct sb_cmp_row *w, const char ***keys)
+{
+	const struct sb_bm *side[2] = { w->old, w->new };
+	int n = 0;
+
+	*keys = NULL;
+	for (int s = 0; s < 2; s++) {
+		const char *key;
+		json_t *v;
+
+		if (!side[s]->entry)
+			continue;
+		json_object_foreach(side[s]->entry, key, v) {
+			bool dup = false;
+			const char **more;
+
+			if (!is_total(key, v))
+				continue;
+			for (int i = 0; i < n && !dup; i++)
+				dup = !strcmp((*keys)[i], key);
+			if (dup || !(more = realloc(*keys, sizeof(*more) * (size_t)(n + 1))))
+				continue;
+			*keys = more;
+			(*keys)[n++] = key;
+		}
+	}
+	if (n)
+		qsort(*keys, n, sizeof(**keys), cmp_key);
+	return n;
+}
+
+struct cells {
+	char **v;
+	int n, cap;	/* strings */
+};
+
+static void add(struct cells *c, const char *s)
+{
+	if (c->n == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 64;
+		char **more = realloc(c->v, sizeof(char *) * (size_t)cap);
+
+		if (!more)
+			return;
+		c->v = more;
+		c->cap = cap;
+	}
+	c->v[c->n++] = strdup(s);
+}
+
+static double total(const struct sb_bm *b, const char *key)
+{
+	struct sb_stat s;
+
+	sb_bm_stat(b, key, &s);
+	return s.median;
+}
+
+/* rows of one family (fam: its name): events zero on both sides dropped */
+static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp_row *rows,
+			 int nrows)
+{
+	struct cells c = { 0 };
+	char title[600];
+	int events = 0;
+
+	add(&c, "Event");
+	add(&c, "Before");
+	add(&c, "After");
+	add(&c, "%Change");
+	for (int i = 0; i < nrows; i++) {
+		const char **keys;
+		int nk = event_keys(&rows[i], &keys);
+		bool head = false;
+
+		for (int k = 0; k < nk; k++) {
+			double b = total(rows[i].old, keys[k]), a = total(rows[i].new, keys[k]);
+			char vb[64], va[64], ch[64], name[300];
+
+			if ((isnan(b) || b == 0) && (isnan(a) || a == 0))
+				continue;
+			if (!head) {
+				add(&c, rows[i].old->name);
+				add(&c, "");
+				add(&c, "");
+				add(&c, "");
+				head = true;
+			}
+			sb_cmp_fmt_count(vb, sizeof(vb), b);
+			sb_cmp_fmt_count(va, sizeof(va), a);
+			sb_cmp_fmt_change(ch, sizeof(ch), sb_cmp_change(b, a));
+			snprintf(name, sizeof(name), "  %s", keys[k] + 4);
+			add(&c, name);
+			add(&c, vb);
+			add(&c, va);
+			add(&c, ch);
+			events++;
+		}
+		free(keys);
+	}
+	if (events && c.n % 4 == 0) {
+		snprintf(title, sizeof(title), "%s counters: totals per run (median over repetitions)",
+			 fam);
+		sb_cmp_print_table(f, title, 4, c.v, c.n / 4);
+	}
+	for (int i = 0; i < c.n; i++)
+		free(c.v[i]);
+	free(c.v);
+}
+
+static const char *family_of(const struct sb_cmp_row *w)
+{
+	return w->old->has_point ? w->old->pt.family : "benchmarks";
+}
+
+void sb_cmp_counter_tables(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows)
+{
+	bool *done = calloc((size_t)(nrows ? nrows : 1), sizeof(bool));
+
+	if (!done)
+		return;
+	/* families in the order of their first row (rows are sorted by group) */
+	for (int i = 0; i < nrows; i++) {
+		struct sb_cmp_row *fam;
+		int n = 0;
+
+		if (done[i])
+			continue;
+		fam = malloc(sizeof(*fam) * (size_t)nrows);
+		if (!fam)
+			break;
+		for (int j = i; j < nrows; j++)
+			if (!done[j] && !strcmp(family_of(&rows[j]), family_of(&rows[i]))) {
+				fam[n++] = rows[j];
+				done[j] = true;
+			}
+		family_table(f, family_of(&rows[i]), fam, n);
+		free(fam);
+	}
+	free(done);
+}

@@ -1,0 +1,629 @@
+/* summary.c — summary.h: the end-of-run summary, per family a changelog
+ * table against the family's reference, then the noisy points.
+ *
+ * A table is a spec: which points it takes (family, kernel drivers or
+ * not, a parameter they must not have), the reference (a strategy, or a
+ * parameter value of the same strategy), the metric its %Change is of,
+ * and a few metrics shown as values (from a twin point when the spec says
+ * so: the window's fidelity counters come from the mode=fidelity twin of a
+ * throughput point).  Rows are matched by typed fields only: the same
+ * family, threads, placement and parameters, the reference's strategy. */
+#include "tables/summary.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/results.h"
+#include "results/ab.h"
+
+#define NEXTRA 3
+
+struct spec {
+	const char *title;		/* "window policies against %s" */
+	const char *family;
+	int kernel;			/* 1: kernel-* strategies only, 0: none of them */
+	const char *ref_strategy;	/* the reference's strategy, NULL: the row's own */
+	const char *ref_key, *ref_val;	/* ... with this parameter value */
+	const char *skip_key, *skip_val;/* points with this parameter value are no row */
+	const char *metric, *metric_label;
+	const char *extra[NEXTRA], *extra_label[NEXTRA];
+	const char *twin_key, *twin_val;/* extras from the twin with this value */
+};
+
+static const struct spec specs[] = {
+	{ "window policies against spinlock", "window", 0, "spinlock", NULL, NULL,
+	  "mode", "fidelity", "ops_per_s", "ops/s",
+	  { "stretch", "double_resets", "lost_pages" }, { "stretch", "double resets", "lost pages" },
+	  "mode", "fidelity" },
+	{ "locks against pthread_spin", "lock", 0, "pthread_spin", NULL, NULL, NULL, NULL,
+	  "ops_per_s", "ops/s", { "ns_per_op", "jain" }, { "ns/op", "fairness" }, NULL, NULL },
+	{ "simulated shootdown against immediate", "shootdown", 0, "immediate", NULL, NULL, NULL,
+	  NULL, "ns_per_page", "ns/page", { "flushes_per_page", "acks_per_page" },
+	  { "flushes/page", "acks/page" }, NULL, NULL },
+	{ "kernel shootdown: batched calls against immediate", "shootdown", 1, NULL, "mode",
+	  "immediate", NULL, NULL, "tlb_irqs_per_page", "TLB IPIs/page",
+	  { "us_per_page", "cal_irqs_per_page" }, { "us/page", "call IPIs/page" }, NULL, NULL },
+};
+
+static bool is_kernel(const struct sb_point_fields *f)
+{
+	return !strncmp(f->strategy, "kernel-", 7);
+}
+
+static bool has_param(const struct sb_point_fields *f, const char *key, const char *val)
+{
+	const char *v = key ? sb_params_get(&f->params, key) : NULL;
+
+	return v && !strcmp(v, val);
+}
+
+static bool takes(const struct spec *s, const struct sb_bm *b)
+{
+	return b->has_point && !strcmp(b->pt.family, s->family) && is_kernel(&b->pt) == s->kernel &&
+	       !(s->skip_key && has_param(&b->pt, s->skip_key, s->skip_val));
+}
+
+static bool is_ref(const struct spec *s, const struct sb_point_fields *f)
+{
+	return s->ref_strategy ? !strcmp(f->strategy, s->ref_strategy) :
+				 has_param(f, s->ref_key, s->ref_val);
+}
+
+/* a and b are the same point but for the strategy (and lock), and for
+ * parameter key (NULL: none) */
+static bool same_but(const struct sb_point_fields *a, const struct sb_point_fields *b,
+		     const char *key)
+{
+	const char *const skip[] = { key, NULL };
+	char pa[1024], pb[1024];
+
+	if (strcmp(a->family, b->family) || a->threads != b->threads ||
+	    strcmp(a->placement, b->placement))
+		return false;
+	sb_params_str(&a->params, key ? skip : NULL, pa, sizeof(pa));
+	sb_params_str(&b->params, key ? skip : NULL, pb, sizeof(pb));
+	return !strcmp(pa, pb);
+}
+
+/* The reference of row b: the reference strategy's point (the row's lock
+ * when the reference has it, else the first lock found), or the row's
+ * strategy with the reference's parameter value. */
+static const struct sb_bm *ref_of(const struct spec *s, const struct sb_results *r,
+				  const struct sb_bm *b)
+{
+	const struct sb_bm *any = NULL;
+
+	for (int i = 0; i < r->n; i++) {
+		const struct sb_bm *c = &r->bm[i];
+
+		if (!takes(s, c) || !is_ref(s, &c->pt))
+			continue;
+		if (s->ref_strategy ? !same_but(&c->pt, &b->pt, NULL) :
+				      strcmp(c->pt.strategy, b->pt.strategy) ||
+					      strcmp(c->pt.lock, b->pt.lock) ||
+					      !same_but(&c->pt, &b->pt, s->ref_key))
+			continue;
+		if (!strcmp(c->pt.lock, b->pt.lock))
+			return c;
+		if (!any)
+			any = c;
+	}
+	return any;
+}
+
+/* b's twin for the extras (same point, twin_key=twin_val), or b */
+static const struct sb_bm *twin_of(const struct spec *s, const struct sb_results *r,
+				   const struct sb_bm *b)
+{
+	if (!s->twin_key)
+		return b;
+	for (int i = 0; i < r->n; i++) {
+		const struct sb_bm *c = &r->bm[i];
+
+		if (c->has_point && has_param(&c->pt, s->twin_key, s->twin_val) &&
+		    !strcmp(c->pt.strategy, b->pt.strategy) && !strcmp(c->pt.lock, b->pt.lock) &&
+		    same_but(&c->pt, &b->pt, s->twin_key))
+			return c;
+	}
+	return NULL;
+}
+
+struct row {
+	const struct sb_bm *b, *twin;
+	struct sb_cmp_row w;	/* w.old: the reference; w.new == NULL: b is one */
+};
+
+static int row_order(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	const struct sb_point_fields *p = &a->b->pt, *q = &b->b->pt;
+	char pa[1024], pb[1024];
+	int c;
+
+	if ((c = (a->w.new != NULL) - (b->w.new != NULL)))	/* references first */
+		return c;
+	if ((c = strcmp(p->strategy, q->strategy)) || (c = strcmp(p->lock, q->lock)))
+		return c;
+	sb_params_str(&p->params, NULL, pa, sizeof(pa));
+	sb_params_str(&q->params, NULL, pb, sizeof(pb));
+	if ((c = strcmp(pa, pb)) || (c = strcmp(p->placement, q->placement)))
+		return c;
+	return (p->threads > q->threads) - (p->threads < q->threads);
+}
+
+/* The parameters that differ between rows become columns; the others go
+ * in the title (nvary of them in vary[]). */
+static int varying(const struct row *rows, int n, const struct spec *s, const char **vary,
+		   int max, char *constant, size_t clen)
+{
+	const struct sb_params *p0 = &rows[0].b->pt.params;
+	int nv = 0;
+
+	*constant = '\0';
+	for (int k = 0; k < p0->n; k++) {
+		const char *key = p0->p[k].key;
+		bool differs = false;
+
+		if (s->skip_key && !strcmp(key, s->skip_key))
+			continue;
+		for (int i = 1; i < n && !differs; i++) {
+			const char *v = sb_params_get(&rows[i].b->pt.params, key);
+
+			differs = !v || strcmp(v, p0->p[k].val);
+		}
+		if (differs && nv < max)
+			vary[nv++] = key;
+		else if (strlen(constant) + strlen(key) + strlen(p0->p[k].val) + 3 < clen)
+			sprintf(constant + strlen(constant), " %s=%s", key, p0->p[k].val);
+	}
+	return nv;
+}
+
+static char *fmt(double v)
+{
+	char buf[64];
+
+	sb_fmt_value(buf, sizeof(buf), v);
+	return strdup(buf);
+}
+
+static double value_of(const struct sb_bm *b, const char *metric)
+{
+	struct sb_stat st;
+
+	if (!b)
+		return NAN;
+	sb_bm_stat(b, metric, &st);
+	return st.median;
+}
+
+/* One row's cells: point columns, reference, CV, value, CV, %Change, p(U),
+ * extras. */
+static int row_cells(char **c, const struct spec *s, const struct row *w, const char **vary,
+		     int nvary, bool sig, double threshold)
+{
+	const struct sb_cmp_row *x = &w->w;
+	const struct sb_point_fields *f = &w->b->pt;
+	char buf[160];
+	int k = 0;
+
+	snprintf(buf, sizeof(buf), "%s%s%s", f->strategy, *f->lock ? "/" : "", f->lock);
+	c[k++] = strdup(buf);
+	for (int v = 0; v < nvary; v++) {
+		const char *val = sb_params_get(&f->params, vary[v]);
+
+		c[k++] = strdup(val ? val : "-");
+	}
+	snprintf(buf, sizeof(buf), "%d", f->threads);
+	c[k++] = strdup(buf);
+	c[k++] = strdup(f->placement);
+	if (!x->new) {		/* the reference itself */
+		c[k++] = strdup("");
+		c[k++] = strdup("");
+		struct sb_stat st;
+
+		sb_bm_stat(w->b, s->metric, &st);
+		c[k++] = fmt(w->b->median);
+		sb_cmp_fmt_cv(buf, sizeof(buf), st.cv, !isnan(st.cv) && st.cv > threshold);
+		c[k++] = strdup(buf);
+		c[k++] = strdup("reference");
+		if (sig)
+			c[k++] = strdup("");
+	} else {
+		c[k++] = fmt(x->old->median);
+		sb_cmp_fmt_cv(buf, sizeof(buf), x->cv[0], x->noisy[0]);
+		c[k++] = strdup(buf);
+		c[k++] = fmt(x->new->median);
+		sb_cmp_fmt_cv(buf, sizeof(buf), x->cv[1], x->noisy[1]);
+		c[k++] = strdup(buf);
+		sb_cmp_fmt_change(buf, sizeof(buf), x->change);
+		if (x->noise)
+			strcat(buf, " ~");
+		c[k++] = strdup(buf);
+		if (sig) {
+			if (isnan(x->p))
+				snprintf(buf, sizeof(buf), "n/a");
+			else
+				snprintf(buf, sizeof(buf), "%.3g%s", x->p, x->p < 0.05 ? " *" : "");
+			c[k++] = strdup(buf);
+		}
+	}
+	for (int e = 0; e < NEXTRA && s->extra[e]; e++)
+		c[k++] = fmt(value_of(w->twin, s->extra[e]));
+	return k;
+}
+
+static void print_spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, struct row *rows,
+			     int n, const char *where, double threshold)
+{
+	const char *vary[4];
+	char constant[512], title[1024], **cells;
+	int nvary, ncols, k, nex = 0, reps = 0;
+	bool sig = false;
+
+	qsort(rows, n, sizeof(*rows), row_order);
+	nvary = varying(rows, n, s, vary, 4, constant, sizeof(constant));
+	for (k = 0; k < n; k++) {
+		sig |= rows[k].w.new && rows[k].w.old->nreps >= 2 && rows[k].w.new->nreps >= 2;
+		if (rows[k].b->nreps > reps)
+			reps = rows[k].b->nreps;
+	}
+	while (nex < NEXTRA && s->extra[nex])
+		nex++;
+	ncols = 1 + nvary + 2 + 5 + (sig ? 1 : 0) + nex;	/* at most 16: SB_CMP_MAXCOLS */
+	cells = calloc((size_t)ncols * (n + 1), sizeof(char *));
+	if (!cells)
+		return;
+	k = 0;
+	cells[k++] = strdup(!strcmp(s->family, "window") ? "policy" : s->kernel ? "call" :
+			    !strcmp(s->family, "lock") ? "lock" : "strategy");
+	for (int v = 0; v < nvary; v++)
+		cells[k++] = strdup(vary[v]);
+	cells[k++] = strdup("threads");
+	cells[k++] = strdup("place");
+	cells[k++] = strdup("reference");
+	cells[k++] = strdup("CV");
+	cells[k++] = strdup(s->metric_label);
+	cells[k++] = strdup("CV");
+	cells[k++] = strdup("%Change");
+	if (sig)
+		cells[k++] = strdup("p(U)");
+	for (int e = 0; e < nex; e++)
+		cells[k++] = strdup(s->extra_label[e]);
+	for (int i = 0; i < n; i++)
+		row_cells(cells + (size_t)ncols * (i + 1), s, &rows[i], vary, nvary, sig, threshold);
+	snprintf(title, sizeof(title), "%s: %s, medians of %d repetition%s (%s)%s%s", s->title,
+		 s->metric_label, reps, reps == 1 ? "" : "s", where, *constant ? ";" : "", constant);
+	sb_cmp_fprint_table(o, f, title, ncols, cells, n + 1);
+	for (k = 0; k < ncols * (n + 1); k++)
+		free(cells[k]);
+	free(cells);
+}
+
+/* One spec over one directory's results (loaded with the spec's metric). */
+static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const struct sb_results *r,
+		       int *ntables)
+{
+	struct row *rows = calloc((size_t)r->n + 1, sizeof(*rows));
+	const double thr[2] = { r->cv_threshold, r->cv_threshold };
+	int n = 0, nref = 0;
+
+	if (!rows)
+		return;
+	for (int i = 0; i < r->n; i++) {
+		const struct sb_bm *b = &r->bm[i];
+		struct row *w = &rows[n];
+
+		if (!takes(s, b) || b->failed)
+			continue;
+		w->b = b;
+		w->twin = twin_of(s, r, b);
+		if (is_ref(s, &b->pt)) {
+			nref++;
+			n++;
+			continue;
+		}
+		if (!(w->w.old = ref_of(s, r, b)))
+			continue;	/* no reference point in this run: nothing to say */
+		w->w.new = b;
+		sb_cmp_judge(&w->w, thr, s->metric, sb_cmp_worse(s->metric));
+		n++;
+	}
+	if (nref && n > nref) {
+		print_spec_table(o, f, s, rows, n, r->path, r->cv_threshold);
+		++*ntables;
+	}
+	free(rows);
+}
+
+/* The core-to-core latency by distance class (docs/calibrate.md): per op
+ * and class (the pair's rel counter), the pairs measured and the min,
+ * median and max of their one_way_ns medians.  A run without c2c points
+ * prints nothing. */
+static void c2c_classes(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r)
+{
+	static const char *const ops[] = { "store", "cas" };
+	static const char *const head[] = { "op", "class", "pairs", "min", "median", "max" };
+	double *v = calloc((size_t)r->n + 1, sizeof(double));
+	char **cells = calloc((size_t)6 * (2 * SB_REL_COUNT + 1), sizeof(char *)), title[4300];
+	int rows = 1;
+
+	if (!v || !cells)
+		goto out;
+	for (int k = 0; k < 6; k++)
+		cells[k] = strdup(head[k]);
+	for (int op = 0; op < 2; op++)
+		for (int rel = 0; rel < SB_REL_COUNT; rel++) {
+			int n = 0;
+			char **c = cells + 6 * (size_t)rows;
+			char buf[32];
+
+			for (int i = 0; i < r->n; i++) {
+				const struct sb_bm *b = &r->bm[i];
+				const char *bop = b->has_point ? sb_params_get(&b->pt.params, "op") : NULL;
+				double x = value_of(b, "one_way_ns"), cls = value_of(b, "rel");
+
+				if (!bop || b->failed || strcmp(b->pt.family, "calibrate") ||
+				    strcmp(b->pt.strategy, "c2c") || strcmp(bop, ops[op]) ||
+				    !(x > 0) || cls != rel)
+					continue;
+				v[n++] = x;
+			}
+			if (!n)
+				continue;
+			c[4] = fmt(sb_median(v, n));	/* sorts v: min and max follow */
+			c[0] = strdup(ops[op]);
+			c[1] = strdup(sb_rel_names[rel]);
+			snprintf(buf, sizeof(buf), "%d", n);
+			c[2] = strdup(buf);
+			c[3] = fmt(v[0]);
+			c[5] = fmt(v[n - 1]);
+			rows++;
+		}
+	if (rows > 1) {
+		snprintf(title, sizeof(title), "core-to-core one-way ns by distance class (%s): "
+			 "min, median and max over the pairs' medians (calibrate/c2c)", r->path);
+		sb_cmp_fprint_table(o, f, title, 6, cells, rows);
+	}
+out:
+	for (int k = 0; cells && k < 6 * rows; k++)
+		free(cells[k]);
+	free(cells);
+	free(v);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct sb_bm *const *)a)->name, (*(const struct sb_bm *const *)b)->name);
+}
+
+/* the points whose CV of ops/s is above their run's threshold, by name */
+static void noisy_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r, int *nnoisy)
+{
+	const struct sb_bm **v = calloc((size_t)r->n + 1, sizeof(const struct sb_bm *));
+	int n = 0;
+
+	if (!v)
+		return;
+	for (int i = 0; i < r->n; i++)
+		if (!isnan(r->bm[i].cv) && r->bm[i].cv > r->cv_threshold)
+			v[n++] = &r->bm[i];
+	qsort(v, n, sizeof(const struct sb_bm *), by_name);
+	for (int i = 0; i < n; i++) {
+		if (!(*nnoisy)++)
+			fprintf(o, "%s\n", f == SB_CMP_MARKDOWN ? "**Noisy points** (CV of ops/s above "
+				"the run's threshold: their %Change is less certain)\n" :
+				"Noisy points (CV of ops/s above the run's threshold: their %Change "
+				"is less certain):");
+		fprintf(o, "%s%s  CV %.3g %% > %g %%\n", f == SB_CMP_MARKDOWN ? "- " : "  ",
+			v[i]->name, v[i]->cv, r->cv_threshold);
+	}
+	free(v);
+}
+
+/* A directory's paired comparisons (run --ab: DIR/ab.json), which resolve
+ * what separate medians cannot: each with its 95 % interval. */
+static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
+{
+	struct sb_ab_cmp *c;
+	char err[4400];
+	int n;
+
+	if (sb_ab_read(dir, &c, &n, err, sizeof(err)))
+		return;		/* none, or one this version cannot read: compare says */
+	if (f == SB_CMP_MARKDOWN)
+		fprintf(o, "**Paired A/B** (alternating trials in the same run: the %%Change of B "
+			"over A with its 95 %% interval)\n\n```\n");
+	sb_ab_print_section(o, dir, c, n);
+	if (f == SB_CMP_MARKDOWN)
+		fprintf(o, "```\n");
+	fprintf(o, "\n");
+	free(c);
+}
+
+/* Where repetitions cannot make any %Change significant, say so, with
+ * the smallest p(U) they allow. */
+static void precision_note(FILE *o, int reps)
+{
+	double min_p = sb_mann_whitney_min_p(reps, reps);
+
+	if (reps < 1 || reps > 8)
+		return;
+	if (reps == 1)
+		fprintf(o, "Precision: single repetitions: no CV and no p(U); a %%Change here has no "
+			"noise estimate.\n\n");
+	else if (min_p >= 0.05)
+		fprintf(o, "Precision: with %d repetitions a side the exact p(U) cannot go below "
+			"%.3g (ties aside): read the CVs.\nA few-percent effect takes paired trials "
+			"(run --ab, docs/precision.md).\n\n", reps, min_p);
+}
+
+static void legend(FILE *o)
+{
+	fprintf(o, "%%Change = (value - reference) / reference x 100 of the medians.  CV: of the "
+		"repetitions, \"noisy\" above the run's threshold.\n~ after %%Change: within the "
+		"noise, not a change (p(U) >= 0.05; without p(U), |%%Change| at most the larger "
+		"CV).\np(U): two-sided Mann-Whitney U over repetitions (* below 0.05).  n/a: not "
+		"measured here.\n\n");
+}
+
+/* what each directory holds, one line a directory: the files a reader
+ * of the summary goes to next (this summary's own files are said by
+ * whoever writes them, once written) */
+static void files_written(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n)
+{
+	static const char *const names[] = { "gbench.json", "results.csv", "runs.jsonl",
+					     "windows.jsonl", "run.json", "suite.json", "ab.json",
+					     "index.html", NULL };
+
+	fprintf(o, f == SB_CMP_MARKDOWN ? "**Files**\n\n" : "Files:\n");
+	for (int d = 0; d < n; d++) {
+		char path[4200];
+		int figs = 0;
+		DIR *pd;
+		struct dirent *e;
+
+		fprintf(o, "%s%s/:", f == SB_CMP_MARKDOWN ? "- " : "  ", dirs[d]);
+		for (const char *const *m = names; *m; m++) {
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], *m);
+			if (!access(path, F_OK))
+				fprintf(o, " %s", *m);
+		}
+		snprintf(path, sizeof(path), "%s/plots", dirs[d]);
+		if ((pd = opendir(path))) {
+			while ((e = readdir(pd)))
+				figs += strlen(e->d_name) > 4 &&
+					!strcmp(e->d_name + strlen(e->d_name) - 4, ".svg");
+			closedir(pd);
+		}
+		if (figs)
+			fprintf(o, " plots/ (%d figure%s)", figs, figs == 1 ? "" : "s");
+		fprintf(o, "\n");
+	}
+}
+
+static int summary_text(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
+			size_t errlen)
+{
+	int ntables = 0, nnoisy = 0, reps = 0;
+
+	fprintf(o, f == SB_CMP_MARKDOWN ? "## Summary\n\n" : "Summary\n\n");
+	for (int d = 0; d < n; d++) {
+		for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+			struct sb_results r;
+
+			if (sb_results_load(dirs[d], specs[k].metric, &r, err, errlen))
+				return -1;
+			spec_table(o, f, &specs[k], &r, &ntables);
+			for (int i = 0; i < r.n; i++)
+				if (r.bm[i].nreps > reps)
+					reps = r.bm[i].nreps;
+			sb_results_free(&r);
+		}
+	}
+	for (int d = 0; d < n; d++) {
+		struct sb_results r;
+
+		if (sb_results_load(dirs[d], "one_way_ns", &r, err, errlen))
+			return -1;
+		c2c_classes(o, f, &r);
+		sb_results_free(&r);
+	}
+	for (int d = 0; d < n; d++)
+		ab_section(o, f, dirs[d]);
+	if (!ntables)
+		fprintf(o, "No family here has its reference point in the same run (window: "
+			"spinlock, lock: pthread_spin, shootdown: immediate): nothing to compare.\n\n");
+	else {
+		legend(o);
+		precision_note(o, reps);
+	}
+	for (int d = 0; d < n; d++) {
+		struct sb_results r;
+
+		if (sb_results_load(dirs[d], "ops_per_s", &r, err, errlen))
+			return -1;
+		noisy_points(o, f, &r, &nnoisy);
+		sb_results_free(&r);
+	}
+	if (!nnoisy)
+		fprintf(o, "Noisy points: none (every CV of ops/s within its run's threshold, or "
+			"single repetitions).\n");
+	fprintf(o, "\n");
+	files_written(o, f, dirs, n);
+	fprintf(o, "\n");
+	return 0;
+}
+
+/* The whole text is made first and printed only when every directory read:
+ * a failing input prints nothing, not a title and half the tables. */
+int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
+		     size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int rc;
+
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = summary_text(m, f, dirs, n, err, errlen);
+	if (fclose(m) && !rc) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	if (!rc)
+		fwrite(text, 1, len, o);
+	free(text);
+	return rc;
+}
+
+/* path.partial written by print, synced, renamed to path */
+static int write_one(const char *path, enum sb_cmp_fmt f, const char *const *dirs, int n,
+		     char *err, size_t errlen)
+{
+	char tmp[4300];
+	FILE *o;
+	int rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.partial", path);
+	if (!(o = fopen(tmp, "w"))) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	rc = sb_summary_print(o, f, dirs, n, err, errlen);
+	if (fflush(o) || ferror(o) || fsync(fileno(o))) {
+		if (!rc)
+			snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		rc = -1;
+	}
+	if (fclose(o) && !rc) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		rc = -1;
+	}
+	if (rc) {
+		unlink(tmp);
+		return -1;
+	}
+	return sb_file_commit(tmp, path, err, errlen);
+}
+
+int sb_summary_write(const char *dir, const char *const *dirs, int n, char *err, size_t errlen)
+{
+	char path[4200];
+
+	if (sb_summary_print(stdout, SB_CMP_TEXT, dirs, n, err, errlen))
+		return -1;
+	fflush(stdout);
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	if (write_one(path, SB_CMP_TEXT, dirs, n, err, errlen))
+		return -1;
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	return write_one(path, SB_CMP_MARKDOWN, dirs, n, err, errlen);
+}
