@@ -33,40 +33,38 @@ trap 'rm -f "$out" "$out".*' EXIT
 # room -> the rooms it may use, from its headers' "uses:" lines
 for d in bench/*/; do
 	r=$(basename "$d")
-	n=$(grep -l '^ \* uses:' "$d"*.h 2>/dev/null | wc -l)
-	[ "$n" -eq 1 ] || { echo "bench/$r: $n headers say what it uses (want one ' * uses:' line)"; continue; }
-	echo "$r $r $(grep -h '^ \* uses:' "$d"*.h | sed 's/^ \* uses://; s/(.*)//; s/\*\///')"
+	n=$(cat "$d"*.h 2>/dev/null | grep -c '^ \* uses:' || true)
+	[ "$n" = 1 ] || { echo "bench/$r: $n headers say what it uses (want one ' * uses:' line)"; continue; }
+	echo "$r $r $(cat "$d"*.h | sed -n 's/^ \* uses://p' | sed 's/(.*)//; s/\*\///')"
 done >"$out.uses"
-grep -v "^bench/" "$out.uses" >"$out.allow" || true
 grep '^bench/' "$out.uses" >>"$out" || true
+grep -v '^bench/' "$out.uses" >"$out.allow" || true
 echo "strategies strategies core sim" >>"$out.allow"
 
 # include edges
-for f in bench/*/*.[ch] bench/*/*.cc; do
-	r=${f#bench/}; r=${r%%/*}
-	sed -n 's/^#include "\([a-z_]*\)\/.*/\1/p' "$f" | sort -u | while read -r to; do
-		awk -v r="$r" -v to="$to" '$1 == r { for (i = 2; i <= NF; i++) if ($i == to) ok = 1 }
-			END { exit !ok }' "$out.allow" || echo "$f: includes $to/, which bench/$r's uses line lacks"
-	done
-done >>"$out"
+awk 'NR == FNR { for (i = 2; i <= NF; i++) allow[$1 " " $i] = 1; next }
+	FNR == 1 { split(FILENAME, p, "/"); r = p[2] }
+	/^#include "[a-z_]+\// {
+		to = $2; gsub(/"/, "", to); sub(/\/.*/, "", to)
+		if (!((r " " to) in allow) && !seen[FILENAME " " to]++)
+			print FILENAME ": includes " to "/, which bench/" r "\x27s uses line lacks"
+	}' "$out.allow" bench/*/*.[ch] bench/*/*.cc >>"$out"
 grep -ln '^#include "' include/stratbench/*.h strategies/*/*.c 2>/dev/null |
 	sed 's/$/: includes a bench\/ header (contracts and strategies include only include\/stratbench)/' >>"$out" || true
 
 # link edges and exported symbols nobody else uses
 if [ -n "$build" ]; then
-	objs=$(find "$build/CMakeFiles" -name '*.o' -path '*/bench/*')
-	for o in $objs; do
-		f=bench/${o##*/bench/}; f=${f%.o}; r=${f#bench/}; r=${r%%/*}
-		nm -g --defined-only "$o" | awk -v f="$f" -v r="$r" '$2 ~ /[TDBRV]/ { print $3, r, f }'
-	done | sort -k1,1 >"$out.defs"
-	for o in $(find "$build" -name "*.o"); do
-		case $o in
-		*/bench/*) f=bench/${o##*/bench/}; f=${f%.o}; r=${f#bench/}; r=${r%%/*} ;;
-		*/strategies/*) f=strategies/${o##*/strategies/}; f=${f%.o}; r=strategies ;;
-		*) f=${o#"$build"/}; r=- ;;	# tests: users, not a room
-		esac
-		nm -u "$o" | awk -v f="$f" -v r="$r" '{ print $2, r, f }'
-	done >"$out.used"
+	# nm -A: "OBJECT: VALUE TYPE NAME"; an object's room from its path
+	room_of='{ o = $1; sub(/:.*/, "", o)
+		if (o ~ /\/bench\//) { f = o; sub(/.*\/bench\//, "bench/", f); sub(/\.o$/, "", f)
+			split(f, p, "/"); r = p[2] }
+		else if (o ~ /\/strategies\//) { f = o; sub(/.*\/strategies\//, "strategies/", f)
+			sub(/\.o$/, "", f); r = "strategies" }
+		else { f = o; r = "-" } }'
+	find "$build" -name '*.o' -path '*/bench/*' -print0 | xargs -0 nm -A -g --defined-only |
+		awk "$room_of"' $2 ~ /^[TDBRV]$/ { print $3, r, f }' | sort -k1,1 >"$out.defs"
+	find "$build" -name '*.o' -print0 | xargs -0 nm -A -u |
+		awk "$room_of"' { print $NF, r, f }' >"$out.used"
 	# the fuzz targets (a clang build of their own) use what they name
 	grep -ohw 'sb_[a-z0-9_]*' tests/fuzz/*.c 2>/dev/null | sort -u |
 		sed 's|$| - tests/fuzz|' >>"$out.used" || true
@@ -78,33 +76,30 @@ if [ -n "$build" ]; then
 			if (!ok) print $3 ": calls " $1 " of " $5 ", which " $2 "/ may not use"
 		}' "$out.allow" - | sort -u >>"$out"
 	join -v2 <(awk '{ print $1 }' "$out.used" | sort -u) "$out.defs" |
-		awk '$1 != "main" && $1 !~ /^(_Z|DW\.)/ { print $3 ": " $1 " is used by no other file (remove it, or make it static)" }' >>"$out"
+		awk '$1 ~ /^sb_/ { print $3 ": " $1 " is used by no other file (remove it, or make it static)" }' >>"$out"
 fi
 
 # function sizes and parameters (kernel style: a definition starts in
 # column 0 and its body is the braces in column 0)
-for f in bench/*/*.c; do
-	max=120
-	case $f in bench/cmd/*) max=60 ;; esac
-	awk -v f="$f" -v max="$max" '
-	/^[A-Za-z_].*\(/ && !/;[[:space:]]*$/ && !/^(typedef|struct [a-z_]+ *\{|enum|#)/ { sig = $0; start = FNR; insig = 1; next }
-	insig && /^\{/ { body = 1; insig = 0; next }
-	insig && !/^\{/ { sig = sig " " $0; if ($0 ~ /;[[:space:]]*$/) insig = 0; next }
-	body && /^\}/ {
-		n = FNR - start + 1; body = 0
-		name = sig; sub(/\(.*/, "", name); sub(/.*[ *]/, "", name)
-		p = substr(sig, index(sig, "(") + 1); depth = 1; np = 1
-		for (i = 1; i <= length(p) && depth > 0; i++) {
-			c = substr(p, i, 1)
-			if (c == "(") depth++
-			else if (c == ")") depth--
-			else if (c == "," && depth == 1) np++
-		}
-		if (p ~ /^[[:space:]]*void[[:space:]]*\)/) np = 0
-		if (n > max) print f ":" start ": " name " is " n " lines (at most " max ")"
-		if (np > 7) print f ":" start ": " name " takes " np " parameters (at most 7)"
-	}' "$f"
-done >>"$out"
+awk '
+FNR == 1 { max = FILENAME ~ /^bench\/cmd\// ? 60 : 120; body = insig = 0 }
+/^[A-Za-z_].*\(/ && !/;[[:space:]]*$/ && !/^(typedef|struct [a-z_]+ *\{|enum|#)/ { sig = $0; start = FNR; insig = 1; next }
+insig && /^\{/ { body = 1; insig = 0; next }
+insig { sig = sig " " $0; if ($0 ~ /;[[:space:]]*$/) insig = 0; next }
+body && /^\}/ {
+	n = FNR - start + 1; body = 0
+	name = sig; sub(/\(.*/, "", name); sub(/.*[ *]/, "", name)
+	p = substr(sig, index(sig, "(") + 1); depth = 1; np = 1
+	for (i = 1; i <= length(p) && depth > 0; i++) {
+		c = substr(p, i, 1)
+		if (c == "(") depth++
+		else if (c == ")") depth--
+		else if (c == "," && depth == 1) np++
+	}
+	if (p ~ /^[[:space:]]*void[[:space:]]*\)/) np = 0
+	if (n > max) print FILENAME ":" start ": " name " is " n " lines (at most " max ")"
+	if (np > 7) print FILENAME ":" start ": " name " takes " np " parameters (at most 7)"
+}' bench/*/*.c >>"$out"
 
 if [ -s "$out" ]; then
 	sort -u "$out" >&2

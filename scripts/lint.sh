@@ -2,14 +2,15 @@
 # lint.sh — static analysis, 0 findings expected (CI runs it):
 #   cppcheck (warning, performance, portability) and clang-tidy with the
 #   agreed checks of .clang-tidy, over every file the build compiles
-#   (build-lint/compile_commands.json; the C++ wrapper included).
+#   (build-lint/compile_commands.json; the C++ wrapper included); and the
+#   shape of the tree (scripts/layers.sh: rooms, exports, function sizes).
 # Exit 0 clean, 1 findings (listed), 2 usage.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 case "$*" in
 "") ;;
--h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+-h|--help) sed -n '2,7p' "$0"; exit 0 ;;
 *) SB_DIE_RC=2 sb_die "usage: lint.sh (takes no arguments)" ;;
 esac
 
@@ -26,6 +27,7 @@ cppcheck --project="$dir/compile_commands.json" --enable=warning,performance,por
 python3 -c 'import json,sys; [print(e["file"]) for e in json.load(open(sys.argv[1]))]' \
 	"$dir/compile_commands.json" | sort -u |
 	xargs -P"$(nproc)" -n1 clang-tidy -p "$dir" --quiet >>"$log" 2>/dev/null || true
+bash "$SB_ROOT/scripts/layers.sh" --build="$dir" || rc=1
 if grep -qE "warning:|error:|style:|performance:|portability:" "$log"; then
 	grep -E "warning:|error:|style:|performance:|portability:" "$log" | sort -u >&2
 	rc=1
