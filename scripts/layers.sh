@@ -5,6 +5,7 @@
 # use, on a line ` * uses: ROOM...`.  This fails on
 #   - an include of another room's header that its uses line lacks, and one
 #     of bench/ from include/stratbench/ or strategies/;
+#   - docs/DESIGN.md §2's table of rooms saying other uses than a header;
 #   - with --build (a configured and built tree): a link edge the same
 #     (an object's undefined symbol defined by an object of another room),
 #     and an exported symbol no other object uses (dead, or to make static);
@@ -19,7 +20,7 @@ for a in "$@"; do
 	case $a in
 	--src=*) src=${a#--src=} ;;
 	--build=*) build=${a#--build=} ;;
-	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,14p' "$0"; exit 0 ;;
 	*) SB_DIE_RC=2 sb_die "unknown option '$a'" ;;
 	esac
 done
@@ -40,6 +41,21 @@ done >"$out.uses"
 grep '^bench/' "$out.uses" >>"$out" || true
 grep -v '^bench/' "$out.uses" >"$out.allow" || true
 echo "strategies strategies core sim" >>"$out.allow"
+
+# docs/DESIGN.md §2's table of rooms says what the uses lines say
+if [ -f docs/DESIGN.md ]; then
+	awk -F'|' 'NR == FNR { u = ""; for (i = 2; i <= NF; i++) u = u " " $i; have[$1] = u; next }
+		/^\| [a-z]+\/ \|/ {
+			r = $2; gsub(/[ \/]/, "", r); u = $(NF - 1)
+			if (u ~ /every room below|libc only/) u = ""
+			n = split(u, w, " "); delete want
+			for (i = 1; i <= n; i++) want[w[i]] = 1
+			m = split(have[r], h, " "); ok = (r in have) && (n == m || u == "")
+			for (i = 1; i <= m && u != ""; i++) if (!(h[i] in want)) ok = 0
+			if (!ok) print "docs/DESIGN.md: the room " r "/ uses \x27" u "\x27 there, \x27" have[r] "\x27 in its header"
+		}' <(awk '{ printf "%s", $1; for (i = 3; i <= NF; i++) printf "|%s", $i; print "" }' "$out.allow") \
+		docs/DESIGN.md >>"$out"
+fi
 
 # include edges
 awk 'NR == FNR { for (i = 2; i <= NF; i++) allow[$1 " " $i] = 1; next }

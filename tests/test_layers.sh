@@ -5,7 +5,8 @@
 # bounds), and fails on each planted violation: an include up, a call up
 # (an object of results/ calling the run's sb_gbench_stop), an export no
 # other file uses, a command function of 61 lines, a function of 8
-# parameters, a room without a uses line, a bench/ include in a strategy.
+# parameters, a room without a uses line, a bench/ include in a strategy,
+# DESIGN.md §2's table of rooms disagreeing with a uses line.
 set -u
 src=${1:?usage: test_layers.sh SRCDIR BUILDDIR CC}
 build=${2:?usage: test_layers.sh SRCDIR BUILDDIR CC}
@@ -22,7 +23,7 @@ else bad "the tree: $(head -5 "$tmp/e")"; fi
 plant() {
 	rm -rf "$tmp/t"
 	mkdir -p "$tmp/t/tests"
-	cp -r "$src/bench" "$src/include" "$src/strategies" "$src/scripts" "$tmp/t/"
+	cp -r "$src/bench" "$src/include" "$src/strategies" "$src/scripts" "$src/docs" "$tmp/t/"
 	cp -r "$src/tests/fuzz" "$tmp/t/tests/" 2>/dev/null || true
 }
 # fails WHAT NEEDLE ARGS...: layers.sh exits 1 with a finding holding NEEDLE
@@ -55,6 +56,10 @@ fails "a room without a uses line" "bench/stats: 0 headers say what it uses" --s
 plant
 sed -i '0,/^#include/s//#include "core\/util.h"\n#include/' "$tmp/t/strategies/lock/tas.c"
 fails "a strategy including bench/" "strategies/lock/tas.c: includes a bench/ header" --src="$tmp/t"
+
+plant
+sed -i 's/^| figures\/ | \(.*\) | results stats core |$/| figures\/ | \1 | results core |/' "$tmp/t/docs/DESIGN.md"
+fails "DESIGN.md's table drifting from a uses line" "docs/DESIGN.md: the room figures/ uses" --src="$tmp/t"
 
 # link level: the build's objects, and one more in results/ that calls up
 mkdir -p "$tmp/b"
