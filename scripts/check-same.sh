@@ -25,13 +25,16 @@
 # .png, .svg, index.html, compare --html pages, merge outputs) to
 # out-SIDE/files/, and the list of files left under work/ to
 # out-SIDE/tree.txt.  `diff -r` of the two trees decides: exit 0 and one
-# line "identical", or the first 200 lines of the diff and exit 1.
+# line "identical", or the first lines of each differing file's diff (200
+# lines in all; the whole in build-same/diff.txt) and exit 1.
 # Left out: `stratbench --version` (it prints the build's git revision) and
 # selftest (a benchmark: timing, not a reader).  PNG and SVG are compared:
 # gnuplot draws them byte for byte the same from the same .gp and .dat.
 # It fails where it should: `scripts/check-same.sh --base=4fc9575^
 # --head=4fc9575` ("dry-run: model the wall time per call; summary: c2c by
-# class") reports the changed dry-run estimates and summary tables.
+# class") reports the changed dry-run estimates and summary tables (21
+# files), while --base=2014dc8^ --head=2014dc8 (a refactor: "summary uses
+# sb_median") is identical.
 # Exit status: 0 identical; 1 outputs differ or a step failed; 2 usage.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -43,7 +46,7 @@ usage() { SB_DIE_RC=2 sb_die "usage: check-same.sh [--base=REV] [--head=REV] [--
 base_rev=$SB_SAME_BASE head_rev='' keep=0 plant=0
 for a in "$@"; do
 	case $a in
-	-h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,38p' "$0"; exit 0 ;;
 	--base=?*) base_rev=${a#--base=} ;;
 	--head=?*) head_rev=${a#--head=} ;;
 	--keep) keep=1 ;;
