@@ -27,6 +27,8 @@
 # out-SIDE/tree.txt.  `diff -r` of the two trees decides: exit 0 and one
 # line "identical", or the first lines of each differing file's diff (200
 # lines in all; the whole in build-same/diff.txt) and exit 1.
+# The templates (plots/*.gp) are inputs: both sides draw with the base's;
+# the head's may differ from them in comment lines only (said), else fail.
 # Left out: `stratbench --version` (it prints the build's git revision) and
 # selftest (a benchmark: timing, not a reader).  PNG and SVG are compared:
 # gnuplot draws them byte for byte the same from the same .gp and .dat.
@@ -46,7 +48,7 @@ usage() { SB_DIE_RC=2 sb_die "usage: check-same.sh [--base=REV] [--head=REV] [--
 base_rev=$SB_SAME_BASE head_rev='' keep=0 plant=0
 for a in "$@"; do
 	case $a in
-	-h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,40p' "$0"; exit 0 ;;
 	--base=?*) base_rev=${a#--base=} ;;
 	--head=?*) head_rev=${a#--head=} ;;
 	--keep) keep=1 ;;
@@ -286,8 +288,30 @@ side() {
 			mkdir -p "$out/files/$(dirname "$f")" && cp "$work/$f" "$out/files/$f"
 		done
 }
+# The gnuplot templates are inputs too: both sides draw with the base's,
+# so the diff is of the code alone.  The head's own templates must equal
+# them but for comment lines (a comment may name a source file the
+# refactor moved; the .gp files carry it verbatim); any other change is a
+# difference, said here.
+tpl_note='' tpl_rc=0
+for f in "$base_plots"/*.gp "$head_plots"/*.gp; do
+	n=$(basename "$f")
+	if ! cmp -s "$base_plots/$n" "$head_plots/$n"; then
+		if [ -f "$base_plots/$n" ] && [ -f "$head_plots/$n" ] &&
+			diff -q <(grep -v '^[[:space:]]*#' "$base_plots/$n") \
+				<(grep -v '^[[:space:]]*#' "$head_plots/$n") >/dev/null; then
+			tpl_note="$tpl_note $n"
+		else
+			echo "check-same: plots/$n differs beyond its comments" >&2
+			tpl_rc=1
+		fi
+	fi
+done
+tpl_note=$(echo "$tpl_note" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+[ -z "${tpl_note// /}" ] ||
+	echo "check-same: plots/ templates differ in comments only:${tpl_note% } (drawn with the base's)" >&2
 side base "$base_bin" "$base_plots"
-side head "$head_bin" "$head_plots"
+side head "$head_bin" "$base_plots"
 [ "$keep" = 1 ] || rm -rf "$work"
 
 if [ "$plant" = 1 ]; then
@@ -298,7 +322,7 @@ nfiles=$(find "$same/out-base" -type f | wc -l)
 label="base ${base:0:12}, head $head_name"
 rc=0
 (cd "$same" && diff -rq out-base out-head) >"$same/diff-files.txt" 2>&1 || rc=$?
-if [ "$rc" -eq 0 ]; then
+if [ "$rc" -eq 0 ] && [ "$tpl_rc" -eq 0 ]; then
 	[ "$keep" = 1 ] || rm -rf "$same/out-base" "$same/out-head" "$same/diff-files.txt" "$same/diff.txt"
 	say "done"
 	echo "check-same: identical: $nfiles files from $ncmd commands ($label)"
