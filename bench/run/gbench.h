@@ -49,7 +49,6 @@ sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg);
 void sb_bench_clear_all(void);
 void sb_bench_setup(sb_bench *b, sb_bench_fn setup);
 void sb_bench_teardown(sb_bench *b, sb_bench_fn teardown);
-void sb_bench_arg(sb_bench *b, int64_t v);		/* one more argument set of one */
 void sb_bench_args(sb_bench *b, const int64_t *v, int n);/* one argument set of n */
 void sb_bench_range(sb_bench *b, int64_t lo, int64_t hi);
 void sb_bench_use_manual_time(sb_bench *b);
@@ -64,8 +63,6 @@ bool sb_state_keep_running(sb_state *st);
 int64_t sb_state_keep_running_batch(sb_state *st, int64_t max_batch);
 int64_t sb_state_iterations(const sb_state *st);
 void sb_state_set_iteration_time(sb_state *st, double seconds);
-void sb_state_pause_timing(sb_state *st);
-void sb_state_resume_timing(sb_state *st);
 void sb_state_counter(sb_state *st, const char *name, double value, unsigned flags);
 void sb_state_set_label(sb_state *st, const char *label);
 /* Adds to the label ("; " between parts): several reporters of one run. */
@@ -100,7 +97,6 @@ void sb_gbench_display_quiet(bool quiet);
  * skipped repetition are reported to nobody (no console line, file entry
  * or hook call), so it is run again by a resumed run. */
 void sb_gbench_stop(void);
-bool sb_gbench_stopped(void);
 /* How many runs (benchmarks × repetitions) argv's --benchmark_filter and
  * --benchmark_repetitions select of the registered benchmarks. */
 int sb_gbench_count(int argc, char *const *argv);
