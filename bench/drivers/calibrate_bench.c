@@ -256,6 +256,7 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 {
 	struct c2c_run *c = aligned_alloc(SB_CACHELINE, sizeof(*c));
 	int a = pt->cpus[0], b = pt->cpus[1], rel = sb_topo_relation(pt->topo, a, b);
+	const struct sb_drive_team team = { pt->threads, pt->cpus, c2c_member_fn, c, c2c_round_ns };
 	int pkg[2], core[2], node[2];
 	struct sb_drive d;
 
@@ -268,8 +269,7 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 	c->line = sb_drive_alloc(st, pt, SB_CACHELINE);
 	if (!c->line)
 		goto out;
-	if (sb_drive_run_team(st, pt, pt->threads, pt->cpus, c2c_member_fn, c, c2c_round_ns,
-			      &d) == 0) {
+	if (sb_drive_run_team(st, pt, &team, &d) == 0) {
 		sb_drive_report_counters(st, &d);	/* and frees d */
 		if (c->nsamples) {	/* every iteration is a sample */
 			double med, mn, mx;
@@ -433,6 +433,8 @@ static uint64_t flush_round_ns(const struct sb_team_result *r, void *arg)
 static void flush_body(sb_state *st, const struct sb_point *pt)
 {
 	struct flush_run f = { .pagesz = sysconf(_SC_PAGESIZE), .brief = pt->brief };
+	const struct sb_drive_team team = { pt->threads, pt->cpus, flush_member_fn, &f,
+					    flush_round_ns };
 	struct sb_drive d;
 	char *mem = mmap(NULL, (size_t)f.pagesz * 2, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -444,8 +446,7 @@ static void flush_body(sb_state *st, const struct sb_point *pt)
 	f.page = mem;
 	f.other = mem + f.pagesz;
 	memset(f.other, 1, (size_t)f.pagesz);
-	if (sb_drive_run_team(st, pt, pt->threads, pt->cpus, flush_member_fn, &f, flush_round_ns,
-			      &d) == 0) {
+	if (sb_drive_run_team(st, pt, &team, &d) == 0) {
 		if (f.failed) {
 			sb_state_skip_with_error(st, "madvise(MADV_DONTNEED) failed");
 		} else if (d.ops[0] && f.real_ns) {
@@ -524,6 +525,7 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 	};
 	struct rtt_run x = { .samples = malloc(sizeof(double) * SB_RTT_SAMPLES),
 			     .brief = pt->brief };
+	const struct sb_drive_team team = { 2, pt->cpus, rtt_member_fn, &x, rtt_round_ns };
 	struct sb_sim_report rep;
 	struct sb_drive d;
 	char err[256];
@@ -533,8 +535,7 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 		x.sd = sb_shootdown_create(x.sim, NULL, 1, 1, err, sizeof(err));
 	if (!x.sd) {
 		sb_state_skip_with_error(st, x.samples ? err : "out of memory");
-	} else if (sb_drive_run_team(st, pt, 2, pt->cpus, rtt_member_fn, &x, rtt_round_ns,
-				     &d) == 0) {
+	} else if (sb_drive_run_team(st, pt, &team, &d) == 0) {
 		sb_sim_report(x.sim, &rep);
 		if (rep.acks != x.trips || rep.flushes != x.trips) {
 			/* the machine's own count: one request, one ack per call */
