@@ -234,15 +234,20 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 	return b;
 }
 
-/* Google Benchmark's time for a round: its time scaled to the quota when
- * it ended early (brief). */
+/* Google Benchmark's time for a round of done ops: its time scaled to the
+ * quota when it ended early (brief). */
+static uint64_t brief_scaled(const struct sb_team_result *r, uint64_t done, uint64_t quota)
+{
+	if (!done || done >= quota)
+		return r->elapsed_ns;
+	return (uint64_t)((double)r->elapsed_ns * (double)quota / (double)done);
+}
+
 static uint64_t c2c_round_ns(const struct sb_team_result *r, void *arg)
 {
 	const struct c2c_run *c = arg;
 
-	if (!c->batches || c->batches >= c->quota)
-		return r->elapsed_ns;
-	return (uint64_t)((double)r->elapsed_ns * (double)c->quota / (double)c->batches);
+	return brief_scaled(r, c->batches, c->quota);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -250,6 +255,18 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* The n samples' median, min and max (divided by unit) as the counters
+ * name[0..2], and their count. */
+static void report_samples(sb_state *st, double *s, int n, double unit,
+			   const char *const name[3])
+{
+	qsort(s, n, sizeof(double), cmp_double);
+	sb_state_counter(st, name[0], s[n / 2] / unit, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, name[1], s[0] / unit, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, name[2], s[n - 1] / unit, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "samples", n, SB_COUNTER_DEFAULT);
 }
 
 static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
@@ -270,18 +287,13 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 	if (!c->line)
 		goto out;
 	if (sb_drive_run_team(st, pt, &team, &d) == 0) {
+		static const char *const names[3] = {
+			"one_way_ns", "one_way_min_ns", "one_way_max_ns",
+		};
+
 		sb_drive_report_counters(st, &d);	/* and frees d */
-		if (c->nsamples) {	/* every iteration is a sample */
-			double med, mn, mx;
-			qsort(c->samples, c->nsamples, sizeof(double), cmp_double);
-			med = c->samples[c->nsamples / 2];
-			mn = c->samples[0];
-			mx = c->samples[c->nsamples - 1];
-			sb_state_counter(st, "one_way_ns", med, SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "one_way_min_ns", mn, SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "one_way_max_ns", mx, SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "samples", c->nsamples, SB_COUNTER_DEFAULT);
-		}
+		if (c->nsamples)	/* every iteration is a sample */
+			report_samples(st, c->samples, c->nsamples, 1, names);
 		/* for the heatmap: where the two CPUs are */
 		sb_state_counter(st, "rel", rel, SB_COUNTER_DEFAULT);
 		for (int i = 0; i < 2; i++)
@@ -375,9 +387,8 @@ static void unc_body(sb_state *st, const struct sb_point *pt, const char *op)
 		return;
 	pthread_spin_init(&u.spin, PTHREAD_PROCESS_PRIVATE);
 	pthread_mutex_init(&u.mutex, NULL);
-	if (sb_drive_run(st, pt, unc_member_fn, &u, &d) == 0) {
+	if (sb_drive_run(st, pt, unc_member_fn, &u, &d) == 0)
 		sb_drive_report(st, &d);
-	}
 	pthread_mutex_destroy(&u.mutex);
 	pthread_spin_destroy(&u.spin);
 	sb_drive_free(pt, u.word, SB_CACHELINE);
@@ -419,15 +430,13 @@ static uint64_t flush_member_fn(int tid, const struct sb_round *r, void *arg)
 	return ops;
 }
 
-/* scaled to the quota when a brief round ended early, as c2c_round_ns */
+/* scaled as c2c_round_ns, and the unscaled time kept */
 static uint64_t flush_round_ns(const struct sb_team_result *r, void *arg)
 {
 	struct flush_run *f = arg;
 
 	f->real_ns += r->elapsed_ns;
-	if (!f->calls || f->calls >= f->quota)
-		return r->elapsed_ns;
-	return (uint64_t)((double)r->elapsed_ns * (double)f->quota / (double)f->calls);
+	return brief_scaled(r, f->calls, f->quota);
 }
 
 static void flush_body(sb_state *st, const struct sb_point *pt)
@@ -543,14 +552,11 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 				 (unsigned long long)x.trips, (unsigned long long)rep.acks);
 			sb_state_skip_with_error(st, err);
 		} else if (x.nsamples) {
-			qsort(x.samples, x.nsamples, sizeof(double), cmp_double);
-			sb_state_counter(st, "us_per_call", x.samples[x.nsamples / 2] / 1e3,
-					 SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "us_per_call_min", x.samples[0] / 1e3,
-					 SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "us_per_call_max", x.samples[x.nsamples - 1] / 1e3,
-					 SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "samples", x.nsamples, SB_COUNTER_DEFAULT);
+			static const char *const names[3] = {
+				"us_per_call", "us_per_call_min", "us_per_call_max",
+			};
+
+			report_samples(st, x.samples, x.nsamples, 1e3, names);
 		}
 		sb_drive_report_counters(st, &d);
 	}
