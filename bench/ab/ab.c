@@ -244,10 +244,10 @@ static json_t *loadavg(void)
  * when the refusal comes. */
 static int prepare_dir(const char *dir, char *err, size_t errlen)
 {
-	char path[4096];
+	char path[PATH_MAX];
 	struct stat sb;
 
-	if (!*dir || snprintf(path, sizeof(path), "%s/%s", dir, SB_AB_FILE) >= (int)sizeof(path)) {
+	if (!*dir || sb_pathf(path, "%s/%s", dir, SB_AB_FILE)) {
 		snprintf(err, errlen, "bad output directory '%s'", dir);
 		return -1;
 	}
