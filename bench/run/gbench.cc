@@ -683,9 +683,6 @@ namespace {
 // calling up into the run
 [[maybe_unused]] const bool results_hooks_set = (sb_context_set_sink(sb_context_add),
 				sb_out_fail_set_stop(sb_gbench_stop), true);
-}  // namespace
-
-namespace {
 
 // What --benchmark_filter (the last one, as GB reads it) selects, by GB
 // 1.7.1's rules: a leading '-' negates, "all" and "" select everything,
@@ -695,11 +692,11 @@ class Filter {
 public:
 	Filter(int argc, char *const *argv)
 	{
-		std::string filter;
-
 		for (int i = 1; i < argc; i++)
 			if (!std::strncmp(argv[i], "--benchmark_filter=", 19))
-				filter = argv[i] + 19;
+				given_ = argv[i] + 19;
+		std::string filter = given_;
+
 		negate_ = !filter.empty() && filter[0] == '-';
 		if (negate_)
 			filter.erase(0, 1);
@@ -725,6 +722,7 @@ public:
 	Filter &operator=(const Filter &) = delete;
 	bool ok() const { return ok_; }
 	const std::string &why() const { return why_; }
+	const std::string &given() const { return given_; }	// as on the command line
 	bool selects(const sb_bench &b) const
 	{
 		std::string name = b.name + "/manual_time";
@@ -735,7 +733,7 @@ public:
 private:
 	regex_t re_;
 	bool ok_, all_, negate_;
-	std::string why_;
+	std::string why_, given_;
 };
 
 } // namespace
@@ -776,15 +774,11 @@ int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg)
 int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen)
 {
 	Filter f(argc, argv);
-	const char *given = nullptr;
 
 	if (f.ok())
 		return 0;
-	for (int i = 1; i < argc; i++)
-		if (!std::strncmp(argv[i], "--benchmark_filter=", 19))
-			given = argv[i] + 19;
 	std::snprintf(err, errlen, "bad value in '--benchmark_filter=%s': not an extended "
-		      "regular expression (%s)", given ? given : "", f.why().c_str());
+		      "regular expression (%s)", f.given().c_str(), f.why().c_str());
 	return -1;
 }
 
