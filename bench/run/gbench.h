@@ -102,23 +102,23 @@ void sb_gbench_stop(void);
 int sb_gbench_count(int argc, char *const *argv);
 
 /* Initialise with argv (consumes --benchmark_* flags), run what is
- * registered, shut down.  Returns 0, or 1 if a benchmark failed. */
+ * registered, shut down.  Returns 0, or 1 if a benchmark failed; any
+ * argument left after initialisation that GB did not recognise is an
+ * error: it is reported and 2 returned. */
 int sb_gbench_main(int argc, char **argv);
-/* Any argument left after initialisation that GB did not recognise is an
- * error: sb_gbench_main() reports it and returns 2. */
 /* After sb_gbench_main(): 0 if --benchmark_out's file was written whole,
  * flushed and synced, else the errno of the first write that failed (the
  * run stopped there). */
 int sb_gbench_out_errno(void);
 /* 0 if argv's --benchmark_filter is a valid regular expression (GB 1.7.1's
  * rules), else -1 with err saying why, in stratbench's words. */
+int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
 /* Calls fn for every registered benchmark that --benchmark_filter in argv
  * selects, with its own min_time, iterations and repetitions (0: the
  * flags' or Google Benchmark's); returns how many (a plan's listing). */
 typedef void (*sb_each_fn)(const char *name, double min_time, int64_t iterations,
 			   int repetitions, void *arg);
 int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg);
-int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
 
 /* Trials (the paired A/B of `run --ab`, ab/ab.c): Google Benchmark
  * initialised once with argv (no --benchmark_* flags but the display's),
