@@ -136,7 +136,7 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 
 /* cnt:NAME (total over the timed region) and cnt:NAME/op (per op of all
  * members); what could not be measured here goes in the label. */
-static void report_counters(sb_state *st, struct sb_drive *d)
+void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
 {
 	const char *name;
 	char per_op[192];
@@ -153,11 +153,6 @@ static void report_counters(sb_state *st, struct sb_drive *d)
 		sb_state_append_label(st, sb_counters_label(d->cnt));
 	sb_counters_close(d->cnt);
 	d->cnt = NULL;
-}
-
-void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
-{
-	report_counters(st, d);
 	free(d->ops);
 	d->ops = NULL;
 }
@@ -190,9 +185,7 @@ void sb_drive_report(sb_state *st, struct sb_drive *d)
 		sb_state_counter(st, "jain", sumsq > 0 ? sum * sum / (d->n * sumsq) : 0,
 				 SB_COUNTER_DEFAULT);
 	}
-	report_counters(st, d);
-	free(d->ops);
-	d->ops = NULL;
+	sb_drive_report_counters(st, d);
 }
 
 void sb_catch_stop_signals(void (*handler)(int))
