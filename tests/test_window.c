@@ -589,6 +589,7 @@ static void test_fixtures(void)
 static void test_fidelity_merge(sb_ticks base)
 {
 	struct sb_window_log a, b, *logs[2] = { &a, &b };
+	const struct sb_window_run wr = { logs, 2, base, base + 100, base + 1100, 100 };
 	struct sb_window_fidelity f;
 
 	sb_window_log_init(&a, 16, 16);
@@ -608,7 +609,7 @@ static void test_fidelity_merge(sb_ticks base)
 	sb_window_log_admit(&a, base + 210, 12);
 	sb_window_log_admit(&a, base + 1050, 5);	/* open last window: not counted */
 	CHECK(b.nadmit == 1 && b.admit[0].pages == 6, "same-now admits merge");
-	sb_window_fidelity(logs, 2, base, base + 100, base + 1100, 100, 10, &f);
+	sb_window_fidelity(&wr, 10, &f);
 	/* [303,900) is idle and [900,1001) starts at its late reset: both out */
 	CHECK(f.windows == 2 && f.idle_windows == 2, "windows %llu idle %llu (want 2, 2)",
 	      (unsigned long long)f.windows, (unsigned long long)f.idle_windows);
@@ -626,8 +627,7 @@ static void test_fidelity_merge(sb_ticks base)
 	 * [900,1001) are idle, the open window from 1001 is not listed */
 	struct sb_window_span win[4];
 	uint64_t mp[4 * 2], total;
-	size_t nw = sb_window_timeline(logs, 2, base, base + 100, base + 1100, 100, win, mp, 4,
-				       &total);
+	size_t nw = sb_window_timeline(&wr, win, mp, 4, &total);
 	static const struct sb_window_span want[4] = {
 		{ 0, 101, 0, false }, { 101, 202, 10, false }, { 202, 303, 12, false },
 		{ 303, 900, 0, true },
@@ -644,16 +644,16 @@ static void test_fidelity_merge(sb_ticks base)
 		      (unsigned long long)win[k].start, (unsigned long long)win[k].end,
 		      (unsigned long long)win[k].pages, (unsigned long long)mp[2 * k],
 		      (unsigned long long)mp[2 * k + 1], win[k].idle ? " idle" : "");
-	nw = sb_window_timeline(logs, 2, base, base + 100, base + 1100, 100, win, NULL, 2, &total);
+	nw = sb_window_timeline(&wr, win, NULL, 2, &total);
 	CHECK(nw == 2 && total == 5 && win[1].pages == 10, "timeline cut at 2: %zu of %llu", nw,
 	      (unsigned long long)total);
 	/* b's log fills at 500: only windows closed before it count */
 	b.full = true;
 	b.full_at = base + 500;
-	sb_window_fidelity(logs, 2, base, base + 100, base + 1100, 100, 10, &f);
+	sb_window_fidelity(&wr, 10, &f);
 	CHECK(f.truncated && f.windows == 2 && f.cut_fraction > 0.45 && f.cut_fraction < 0.46,
 	      "truncated: windows %llu, cut %g", (unsigned long long)f.windows, f.cut_fraction);
-	nw = sb_window_timeline(logs, 2, base, base + 100, base + 1100, 100, win, mp, 4, &total);
+	nw = sb_window_timeline(&wr, win, mp, 4, &total);
 	CHECK(nw == 3 && total == 3 && win[2].end == 303, "truncated timeline: %zu of %llu", nw,
 	      (unsigned long long)total);
 	/* a full log records when it filled, and drops, never overwrites */

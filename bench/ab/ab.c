@@ -7,6 +7,7 @@
  * every comparison is done, beside whatever DIR holds (a run's results:
  * the suite adds its comparisons to its run's directory). */
 #include "ab/ab.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -243,10 +244,10 @@ static json_t *loadavg(void)
  * when the refusal comes. */
 static int prepare_dir(const char *dir, char *err, size_t errlen)
 {
-	char path[4096];
+	char path[PATH_MAX];
 	struct stat sb;
 
-	if (!*dir || snprintf(path, sizeof(path), "%s/%s", dir, SB_AB_FILE) >= (int)sizeof(path)) {
+	if (!*dir || sb_pathf(path, "%s/%s", dir, SB_AB_FILE)) {
 		snprintf(err, errlen, "bad output directory '%s'", dir);
 		return -1;
 	}
@@ -398,11 +399,14 @@ static int run_all(const struct sb_opts *o, const struct ab_plan *pl, json_t *do
 /* DIR/ab.json, when a comparison has pairs: 0, or 1 said on stderr. */
 static int write_doc(const char *dir, json_t *doc)
 {
-	char path[4200], err[4400];
+	char path[PATH_MAX], err[PATH_MAX + 256];
 
 	if (!json_array_size(json_object_get(doc, "comparisons")))
 		return 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, SB_AB_FILE);
+	if (sb_pathf(path, "%s/%s", dir, SB_AB_FILE)) {
+		fprintf(stderr, "stratbench: cannot write %s: path too long\n", path);
+		return 1;
+	}
 	if (sb_json_write_file(path, doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err,
 			       sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);

@@ -3,6 +3,7 @@
  * order is drawn at random, and the statistics of stats/paired.h after
  * every pair once --min-pairs are done (docs/precision.md). */
 #include "ab/ab.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,11 +42,14 @@ static double family_option(const char *family, const char *name, double dflt)
 	return dflt;
 }
 
+/* One trial's report, and what trial() makes of it. */
 struct trial_out {
 	double ops, limited, real_ns;
 	long long iterations;
 	bool error;
 	char why[256];
+	double v[SB_AB_METRICS];	/* the metrics (NAN where none) */
+	double ns;			/* the whole trial's */
 };
 
 static void on_trial(const struct sb_run_report *r, void *arg)
@@ -68,27 +72,25 @@ static void on_trial(const struct sb_run_report *r, void *arg)
 	}
 }
 
-/* One trial of p: its metrics into v[] (NAN where none); -1 with err. */
-static int trial(const struct sb_point *p, long long iterations, double min_time, double *v,
-		 long long *iters, double *real_ns, char *err, size_t errlen)
+/* One trial of p into *t; -1 with err. */
+static int trial(const struct sb_point *p, long long iterations, double min_time,
+		 struct trial_out *t, char *err, size_t errlen)
 {
-	struct trial_out t = { .ops = NAN, .limited = NAN };
-	int rc = sb_gbench_trial(p->name, iterations, min_time, on_trial, &t);
+	int rc;
 
-	if (rc || t.error || !(t.ops > 0)) {
+	*t = (struct trial_out){ .ops = NAN, .limited = NAN };
+	rc = sb_gbench_trial(p->name, iterations, min_time, on_trial, t);
+	if (rc || t->error || !(t->ops > 0)) {
 		snprintf(err, errlen, "trial of %s failed: %s", p->name, rc < 0 ? "not registered" :
-			 t.error ? t.why : "no ops_per_s");
+			 t->error ? t->why : "no ops_per_s");
 		return -1;
 	}
-	v[0] = t.ops;
+	t->v[0] = t->ops;
 	/* every call that is not limited admits nr-pages pages
 	 * (sb_window_account): admitted pages/s without another counter */
-	v[1] = strcmp(p->f.family, "window") || !isfinite(t.limited) ? NAN :
-	       t.ops * (1 - t.limited) * family_option("window", "nr-pages", 1);
-	if (iters)
-		*iters = t.iterations;
-	if (real_ns)
-		*real_ns = t.real_ns * (double)t.iterations;
+	t->v[1] = strcmp(p->f.family, "window") || !isfinite(t->limited) ? NAN :
+		  t->ops * (1 - t->limited) * family_option("window", "nr-pages", 1);
+	t->ns = t->real_ns * (double)t->iterations;
 	return 0;
 }
 
@@ -106,12 +108,11 @@ static uint32_t rng_next(uint32_t *s)	/* xorshift32 */
 static int calibrate(const struct sb_point *p, double trial_s, long long *iters, char *err,
 		     size_t errlen)
 {
-	double v[SB_AB_METRICS], ns;
-	long long n;
+	struct trial_out t;
 
-	if (trial(p, 0, trial_s, v, &n, &ns, err, errlen))
+	if (trial(p, 0, trial_s, &t, err, errlen))
 		return -1;
-	*iters = ns > 0 ? llround((double)n * trial_s * 1e9 / ns) : n;
+	*iters = t.ns > 0 ? llround((double)t.iterations * trial_s * 1e9 / t.ns) : t.iterations;
 	if (*iters < 1)
 		*iters = 1;
 	return 0;
@@ -194,10 +195,10 @@ static void progress(const struct sb_ab_cmp *c, bool quiet)
 int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const struct sb_point *pb,
 		   struct sb_ab_cmp *c, struct sb_ab_trial **tp, char *err, size_t errlen)
 {
-	int min_pairs = o->ab_pairs ? o->ab_pairs : AB_DEFAULT_PAIRS, cap = 64, rc = 0;
+	int min_pairs = o->ab_pairs ? o->ab_pairs : AB_DEFAULT_PAIRS, cap = 0, rc = 0;
 	double trial_s = o->trial_time > 0 ? o->trial_time : AB_DEFAULT_TRIAL_S;
 	double t0 = now_s(), *a = NULL, *b = NULL;
-	struct sb_ab_trial *t = calloc((size_t)cap, sizeof(*t));
+	struct sb_ab_trial *t = NULL;
 	uint32_t seed = AB_SEED;
 	double ns_of[2][RETUNE_PAIRS];	/* the first pairs' trial lengths (ns), per side */
 
@@ -216,29 +217,24 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 
 		if (sb_ab_signal)
 			break;
-		if (c->pairs == cap) {
-			struct sb_ab_trial *more = realloc(t, sizeof(*t) * (size_t)cap * 2);
-
-			if (!more) {
-				snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
-				rc = -1;
-				goto out;
-			}
-			memset(more + cap, 0, sizeof(*t) * (size_t)cap);
-			t = more;
-			cap *= 2;
+		if (SB_GROW(t, cap, c->pairs + 1)) {
+			snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
+			rc = -1;
+			goto out;
 		}
 		x = &t[c->pairs];
 		x->b_first = rng_next(&seed) & 1;
 		for (int k = 0; k < 2; k++) {
 			bool do_b = (k == 0) == x->b_first;
+			struct trial_out r;
 
-			if (trial(do_b ? pb : pa, do_b ? c->b_iterations : c->a_iterations, 0,
-				  do_b ? x->b : x->a, NULL, &ns_of[do_b][c->pairs % RETUNE_PAIRS],
+			if (trial(do_b ? pb : pa, do_b ? c->b_iterations : c->a_iterations, 0, &r,
 				  err, errlen)) {
 				rc = sb_ab_signal ? 0 : -1;	/* a signal skips the trial */
 				goto out;
 			}
+			memcpy(do_b ? x->b : x->a, r.v, sizeof(r.v));
+			ns_of[do_b][c->pairs % RETUNE_PAIRS] = r.ns;
 		}
 		if (sb_ab_signal)	/* the pair in flight may be cut: not kept */
 			break;

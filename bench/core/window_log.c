@@ -52,19 +52,19 @@ static int cmp_double(const void *a, const void *b)
  * them, relative to t0) with their windows' idle marks (*idle: 1, the
  * closing reset came >= interval late; 2, follows such a window).  Returns
  * nwin; *start and *idle are malloc'd (nres + 1 entries). */
-static uint64_t merge_resets(struct sb_window_log *const *logs, int n, sb_ticks t0,
-			     sb_ticks next0, sb_ticks end, sb_ticks interval,
-			     struct sb_window_fidelity *out, uint64_t **startp,
-			     unsigned char **idlep)
+static uint64_t merge_resets(const struct sb_window_run *r, struct sb_window_fidelity *out,
+			     uint64_t **startp, unsigned char **idlep)
 {
-	uint64_t cut = end - t0, nres = 0, nwin = 0, cur_next = next0 - t0, k;
+	struct sb_window_log *const *logs = r->logs;
+	const sb_ticks t0 = r->t0, end = r->end;
+	uint64_t cut = end - t0, nres = 0, nwin = 0, cur_next = r->next0 - t0, k;
 	struct rel_reset *res;
 	uint64_t *start;		/* proper resets: window starts */
 	unsigned char *idle;
 	int i;
 
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < r->n; i++) {
 		nres += logs[i]->nreset;
 		if (logs[i]->full && logs[i]->full_at - t0 < cut) {
 			cut = logs[i]->full_at - t0;
@@ -76,7 +76,7 @@ static uint64_t merge_resets(struct sb_window_log *const *logs, int n, sb_ticks 
 	start = calloc(nres + 1, sizeof(*start));
 	idle = calloc(nres + 1, sizeof(*idle));
 	nres = 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < r->n; i++)
 		for (size_t j = 0; j < logs[i]->nreset; j++) {
 			const struct sb_window_reset_ev *e = &logs[i]->reset[j];
 
@@ -93,7 +93,7 @@ static uint64_t merge_resets(struct sb_window_log *const *logs, int n, sb_ticks 
 			/* nobody called for a whole interval after expiry: the
 			 * members were not running (descheduled, between rounds) */
 			if (nwin)
-				idle[nwin - 1] = res[k].t - cur_next >= interval;
+				idle[nwin - 1] = res[k].t - cur_next >= r->interval;
 			start[nwin++] = res[k].t;
 		} else {
 			out->double_resets++;
@@ -112,10 +112,10 @@ static uint64_t merge_resets(struct sb_window_log *const *logs, int n, sb_ticks 
 	return nwin;
 }
 
-void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, sb_ticks next0,
-			sb_ticks end, sb_ticks interval, unsigned long limit,
+void sb_window_fidelity(const struct sb_window_run *r, unsigned long limit,
 			struct sb_window_fidelity *out)
 {
+	const double interval = (double)r->interval;
 	uint64_t nwin, k;
 	uint64_t *start;		/* proper resets: window starts */
 	unsigned char *idle;		/* 1: window k's closing reset came >= interval
@@ -123,7 +123,7 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 	double *ratio, *pages;
 	int i;
 
-	nwin = merge_resets(logs, n, t0, next0, end, interval, out, &start, &idle);
+	nwin = merge_resets(r, out, &start, &idle);
 	/* complete windows: [start[k], start[k+1]) for k < nwin - 1 */
 	for (k = 0; k + 1 < nwin; k++)
 		if (idle[k])
@@ -138,7 +138,7 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 	pages = calloc(nwin + 1, sizeof(*pages));
 	ratio = malloc(sizeof(*ratio) * (nwin + 1));
 	for (k = 0; k + 1 < nwin; k++) {
-		double s = (double)(start[k + 1] - start[k]) / (double)interval;
+		double s = (double)(start[k + 1] - start[k]) / interval;
 
 		if (idle[k])
 			continue;
@@ -147,9 +147,9 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 			out->stretch_max = s;
 	}
 	/* each admitted event goes to the last window start at or before it */
-	for (i = 0; i < n; i++)
-		for (size_t j = 0; j < logs[i]->nadmit; j++) {
-			uint64_t t = logs[i]->admit[j].t - t0, lo = 0, hi = nwin;
+	for (i = 0; i < r->n; i++)
+		for (size_t j = 0; j < r->logs[i]->nadmit; j++) {
+			uint64_t t = r->logs[i]->admit[j].t - r->t0, lo = 0, hi = nwin;
 
 			if (t < start[0] || t >= start[nwin - 1])
 				continue;	/* before the first or in the open last window */
@@ -161,7 +161,7 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 				else
 					hi = mid;
 			}
-			pages[lo] += (double)logs[i]->admit[j].pages;
+			pages[lo] += (double)r->logs[i]->admit[j].pages;
 		}
 	for (i = 0, k = 0; k + 1 < nwin; k++) {
 		if (idle[k])
@@ -179,16 +179,17 @@ void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, s
 	free(idle);
 }
 
-size_t sb_window_timeline(struct sb_window_log *const *logs, int n, sb_ticks t0, sb_ticks next0,
-			  sb_ticks end, sb_ticks interval, struct sb_window_span *out,
+size_t sb_window_timeline(const struct sb_window_run *r, struct sb_window_span *out,
 			  uint64_t *member_pages, size_t max, uint64_t *total)
 {
+	struct sb_window_log *const *logs = r->logs;
+	const int n = r->n;
 	struct sb_window_fidelity f;
 	uint64_t *start, nwin, k, m;
 	unsigned char *idle;
 	int i;
 
-	nwin = merge_resets(logs, n, t0, next0, end, interval, &f, &start, &idle);
+	nwin = merge_resets(r, &f, &start, &idle);
 	*total = nwin;
 	m = nwin < max ? nwin : max;
 	/* window 0 is the set-up's, from t0 to the first starting reset */
@@ -202,7 +203,7 @@ size_t sb_window_timeline(struct sb_window_log *const *logs, int n, sb_ticks t0,
 		memset(member_pages, 0, sizeof(*member_pages) * (size_t)m * (size_t)n);
 	for (i = 0; m && i < n; i++)
 		for (size_t j = 0; j < logs[i]->nadmit; j++) {
-			uint64_t t = logs[i]->admit[j].t - t0, lo = 0, hi = m;
+			uint64_t t = logs[i]->admit[j].t - r->t0, lo = 0, hi = m;
 
 			if (t >= out[m - 1].end)
 				continue;	/* in an open or unlisted window */

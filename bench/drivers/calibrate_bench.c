@@ -234,15 +234,20 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 	return b;
 }
 
-/* Google Benchmark's time for a round: its time scaled to the quota when
- * it ended early (brief). */
+/* Google Benchmark's time for a round of done ops: its time scaled to the
+ * quota when it ended early (brief). */
+static uint64_t brief_scaled(const struct sb_team_result *r, uint64_t done, uint64_t quota)
+{
+	if (!done || done >= quota)
+		return r->elapsed_ns;
+	return (uint64_t)((double)r->elapsed_ns * (double)quota / (double)done);
+}
+
 static uint64_t c2c_round_ns(const struct sb_team_result *r, void *arg)
 {
 	const struct c2c_run *c = arg;
 
-	if (!c->batches || c->batches >= c->quota)
-		return r->elapsed_ns;
-	return (uint64_t)((double)r->elapsed_ns * (double)c->quota / (double)c->batches);
+	return brief_scaled(r, c->batches, c->quota);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -252,10 +257,23 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The n samples' median, min and max (divided by unit) as the counters
+ * name[0..2], and their count. */
+static void report_samples(sb_state *st, double *s, int n, double unit,
+			   const char *const name[3])
+{
+	qsort(s, n, sizeof(double), cmp_double);
+	sb_state_counter(st, name[0], s[n / 2] / unit, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, name[1], s[0] / unit, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, name[2], s[n - 1] / unit, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "samples", n, SB_COUNTER_DEFAULT);
+}
+
 static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 {
 	struct c2c_run *c = aligned_alloc(SB_CACHELINE, sizeof(*c));
 	int a = pt->cpus[0], b = pt->cpus[1], rel = sb_topo_relation(pt->topo, a, b);
+	const struct sb_drive_team team = { pt->threads, pt->cpus, c2c_member_fn, c, c2c_round_ns };
 	int pkg[2], core[2], node[2];
 	struct sb_drive d;
 
@@ -268,20 +286,14 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 	c->line = sb_drive_alloc(st, pt, SB_CACHELINE);
 	if (!c->line)
 		goto out;
-	if (sb_drive_run_team(st, pt, pt->threads, pt->cpus, c2c_member_fn, c, c2c_round_ns,
-			      &d) == 0) {
+	if (sb_drive_run_team(st, pt, &team, &d) == 0) {
+		static const char *const names[3] = {
+			"one_way_ns", "one_way_min_ns", "one_way_max_ns",
+		};
+
 		sb_drive_report_counters(st, &d);	/* and frees d */
-		if (c->nsamples) {	/* every iteration is a sample */
-			double med, mn, mx;
-			qsort(c->samples, c->nsamples, sizeof(double), cmp_double);
-			med = c->samples[c->nsamples / 2];
-			mn = c->samples[0];
-			mx = c->samples[c->nsamples - 1];
-			sb_state_counter(st, "one_way_ns", med, SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "one_way_min_ns", mn, SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "one_way_max_ns", mx, SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "samples", c->nsamples, SB_COUNTER_DEFAULT);
-		}
+		if (c->nsamples)	/* every iteration is a sample */
+			report_samples(st, c->samples, c->nsamples, 1, names);
 		/* for the heatmap: where the two CPUs are */
 		sb_state_counter(st, "rel", rel, SB_COUNTER_DEFAULT);
 		for (int i = 0; i < 2; i++)
@@ -375,9 +387,8 @@ static void unc_body(sb_state *st, const struct sb_point *pt, const char *op)
 		return;
 	pthread_spin_init(&u.spin, PTHREAD_PROCESS_PRIVATE);
 	pthread_mutex_init(&u.mutex, NULL);
-	if (sb_drive_run(st, pt, unc_member_fn, &u, &d) == 0) {
+	if (sb_drive_run(st, pt, unc_member_fn, &u, &d) == 0)
 		sb_drive_report(st, &d);
-	}
 	pthread_mutex_destroy(&u.mutex);
 	pthread_spin_destroy(&u.spin);
 	sb_drive_free(pt, u.word, SB_CACHELINE);
@@ -419,20 +430,20 @@ static uint64_t flush_member_fn(int tid, const struct sb_round *r, void *arg)
 	return ops;
 }
 
-/* scaled to the quota when a brief round ended early, as c2c_round_ns */
+/* scaled as c2c_round_ns, and the unscaled time kept */
 static uint64_t flush_round_ns(const struct sb_team_result *r, void *arg)
 {
 	struct flush_run *f = arg;
 
 	f->real_ns += r->elapsed_ns;
-	if (!f->calls || f->calls >= f->quota)
-		return r->elapsed_ns;
-	return (uint64_t)((double)r->elapsed_ns * (double)f->quota / (double)f->calls);
+	return brief_scaled(r, f->calls, f->quota);
 }
 
 static void flush_body(sb_state *st, const struct sb_point *pt)
 {
 	struct flush_run f = { .pagesz = sysconf(_SC_PAGESIZE), .brief = pt->brief };
+	const struct sb_drive_team team = { pt->threads, pt->cpus, flush_member_fn, &f,
+					    flush_round_ns };
 	struct sb_drive d;
 	char *mem = mmap(NULL, (size_t)f.pagesz * 2, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -444,8 +455,7 @@ static void flush_body(sb_state *st, const struct sb_point *pt)
 	f.page = mem;
 	f.other = mem + f.pagesz;
 	memset(f.other, 1, (size_t)f.pagesz);
-	if (sb_drive_run_team(st, pt, pt->threads, pt->cpus, flush_member_fn, &f, flush_round_ns,
-			      &d) == 0) {
+	if (sb_drive_run_team(st, pt, &team, &d) == 0) {
 		if (f.failed) {
 			sb_state_skip_with_error(st, "madvise(MADV_DONTNEED) failed");
 		} else if (d.ops[0] && f.real_ns) {
@@ -524,6 +534,7 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 	};
 	struct rtt_run x = { .samples = malloc(sizeof(double) * SB_RTT_SAMPLES),
 			     .brief = pt->brief };
+	const struct sb_drive_team team = { 2, pt->cpus, rtt_member_fn, &x, rtt_round_ns };
 	struct sb_sim_report rep;
 	struct sb_drive d;
 	char err[256];
@@ -533,8 +544,7 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 		x.sd = sb_shootdown_create(x.sim, NULL, 1, 1, err, sizeof(err));
 	if (!x.sd) {
 		sb_state_skip_with_error(st, x.samples ? err : "out of memory");
-	} else if (sb_drive_run_team(st, pt, 2, pt->cpus, rtt_member_fn, &x, rtt_round_ns,
-				     &d) == 0) {
+	} else if (sb_drive_run_team(st, pt, &team, &d) == 0) {
 		sb_sim_report(x.sim, &rep);
 		if (rep.acks != x.trips || rep.flushes != x.trips) {
 			/* the machine's own count: one request, one ack per call */
@@ -542,14 +552,11 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 				 (unsigned long long)x.trips, (unsigned long long)rep.acks);
 			sb_state_skip_with_error(st, err);
 		} else if (x.nsamples) {
-			qsort(x.samples, x.nsamples, sizeof(double), cmp_double);
-			sb_state_counter(st, "us_per_call", x.samples[x.nsamples / 2] / 1e3,
-					 SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "us_per_call_min", x.samples[0] / 1e3,
-					 SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "us_per_call_max", x.samples[x.nsamples - 1] / 1e3,
-					 SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "samples", x.nsamples, SB_COUNTER_DEFAULT);
+			static const char *const names[3] = {
+				"us_per_call", "us_per_call_min", "us_per_call_max",
+			};
+
+			report_samples(st, x.samples, x.nsamples, 1e3, names);
 		}
 		sb_drive_report_counters(st, &d);
 	}

@@ -216,41 +216,34 @@ static uint64_t count_absent(struct sb_kshoot *k)
 	return absent;
 }
 
+/* One call for the batch, or one per page. */
 static int move_batch(struct sb_kshoot *k)
 {
-	const unsigned b = k->cfg.batch;
+	const unsigned b = k->cfg.batch, step = k->cfg.batched ? b : 1;
 	int node = k->nbatch % 2 == 0 ? k->cfg.target : k->cfg.home;
 	unsigned i;
 
 	for (i = 0; i < b; i++)
 		k->nodes[i] = node;
-	if (k->cfg.batched) {
+	for (i = 0; i < b; i += step) {
 		k->calls++;
-		if (sb_move_pages(b, k->pages, k->nodes, k->status, MPOL_MF_MOVE) < 0)
+		if (sb_move_pages(step, &k->pages[i], &k->nodes[i], &k->status[i],
+				  MPOL_MF_MOVE) < 0)
 			return errno;
-	} else {
-		for (i = 0; i < b; i++) {
-			k->calls++;
-			if (sb_move_pages(1, &k->pages[i], &node, &k->status[i], MPOL_MF_MOVE) < 0)
-				return errno;
-		}
 	}
 	return 0;
 }
 
-/* Step 3, the timed calls.  Returns 0 or the errno of the failed call. */
+/* Step 3, the timed calls: one for the batch, or one per page.  Returns 0
+ * or the errno of the failed call. */
 static int invalidate(struct sb_kshoot *k)
 {
-	const size_t pg = k->pg, len = (size_t)k->cfg.batch * pg;
+	const size_t len = (size_t)k->cfg.batch * k->pg, pg = k->cfg.batched ? len : k->pg;
 	char *p = k->region;
 	size_t off;
 
 	switch (k->cfg.op) {
 	case SB_KSHOOT_MADVISE:
-		if (k->cfg.batched) {
-			k->calls++;
-			return madvise(p, len, MADV_DONTNEED) ? errno : 0;
-		}
 		for (off = 0; off < len; off += pg) {
 			k->calls++;
 			if (madvise(p + off, pg, MADV_DONTNEED))
@@ -258,12 +251,6 @@ static int invalidate(struct sb_kshoot *k)
 		}
 		return 0;
 	case SB_KSHOOT_MPROTECT:
-		if (k->cfg.batched) {
-			k->calls += 2;
-			if (mprotect(p, len, PROT_READ) || mprotect(p, len, PROT_READ | PROT_WRITE))
-				return errno;
-			return 0;
-		}
 		for (off = 0; off < len; off += pg) {
 			k->calls += 2;
 			if (mprotect(p + off, pg, PROT_READ) ||

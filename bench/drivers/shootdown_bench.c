@@ -186,6 +186,7 @@ static void shootdown_body(sb_state *st, void *arg)
 	struct shootdown_run run = { 0 };
 	unsigned long b = strtoul(sb_params_get(&pt->f.params, "batch"), NULL, 10);
 	int n = (int)nresp + 1, *cpus = malloc(sizeof(int) * (size_t)n), i;
+	const struct sb_drive_team team = { n, cpus, shootdown_member, &run, shootdown_round_ns };
 	struct sb_drive d;
 	char err[256];
 
@@ -199,8 +200,7 @@ static void shootdown_body(sb_state *st, void *arg)
 					     sizeof(err));
 	if (!run.sd) {
 		sb_state_skip_with_error(st, err);
-	} else if (sb_drive_run_team(st, pt, n, cpus, shootdown_member, &run, shootdown_round_ns,
-				     &d) == 0) {
+	} else if (sb_drive_run_team(st, pt, &team, &d) == 0) {
 		report(st, run.sim, nresp);
 		sb_drive_report_counters(st, &d);	/* --counters, per migrated page */
 	}

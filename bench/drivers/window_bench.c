@@ -159,6 +159,15 @@ struct window_member {
 struct window_run {
 	uint64_t (*loop)(struct sb_window_loop *, const struct sb_round *);
 	struct window_member *m;
+	const struct sb_window_policy *p;
+	const struct sb_lock_ops *lk;	/* NULL: the policy takes none */
+	bool fidelity;
+	void **nodes;			/* the members' lock nodes */
+	struct sb_ticker *tk;		/* --clock=jiffies */
+	sb_ticks *vclock;		/* --clock=calls: the word, alone on its line */
+	const sb_ticks *jword;		/* the jiffies word members read, if any */
+	double ticks_per_cycle;
+	sb_ticks t0, next0;		/* the run's start, the first window's end */
 };
 
 static uint64_t window_member_fn(int tid, const struct sb_round *r, void *arg)
@@ -168,22 +177,23 @@ static uint64_t window_member_fn(int tid, const struct sb_round *r, void *arg)
 	return run->loop(&run->m[tid].lp, r);
 }
 
-static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_ticks t0,
-			    sb_ticks next0, sb_ticks end, const struct sb_window_params *params,
+/* Now in the window's ticks: the jiffies word's, or the cycle counter's. */
+static sb_ticks window_now(const struct window_run *run)
+{
+	return run->jword ? __atomic_load_n(run->jword, __ATOMIC_RELAXED) :
+			    (sb_ticks)((double)sb_read_cycles() * run->ticks_per_cycle);
+}
+
+static void report_fidelity(sb_state *st, const struct sb_window_run *wr, unsigned long limit,
 			    int64_t lost)
 {
-	struct sb_window_log **logs = calloc((size_t)n, sizeof(void *));
 	struct sb_window_fidelity f;
 	char label[200];
 	uint64_t resets = 0;	/* logged by all members */
-	int i;
 
-	for (i = 0; i < n; i++) {
-		logs[i] = &m[i].log;
-		resets += m[i].log.nreset;
-	}
-	sb_window_fidelity(logs, n, t0, next0, end, params->interval, params->limit, &f);
-	free(logs);
+	for (int i = 0; i < wr->n; i++)
+		resets += wr->logs[i]->nreset;
+	sb_window_fidelity(wr, limit, &f);
 	/* lost pages come from the members' totals, not the logs: complete */
 	sb_state_counter(st, "lost_pages", (double)lost, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "double_resets", (double)f.double_resets, SB_COUNTER_DEFAULT);
@@ -228,35 +238,28 @@ static void report_fidelity(sb_state *st, struct window_member *m, int n, sb_tic
  * member, the idle ones' indices (docs/window.md "Fidelity mode"). */
 #define TIMELINE_MAX	200
 
-static void add_timeline(const struct sb_point *pt, struct window_member *m, sb_ticks t0,
-			 sb_ticks next0, sb_ticks end, const struct sb_window_params *params,
+static void add_timeline(const struct sb_point *pt, const struct sb_window_run *wr,
 			 double ns_per_tick, uint64_t admitted)
 {
-	const int n = pt->threads;
-	struct sb_window_log **logs = calloc((size_t)n, sizeof(void *));
+	const int n = wr->n;
 	struct sb_window_span *win = calloc(TIMELINE_MAX, sizeof(*win));
 	uint64_t *mp = calloc((size_t)TIMELINE_MAX * (size_t)n, sizeof(*mp)), total = 0;
 	json_t *line, *wj, *mj, *ij;
 	size_t k, nw;
-	int i;
 
-	if (!logs || !win || !mp) {
-		free(logs);
+	if (!win || !mp) {
 		free(win);
 		free(mp);
 		sb_timeline_add(NULL);	/* none for this run */
 		return;
 	}
-	for (i = 0; i < n; i++)
-		logs[i] = &m[i].log;
-	nw = sb_window_timeline(logs, n, t0, next0, end, params->interval, win, mp,
-				TIMELINE_MAX, &total);
+	nw = sb_window_timeline(wr, win, mp, TIMELINE_MAX, &total);
 	line = json_object();
 	json_object_set_new(line, "name", json_string(pt->name));
 	json_object_set_new(line, "point", sb_point_to_json(&pt->f));
 	json_object_set_new(line, "interval_ns",
-			    json_integer((json_int_t)llround((double)params->interval * ns_per_tick)));
-	json_object_set_new(line, "limit", json_integer((json_int_t)params->limit));
+			    json_integer((json_int_t)llround((double)wr->interval * ns_per_tick)));
+	json_object_set_new(line, "limit", json_integer((json_int_t)limit));
 	json_object_set_new(line, "clock", json_string(clock_name));
 	json_object_set_new(line, "admitted", json_integer((json_int_t)admitted));
 	json_object_set_new(line, "windows_total", json_integer((json_int_t)total));
@@ -270,7 +273,7 @@ static void add_timeline(const struct sb_point *pt, struct window_member *m, sb_
 			(json_int_t)llround((double)win[k].start * ns_per_tick),
 			(json_int_t)llround((double)win[k].end * ns_per_tick),
 			(json_int_t)win[k].pages));
-		for (i = 0; i < n; i++)
+		for (int i = 0; i < n; i++)
 			json_array_append_new(mk, json_integer((json_int_t)mp[k * (size_t)n + (size_t)i]));
 		json_array_append_new(mj, mk);
 		if (win[k].idle)
@@ -280,9 +283,30 @@ static void add_timeline(const struct sb_point *pt, struct window_member *m, sb_
 	json_object_set_new(line, "members", mj);
 	json_object_set_new(line, "idle", ij);
 	sb_timeline_add(line);
-	free(logs);
 	free(win);
 	free(mp);
+}
+
+/* Fidelity mode's figures, from the logs and the members' totals. */
+static void window_report_fidelity(sb_state *st, const struct sb_point *pt,
+				   const struct window_run *run, struct sb_window *w,
+				   const struct sb_window_stats *sum, sb_ticks end)
+{
+	struct sb_window_log **logs = calloc((size_t)pt->threads, sizeof(void *));
+	struct sb_window_run wr = {
+		.logs = logs, .n = pt->threads, .t0 = run->t0, .next0 = run->next0,
+		.end = end, .interval = w->interval,
+	};
+
+	for (int i = 0; i < pt->threads; i++)
+		logs[i] = &run->m[i].log;
+	/* lost = admitted - what the windows' counts held at their resets and
+	 * now (< 0: a stale += resurrected pages over a reset) */
+	report_fidelity(st, &wr, limit,
+			(int64_t)(sum->admitted - sum->harvested - sb_window_count(run->p, w)));
+	if (sb_timeline_on())
+		add_timeline(pt, &wr, jiffies_clock() ? tick_period_us() * 1000 : 1, sum->admitted);
+	free(logs);
 }
 
 /* Counter ticks of an empty pair of sb_read_cycles(): the median of 101
@@ -321,169 +345,173 @@ static void report_update_cost(sb_state *st, uint64_t ticks, uint64_t samples)
 		sb_state_counter(st, "update_cycles", per, SB_COUNTER_DEFAULT);
 }
 
+/* The counters of a run that did operations. */
+static void window_report(sb_state *st, const struct sb_point *pt, const struct window_run *run,
+			  struct sb_window *w, const struct sb_drive *d)
+{
+	const sb_ticks end = window_now(run);
+	const double interval_ns = jiffies_clock() ?
+		(double)w->interval * tick_period_us() * 1000 : (double)w->interval;
+	struct sb_window_stats sum = { 0 };
+	uint64_t upd_ticks = 0, upd_samples = 0;
+
+	for (int i = 0; i < pt->threads; i++) {
+		const struct sb_window_loop *lp = &run->m[i].lp;
+
+		sum.resets += lp->st.resets;
+		sum.contended += lp->st.contended;
+		sum.limited += lp->st.limited;
+		sum.admitted += lp->st.admitted;
+		sum.harvested += lp->st.harvested;
+		upd_ticks += lp->upd_ticks;
+		upd_samples += lp->upd_samples;
+	}
+	if (!d->total_ops || !d->elapsed_ns)
+		return;
+	sb_state_counter(st, "resets", (double)sum.resets, SB_COUNTER_DEFAULT);
+	/* 1 when every window is reset once; > 1: repeated resets
+	 * (spinlock's unlocked re-check); < 1: stretched windows */
+	/* with the calls clock, in virtual time: the ticks member
+	 * 0's calls made (at least one, or no window ended) */
+	sb_state_counter(st, "resets_per_interval", calls_clock() ?
+			 (double)sum.resets * (double)w->interval /
+			 (double)(end - run->t0 ? end - run->t0 : 1) :
+			 (double)sum.resets * interval_ns / (double)d->elapsed_ns, SB_COUNTER_DEFAULT);
+	if (upd_samples)
+		report_update_cost(st, upd_ticks, upd_samples);
+	if (migrate_ns > 0 || fault_ns > 0)	/* the model's calibration */
+		sb_state_counter(st, "work_ns_per_iter", sb_work_ns_per_iter(), SB_COUNTER_DEFAULT);
+	if (run->p->peeks_lock && run->lk && !run->lk->is_locked)	/* unavailable, not 0 */
+		sb_state_set_label(st, "contended: unavailable (this lock cannot "
+				   "tell whether it is held)");
+	else
+		sb_state_counter(st, "contended", (double)sum.contended / d->total_ops,
+				 SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "limited", (double)sum.limited / d->total_ops, SB_COUNTER_DEFAULT);
+	if (!run->fidelity)	/* logging costs time: no bound to compare */
+		sb_limits_report(st, pt, run->p->shared_write ? SB_LIMIT_SHARED_WRITE :
+				 SB_LIMIT_SCALING, (double)d->total_ops * 1e9 / (double)d->elapsed_ns);
+	else
+		window_report_fidelity(st, pt, run, w, &sum, end);
+}
+
+/* The jiffies word members read, if the clock has one: member 0's calls
+ * clock, or a ticker thread's; 0, or -1 said to the state. */
+static int window_clock_start(sb_state *st, struct window_run *run)
+{
+	if (calls_clock()) {
+		run->vclock = aligned_alloc(SB_CACHELINE, SB_CACHELINE);
+		*run->vclock = sb_ticker_initial((uint64_t)(tick_period_us() * 1000));
+		run->jword = run->vclock;
+	} else if (jiffies_clock()) {
+		run->tk = aligned_alloc(SB_CACHELINE, sizeof(*run->tk));
+		if (sb_ticker_start(run->tk, (uint64_t)(tick_period_us() * 1000))) {
+			free(run->tk);
+			run->tk = NULL;
+			sb_state_skip_with_error(st, "cannot start the jiffies ticker thread");
+			return -1;
+		}
+		run->jword = &run->tk->jiffies;
+	}
+	return 0;
+}
+
+/* Member i's loop over w: its clock, work, lock node and fidelity log. */
+static int window_member_init(sb_state *st, const struct sb_point *pt, struct window_run *run,
+			      struct sb_window *w, int i)
+{
+	struct sb_window_loop *lp = &run->m[i].lp;
+	const struct sb_lock_ops *lk = run->lk;
+
+	lp->w = w;
+	lp->nr_pages = nr_pages;
+	lp->ticks_per_cycle = run->ticks_per_cycle;
+	lp->jiffies = run->jword;
+	if (calls_clock() && i == 0) {	/* the one writer of the calls clock */
+		lp->vclock = run->vclock;
+		lp->tick_calls = lp->tick_left = tick_call_count();
+	}
+	lp->migrate_iters = sb_work_iters(migrate_ns);
+	lp->fault_iters = sb_work_iters(fault_ns);
+	lp->st.member = i;
+	if (lk && lk->node_size) {
+		run->nodes[i] = aligned_alloc(SB_CACHELINE,
+					      (lk->node_size + SB_CACHELINE - 1) / SB_CACHELINE *
+					      SB_CACHELINE);
+		memset(run->nodes[i], 0, lk->node_size);
+	}
+	lp->st.lock_node = run->nodes[i];
+	if (run->fidelity) {
+		if (sb_window_log_init(&run->m[i].log, LOG_BYTES / sizeof(struct sb_window_admit) /
+				       (size_t)pt->threads, LOG_RESETS)) {
+			sb_state_skip_with_error(st, "cannot allocate the fidelity logs");
+			return -1;
+		}
+		lp->st.log = &run->m[i].log;
+	}
+	return 0;
+}
+
 static void window_body(sb_state *st, void *arg)
 {
 	const struct sb_point *pt = arg;
-	const struct sb_window_policy *p = sb_window_find(pt->strategy);
-	const struct sb_lock_ops *lk = pt->lock ? sb_lock_find(pt->lock) : NULL;
 	const char *vmode = sb_params_get(&pt->f.params, "mode");
-	const bool fidelity = vmode && strcmp(vmode, "fidelity") == 0;
-	const bool jiffies = jiffies_clock(), calls = calls_clock();
+	struct window_run run = {
+		.p = sb_window_find(pt->strategy),
+		.lk = pt->lock ? sb_lock_find(pt->lock) : NULL,
+		.fidelity = vmode && strcmp(vmode, "fidelity") == 0,
+		.ticks_per_cycle = 1.0 / sb_cycles_per_ns(),
+	};
 	struct sb_window_params params = {
 		.interval = interval_ticks(),
 		.limit = limit,
 		.exact = exact,
 		.members = pt->threads,
 	};
-	size_t lock_extra = lk ? lk->state_size : 0;
-	size_t size = sizeof(struct sb_window) + lock_extra;
-	double ticks_per_cycle = 1.0 / sb_cycles_per_ns();
-	struct window_run run = { .loop = p->loop };
-	struct sb_window_stats sum = { 0 };
-	struct sb_ticker *tk = NULL;
-	sb_ticks *vclock = NULL;	/* --clock=calls: the word, alone on its line */
-	const sb_ticks *jword = NULL;	/* the jiffies word members read, if any */
+	size_t size = sizeof(struct sb_window) + (run.lk ? run.lk->state_size : 0);
 	struct sb_drive d;
 	struct sb_window *w;
-	const double interval_ns = jiffies ? (double)params.interval * tick_period_us() * 1000 :
-					     (double)params.interval;
-	sb_ticks t0, next0;
-	void **nodes;
 	int i;
 
 	w = sb_drive_alloc(st, pt, size);
 	if (!w)
 		return;
+	run.loop = run.p->loop;
 	run.m = aligned_alloc(SB_CACHELINE, sizeof(*run.m) * pt->threads);
-	nodes = calloc(pt->threads, sizeof(*nodes));
+	run.nodes = calloc(pt->threads, sizeof(*run.nodes));
 	memset(run.m, 0, sizeof(*run.m) * pt->threads);
-	if (calls) {
-		vclock = aligned_alloc(SB_CACHELINE, SB_CACHELINE);
-		*vclock = sb_ticker_initial((uint64_t)(tick_period_us() * 1000));
-		jword = vclock;
-	} else if (jiffies) {
-		tk = aligned_alloc(SB_CACHELINE, sizeof(*tk));
-		if (sb_ticker_start(tk, (uint64_t)(tick_period_us() * 1000))) {
-			free(tk);
-			tk = NULL;
-			sb_state_skip_with_error(st, "cannot start the jiffies ticker thread");
-			goto out;
-		}
-		jword = &tk->jiffies;
-	}
-	if (jiffies || migrate_ns > 0 || fault_ns > 0)
-		run.loop = p->loop_model;
-	if (fidelity)
-		run.loop = p->loop_logged;
-	t0 = jword ? __atomic_load_n(jword, __ATOMIC_RELAXED) :
-		     (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle);
-	if (sb_window_init(w, p, lk, (char *)w + sizeof(*w), &params, t0)) {
+	if (window_clock_start(st, &run))
+		goto out;
+	if (jiffies_clock() || migrate_ns > 0 || fault_ns > 0)
+		run.loop = run.p->loop_model;
+	if (run.fidelity)
+		run.loop = run.p->loop_logged;
+	run.t0 = window_now(&run);
+	if (sb_window_init(w, run.p, run.lk, (char *)w + sizeof(*w), &params, run.t0)) {
 		sb_state_skip_with_error(st, "window init failed (lock init or per-member slots)");
 		goto out;
 	}
-	next0 = w->next_window;
-	for (i = 0; i < pt->threads; i++) {
-		struct sb_window_loop *lp = &run.m[i].lp;
-
-		lp->w = w;
-		lp->nr_pages = nr_pages;
-		lp->ticks_per_cycle = ticks_per_cycle;
-		lp->jiffies = jword;
-		if (calls && i == 0) {	/* the one writer of the calls clock */
-			lp->vclock = vclock;
-			lp->tick_calls = lp->tick_left = tick_call_count();
-		}
-		lp->migrate_iters = sb_work_iters(migrate_ns);
-		lp->fault_iters = sb_work_iters(fault_ns);
-		lp->st.member = i;
-		if (lk && lk->node_size) {
-			nodes[i] = aligned_alloc(SB_CACHELINE,
-						 (lk->node_size + SB_CACHELINE - 1) / SB_CACHELINE *
-						 SB_CACHELINE);
-			memset(nodes[i], 0, lk->node_size);
-		}
-		lp->st.lock_node = nodes[i];
-		if (fidelity) {
-			if (sb_window_log_init(&run.m[i].log,
-					       LOG_BYTES / sizeof(struct sb_window_admit) /
-					       (size_t)pt->threads, LOG_RESETS)) {
-				sb_state_skip_with_error(st, "cannot allocate the fidelity logs");
-				goto fini;
-			}
-			lp->st.log = &run.m[i].log;
-		}
-	}
+	run.next0 = w->next_window;
+	for (i = 0; i < pt->threads; i++)
+		if (window_member_init(st, pt, &run, w, i))
+			goto fini;
 	if (sb_drive_run(st, pt, window_member_fn, &run, &d) == 0) {
-		sb_ticks end = jword ? __atomic_load_n(jword, __ATOMIC_RELAXED) :
-				       (sb_ticks)((double)sb_read_cycles() * ticks_per_cycle);
-		uint64_t upd_ticks = 0, upd_samples = 0;
-
-		for (i = 0; i < pt->threads; i++) {
-			sum.resets += run.m[i].lp.st.resets;
-			sum.contended += run.m[i].lp.st.contended;
-			sum.limited += run.m[i].lp.st.limited;
-			sum.admitted += run.m[i].lp.st.admitted;
-			sum.harvested += run.m[i].lp.st.harvested;
-			upd_ticks += run.m[i].lp.upd_ticks;
-			upd_samples += run.m[i].lp.upd_samples;
-		}
-		if (d.total_ops && d.elapsed_ns) {
-			sb_state_counter(st, "resets", (double)sum.resets, SB_COUNTER_DEFAULT);
-			/* 1 when every window is reset once; > 1: repeated resets
-			 * (spinlock's unlocked re-check); < 1: stretched windows */
-			/* with the calls clock, in virtual time: the ticks member
-			 * 0's calls made (at least one, or no window ended) */
-			sb_state_counter(st, "resets_per_interval", calls ?
-					 (double)sum.resets * (double)params.interval /
-					 (double)(end - t0 ? end - t0 : 1) :
-					 (double)sum.resets * interval_ns /
-					 (double)d.elapsed_ns, SB_COUNTER_DEFAULT);
-			if (upd_samples)
-				report_update_cost(st, upd_ticks, upd_samples);
-			if (migrate_ns > 0 || fault_ns > 0)	/* the model's calibration */
-				sb_state_counter(st, "work_ns_per_iter", sb_work_ns_per_iter(),
-						 SB_COUNTER_DEFAULT);
-			if (p->peeks_lock && lk && !lk->is_locked)	/* unavailable, not 0 */
-				sb_state_set_label(st, "contended: unavailable (this lock cannot "
-						   "tell whether it is held)");
-			else
-				sb_state_counter(st, "contended",
-						 (double)sum.contended / d.total_ops,
-						 SB_COUNTER_DEFAULT);
-			sb_state_counter(st, "limited", (double)sum.limited / d.total_ops,
-					 SB_COUNTER_DEFAULT);
-			if (!fidelity)	/* logging costs time: no bound to compare */
-				sb_limits_report(st, pt, p->shared_write ? SB_LIMIT_SHARED_WRITE :
-						 SB_LIMIT_SCALING, (double)d.total_ops * 1e9 /
-						 (double)d.elapsed_ns);
-			if (fidelity) {
-				/* lost = admitted - what the windows' counts held at
-				 * their resets and now (< 0: a stale += resurrected
-				 * pages over a reset) */
-				report_fidelity(st, run.m, pt->threads, t0, next0, end, &params,
-						(int64_t)(sum.admitted - sum.harvested -
-							  sb_window_count(p, w)));
-				if (sb_timeline_on())
-					add_timeline(pt, run.m, t0, next0, end, &params,
-						     jiffies ? tick_period_us() * 1000 : 1,
-						     sum.admitted);
-			}
-		}
+		window_report(st, pt, &run, w, &d);
 		sb_drive_report(st, &d);
 	}
 fini:
 	sb_window_fini(w);
 out:
-	if (tk) {
-		sb_ticker_stop(tk);
-		free(tk);
+	if (run.tk) {
+		sb_ticker_stop(run.tk);
+		free(run.tk);
 	}
-	free(vclock);
+	free(run.vclock);
 	for (i = 0; i < pt->threads; i++) {
-		free(nodes[i]);
+		free(run.nodes[i]);
 		sb_window_log_free(&run.m[i].log);
 	}
-	free(nodes);
+	free(run.nodes);
 	free(run.m);
 	sb_drive_free(pt, w, size);
 }

@@ -113,7 +113,13 @@ const struct sb_point *sb_plan_points(void)
 	return points;
 }
 
-static bool in_list(char **v, int n, const char *s);
+static bool in_list(char **v, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
 
 /* Splits a comma list into a NULL-terminated array of fresh strings,
  * dropping repeats (a name twice would register the benchmark twice).
@@ -148,20 +154,18 @@ static char **split_list(const char *s, int *n, bool cpu_lists)
 	return v;
 }
 
-static char **split(const char *s, int *n)
-{
-	return split_list(s, n, false);
-}
-
-static bool in_list(char **v, int n, const char *s)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(v[i], s) == 0)
-			return true;
-	return false;
-}
+/* The options parsed into lists, and what registering them counted. */
+struct plan {
+	const struct sb_opts *o;
+	const struct sb_topo *t;
+	char **strat;			/* NULL: every strategy */
+	char **locks;			/* NULL: each driver's default lock */
+	char **places;
+	int *threads;
+	int nstrat, nlocks, nplaces, nthreads;
+	bool autop;			/* placement "auto" */
+	int registered, skipped;
+};
 
 /* What one benchmark runs, less its threads and placement. */
 struct sb_what {
@@ -172,8 +176,8 @@ struct sb_what {
 	bool brief;			/* calibration for the limits: short, once */
 };
 
-static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const struct sb_what *w,
-			int threads, const char *placement, const int *cpus, const char *ab)
+static int add_point_as(const struct plan *p, const struct sb_what *w, int threads,
+			const char *placement, const int *cpus, const char *ab)
 {
 	const struct sb_family_driver *drv = w->drv;
 	const char *lock = w->lock;
@@ -209,14 +213,14 @@ static int add_point_as(const struct sb_opts *o, const struct sb_topo *t, const 
 	points = pt;
 	pt->cpus = malloc(sizeof(int) * threads);
 	memcpy(pt->cpus, cpus, sizeof(int) * threads);
-	pt->topo = t;
-	node = o->home_node >= 0 ? o->home_node : sb_topo_node_of_cpu(t, cpus[0]);
+	pt->topo = p->t;
+	node = p->o->home_node >= 0 ? p->o->home_node : sb_topo_node_of_cpu(p->t, cpus[0]);
 	pt->home_node = node >= 0 ? node : 0;
 	sb_point_name(f, nfirst, pt->name, sizeof(pt->name));
 	pt->counters_off = ab && !strcmp(ab, "none");
 	pt->brief = w->brief;
 	sb_points_add(pt->name, f);
-	if (o->skip && o->skip(pt->name, o->skip_arg))
+	if (p->o->skip && p->o->skip(pt->name, p->o->skip_arg))
 		return 0;	/* done before (--resume): planned, not registered */
 	b = sb_bench_register(pt->name, drv->body, pt);
 	sb_bench_use_manual_time(b);
@@ -260,20 +264,20 @@ static void warn_smt_shared(const struct sb_topo *t, const char *placement, cons
 
 /* One point, or with --counters-ab two: the same benchmark without and
  * with the counters, for the cost of counting as a same-run ratio. */
-static int add_point(const struct sb_opts *o, const struct sb_topo *t, const struct sb_what *w,
-		     int threads, const char *placement, const int *cpus)
+static int add_point(const struct plan *p, const struct sb_what *w, int threads,
+		     const char *placement, const int *cpus)
 {
-	if (!o->counters_ab)
-		return add_point_as(o, t, w, threads, placement, cpus, NULL);
-	return add_point_as(o, t, w, threads, placement, cpus, "none") ||
-	       add_point_as(o, t, w, threads, placement, cpus, "on");
+	if (!p->o->counters_ab)
+		return add_point_as(p, w, threads, placement, cpus, NULL);
+	return add_point_as(p, w, threads, placement, cpus, "none") ||
+	       add_point_as(p, w, threads, placement, cpus, "on");
 }
 
 /* The driver's own CPU sets: one point each, placement list:CPUS. */
-static int add_cpu_sets(const struct sb_opts *o, const struct sb_topo *t, const struct sb_what *w)
+static int add_cpu_sets(const struct plan *p, const struct sb_what *w)
 {
 	struct sb_cpu_set *sets = NULL;
-	int n = w->drv->cpu_sets(t, w->strategy, w->variant, &sets), i, j;
+	int n = w->drv->cpu_sets(p->t, w->strategy, w->variant, &sets), i, j;
 
 	for (i = 0; i < n; i++) {
 		char place[128];
@@ -283,7 +287,7 @@ static int add_cpu_sets(const struct sb_opts *o, const struct sb_topo *t, const 
 			len += (size_t)snprintf(place + len, sizeof(place) - len, "%s%d", j ? "," : "",
 						sets[i].cpu[j]);
 		/* calibration is not A/B'ed with --counters-ab: one point each */
-		add_point_as(o, t, w, sets[i].n, place, sets[i].cpu, NULL);
+		add_point_as(p, w, sets[i].n, place, sets[i].cpu, NULL);
 	}
 	free(sets);
 	return n;
@@ -292,73 +296,170 @@ static int add_cpu_sets(const struct sb_opts *o, const struct sb_topo *t, const 
 /* The placements to run for one thread count.  "auto" keeps only those that
  * put threads on distinct CPU sets here (on a 1-package, no-SMT machine
  * compact, cores and scatter coincide). */
-static int add_placements(const struct sb_opts *o, const struct sb_topo *t,
-			  const struct sb_what *w, int threads, char **places, int nplaces,
-			  bool autop, char *err, size_t errlen)
+static int add_placements(const struct plan *p, const struct sb_what *w, int threads, char *err,
+			  size_t errlen)
 {
-	int *plans = malloc(sizeof(int) * threads * (nplaces + 1));
+	int *plans = malloc(sizeof(int) * threads * (p->nplaces + 1));
 	int kept = 0, i, j;
 
-	for (i = 0; i < nplaces; i++) {
+	for (i = 0; i < p->nplaces; i++) {
 		int *cpus = plans + (size_t)kept * threads;
 		bool dup = false;
 
-		if (sb_topo_plan(t, places[i], threads, cpus, err, errlen)) {
-			if (autop)
+		if (sb_topo_plan(p->t, p->places[i], threads, cpus, err, errlen)) {
+			if (p->autop)
 				continue;	/* e.g. cores with more threads than cores */
 			free(plans);
 			return -1;
 		}
-		for (j = 0; autop && j < kept; j++)
+		for (j = 0; p->autop && j < kept; j++)
 			dup |= memcmp(plans + (size_t)j * threads, cpus, sizeof(int) * threads) == 0;
 		if (dup)
 			continue;
-		add_point(o, t, w, threads, places[i], cpus);
-		warn_smt_shared(t, places[i], cpus, threads);
+		add_point(p, w, threads, p->places[i], cpus);
+		warn_smt_shared(p->t, p->places[i], cpus, threads);
 		kept++;
 	}
 	free(plans);
 	return 0;
 }
 
-static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
-			 char ***locks_p, char ***places_p, int **threads_p, bool *locks_owned, char *err,
-			 size_t errlen);
-
-int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen)
+/* --threads and --placement; explicit placements are validated once, at 1 thread. */
+static int parse_threads_places(struct plan *p, char *err, size_t errlen)
 {
-	char **strat = NULL, **locks = NULL, **places = NULL;
-	bool locks_owned = true;
-	int *threads = NULL;
-	int rc;
+	const struct sb_opts *o = p->o;
+	int cpu;
 
-	if (!skip_note)
-		skip_note = open_memstream(&skip_buf, &skip_len);
-	rc = plan_register(o, t, &strat, &locks, &places, &threads, &locks_owned, err, errlen);
-
-	if (rc)
-		sb_err_oneline(err);	/* errors echo user input: one line (err.h) */
-	free(threads);
-	free_list(strat);
-	free_list(places);
-	if (locks_owned)
-		free_list(locks);
-	else
-		free(locks);
-	return rc;
+	p->threads = calloc(sb_topo_npus(p->t) + 4, sizeof(int));
+	p->nthreads = sb_topo_thread_counts(p->t, o->threads, p->threads, sb_topo_npus(p->t) + 4,
+					    err, errlen);
+	if (p->nthreads < 0)
+		return -1;
+	p->places = p->autop ? split_list("compact,cores,scatter", &p->nplaces, false) :
+			       split_list(o->placement, &p->nplaces, true);
+	for (int i = 0; i < p->nplaces; i++)
+		if (!p->autop && sb_topo_plan(p->t, p->places[i], 1, &cpu, err, errlen))
+			return -1;
+	return 0;
 }
 
-static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char ***strat_p,
-			 char ***locks_p, char ***places_p, int **threads_p, bool *locks_owned, char *err,
-			 size_t errlen)
+/* --strategy: each name known to a selected family, and not only a calibration. */
+static int parse_strategies(struct plan *p, char *err, size_t errlen)
 {
-	int nthreads, nstrat = 0, nlocks = 0, nplaces, registered = 0, skipped = 0;
-	int f, i, s, l, ti, v, nv;
-	char why[256];
+	const struct sb_opts *o = p->o;
+
+	if (!o->strategy)
+		return 0;
+	p->strat = split_list(o->strategy, &p->nstrat, false);
+	for (int i = 0; i < p->nstrat; i++) {
+		bool found = false, runs = false;
+		const char *calib = NULL;
+
+		for (int f = 0; sb_drivers[f]; f++)
+			if ((!o->family || strcmp(o->family, sb_drivers[f]->family) == 0) &&
+			    drv_has(sb_drivers[f], p->strat[i])) {
+				found = true;
+				runs |= o->family || !sb_drivers[f]->calibrates;
+				if (sb_drivers[f]->calibrates)
+					calib = sb_drivers[f]->family;
+			}
+		if (found && !runs) {	/* a calibration runs only when asked for */
+			snprintf(err, errlen, "strategy '%s' is a calibration, run only when "
+				 "its family is asked for: add --family=%s", p->strat[i], calib);
+			return -1;
+		}
+		if (!found) {
+			snprintf(err, errlen, "unknown strategy '%s'%s%s (see stratbench list)",
+				 p->strat[i], o->family ? " in family " : "",
+				 o->family ? o->family : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* --lock: a list of known locks, or "all" of the registry's. */
+static int parse_locks(struct plan *p, char *err, size_t errlen)
+{
+	const char *lock = p->o->lock;
+
+	if (lock && strcmp(lock, "all") != 0) {
+		p->locks = split_list(lock, &p->nlocks, false);
+		for (int i = 0; i < p->nlocks; i++)
+			if (!sb_lock_find(p->locks[i])) {
+				snprintf(err, errlen, "unknown lock '%s' (see stratbench list)",
+					 p->locks[i]);
+				return -1;
+			}
+	} else if (lock) {
+		p->nlocks = sb_registry_count(SB_FAMILY_lock, false);
+		p->locks = calloc(p->nlocks + 1, sizeof(*p->locks));
+		for (int i = 0; i < p->nlocks; i++)
+			p->locks[i] = strdup(sb_registry_at(SB_FAMILY_lock, i, false)->name);
+	}
+	return 0;
+}
+
+/* One strategy of a family: every lock × variant × thread count ×
+ * placement, or the driver's own CPU sets.  limits: a brief calibration. */
+static int add_strategy(struct plan *p, const struct sb_family_driver *drv, const char *name,
+			bool limits, char *err, size_t errlen)
+{
 	static struct sb_params variants[SB_MAX_VARIANTS];
-	char **strat = NULL, **locks = NULL, **places;
-	bool autop = strcmp(o->placement, "auto") == 0;
-	int *threads = NULL;
+	const char *deflock[1];
+	char **lk = p->locks;
+	int nl = p->nlocks, nv, l, v, ti;
+	char why[256];
+
+	if (drv->unavailable && drv->unavailable(name, p->t, why, sizeof(why))) {
+		/* said by sb_plan_say_skipped(), after every usage check */
+		if (skip_note)
+			fprintf(skip_note, "stratbench: %s: skipped: %s\n", name, why);
+		p->skipped++;
+		return 0;
+	}
+	if (!drv->takes_lock || !drv->takes_lock(name)) {
+		nl = 1;
+		lk = NULL;
+	} else if (!p->locks) {
+		deflock[0] = drv->default_lock && sb_lock_find(drv->default_lock) ?
+			     drv->default_lock : "ttas";
+		lk = (char **)deflock;
+		nl = 1;
+	}
+	memset(variants, 0, sizeof(variants));
+	nv = drv->variants ? drv->variants(name, variants, SB_MAX_VARIANTS) : 0;
+	if (drv->cpu_sets) {
+		for (v = 0; v < (nv ? nv : 1); v++) {
+			struct sb_what w = {
+				.drv = drv, .strategy = name,
+				.variant = nv ? &variants[v] : NULL, .brief = limits,
+			};
+
+			p->registered += add_cpu_sets(p, &w);
+		}
+		return 0;
+	}
+	for (l = 0; l < nl; l++)
+		for (v = 0; v < (nv ? nv : 1); v++)
+			for (ti = 0; ti < p->nthreads; ti++) {
+				struct sb_what w = {
+					.drv = drv, .strategy = name, .lock = lk ? lk[l] : NULL,
+					.variant = nv ? &variants[v] : NULL,
+				};
+
+				if (add_placements(p, &w, p->threads[ti], err, errlen))
+					return -1;
+				p->registered++;
+			}
+	return 0;
+}
+
+/* Every selected family's strategies, after every option was checked. */
+static int plan_register(struct plan *p, char *err, size_t errlen)
+{
+	const struct sb_opts *o = p->o;
+	int f, s;
 
 	if (o->family) {
 		for (f = 0; sb_drivers[f] && strcmp(sb_drivers[f]->family, o->family); f++)
@@ -369,64 +470,9 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 			return -1;
 		}
 	}
-	threads = calloc(sb_topo_npus(t) + 4, sizeof(int));
-	*threads_p = threads;
-	nthreads = sb_topo_thread_counts(t, o->threads, threads, sb_topo_npus(t) + 4, err, errlen);
-	if (nthreads < 0)
+	if (parse_threads_places(p, err, errlen) || parse_strategies(p, err, errlen) ||
+	    parse_locks(p, err, errlen))
 		return -1;
-	places = autop ? split("compact,cores,scatter", &nplaces) :
-			 split_list(o->placement, &nplaces, true);
-	*places_p = places;
-	for (i = 0; i < nplaces; i++) {	/* validate explicit placements once, at 1 thread */
-		int cpu;
-
-		if (!autop && sb_topo_plan(t, places[i], 1, &cpu, err, errlen))
-			return -1;
-	}
-	if (o->strategy) {
-		strat = split(o->strategy, &nstrat);
-		*strat_p = strat;
-		for (i = 0; i < nstrat; i++) {
-			bool found = false, runs = false;
-			const char *calib = NULL;
-
-			for (f = 0; sb_drivers[f]; f++)
-				if ((!o->family || strcmp(o->family, sb_drivers[f]->family) == 0) &&
-				    drv_has(sb_drivers[f], strat[i])) {
-					found = true;
-					runs |= o->family || !sb_drivers[f]->calibrates;
-					if (sb_drivers[f]->calibrates)
-						calib = sb_drivers[f]->family;
-				}
-			if (found && !runs) {	/* a calibration runs only when asked for */
-				snprintf(err, errlen, "strategy '%s' is a calibration, run only when "
-					 "its family is asked for: add --family=%s", strat[i], calib);
-				return -1;
-			}
-			if (!found) {
-				snprintf(err, errlen, "unknown strategy '%s'%s%s (see stratbench list)",
-					 strat[i], o->family ? " in family " : "",
-					 o->family ? o->family : "");
-				return -1;
-			}
-		}
-	}
-	if (o->lock && strcmp(o->lock, "all") != 0) {
-		locks = split(o->lock, &nlocks);
-		*locks_p = locks;
-		for (i = 0; i < nlocks; i++)
-			if (!sb_lock_find(locks[i])) {
-				snprintf(err, errlen, "unknown lock '%s' (see stratbench list)", locks[i]);
-				return -1;
-			}
-	} else if (o->lock) {
-		nlocks = sb_registry_count(SB_FAMILY_lock, false);
-		locks = calloc(nlocks + 1, sizeof(*locks));
-		*locks_p = locks;
-		*locks_owned = false;	/* registry names */
-		for (i = 0; i < nlocks; i++)
-			locks[i] = (char *)sb_registry_at(SB_FAMILY_lock, i, false)->name;
-	}
 	for (f = 0; sb_drivers[f]; f++) {	/* options checked together */
 		const struct sb_family_driver *drv = sb_drivers[f];
 
@@ -436,7 +482,6 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 	}
 	for (f = 0; sb_drivers[f]; f++) {
 		const struct sb_family_driver *drv = sb_drivers[f];
-
 		bool asked = o->family && strcmp(o->family, drv->family) == 0;
 		/* calibration: asked for by --family, or the limits of a --limits run */
 		bool limits = drv->calibrates && !asked && o->limits;
@@ -445,65 +490,38 @@ static int plan_register(const struct sb_opts *o, const struct sb_topo *t, char 
 			continue;
 		for (s = 0; s < drv_count(drv); s++) {
 			const char *name = drv_at(drv, s);
-			const char *deflock[1];
-			char **lk = locks;
-			int nl = nlocks;
 
-			if (strat && !limits && !in_list(strat, nstrat, name))
+			if (p->strat && !limits && !in_list(p->strat, p->nstrat, name))
 				continue;
-			if (drv->unavailable && drv->unavailable(name, t, why, sizeof(why))) {
-				/* said by sb_plan_say_skipped(), after every usage check */
-				if (skip_note)
-					fprintf(skip_note, "stratbench: %s: skipped: %s\n", name, why);
-				skipped++;
-				continue;
-			}
-			if (!drv->takes_lock || !drv->takes_lock(name)) {
-				nl = 1;
-				lk = NULL;
-			} else if (!locks) {
-				deflock[0] = drv->default_lock && sb_lock_find(drv->default_lock) ?
-					     drv->default_lock : "ttas";
-				lk = (char **)deflock;
-				nl = 1;
-			}
-			memset(variants, 0, sizeof(variants));
-			nv = drv->variants ? drv->variants(name, variants, SB_MAX_VARIANTS) : 0;
-			if (drv->cpu_sets) {
-				for (v = 0; v < (nv ? nv : 1); v++) {
-					struct sb_what w = {
-						.drv = drv, .strategy = name,
-						.variant = nv ? &variants[v] : NULL,
-						.brief = limits,
-					};
-
-					registered += add_cpu_sets(o, t, &w);
-				}
-				continue;
-			}
-			for (l = 0; l < nl; l++)
-				for (v = 0; v < (nv ? nv : 1); v++)
-					for (ti = 0; ti < nthreads; ti++) {
-						struct sb_what w = {
-							.drv = drv, .strategy = name,
-							.lock = lk ? lk[l] : NULL,
-							.variant = nv ? &variants[v] : NULL,
-						};
-
-						if (add_placements(o, t, &w, threads[ti], places,
-								   nplaces, autop, err, errlen))
-							return -1;
-						registered++;
-					}
+			if (add_strategy(p, drv, name, limits, err, errlen))
+				return -1;
 		}
 	}
-	if (!registered && skipped) {	/* each skip has said why: not a usage error */
+	if (!p->registered && p->skipped) {	/* each skip has said why: not a usage error */
 		snprintf(err, errlen, "nothing to run: every selected strategy was skipped here");
 		return 1;
 	}
-	if (!registered) {
+	if (!p->registered) {
 		snprintf(err, errlen, "nothing to run: no strategy of the chosen family matches");
 		return -1;
 	}
 	return 0;
+}
+
+int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen)
+{
+	struct plan p = { .o = o, .t = t };
+	int rc;
+
+	if (!skip_note)
+		skip_note = open_memstream(&skip_buf, &skip_len);
+	p.autop = strcmp(o->placement, "auto") == 0;
+	rc = plan_register(&p, err, errlen);
+	if (rc)
+		sb_err_oneline(err);	/* errors echo user input: one line (err.h) */
+	free(p.threads);
+	free_list(p.strat);
+	free_list(p.places);
+	free_list(p.locks);
+	return rc;
 }

@@ -93,12 +93,12 @@ void sb_drive_counters_close(struct sb_drive *d)
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
 		 struct sb_drive *d)
 {
-	return sb_drive_run_team(st, pt, pt->threads, pt->cpus, fn, arg, NULL, d);
+	const struct sb_drive_team t = { pt->threads, pt->cpus, fn, arg, NULL };
+
+	return sb_drive_run_team(st, pt, &t, d);
 }
 
-int sb_drive_run_team(sb_state *st, const struct sb_point *pt, int n, const int *cpus,
-		      sb_team_fn fn, void *arg,
-		      uint64_t (*round_ns)(const struct sb_team_result *r, void *arg),
+int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_drive_team *t,
 		      struct sb_drive *d)
 {
 	char err[256];
@@ -106,22 +106,22 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, int n, const int 
 	int i;
 
 	memset(d, 0, sizeof(*d));
-	d->n = n;
+	d->n = t->n;
 	d->ops = calloc(d->n, sizeof(*d->ops));
-	d->team = sb_team_create(n, cpus, fn, arg, err, sizeof(err));
+	d->team = sb_team_create(t->n, t->cpus, t->fn, t->arg, err, sizeof(err));
 	if (!d->team) {
 		sb_state_skip_with_error(st, err);
 		free(d->ops);
 		d->ops = NULL;
 		return -1;
 	}
-	counters_open(d, pt, cpus);
+	counters_open(d, pt, t->cpus);
 	while ((k = sb_state_keep_running_batch(st, SB_ROUND_MAX)) > 0) {
 		struct sb_team_result r;
 		uint64_t ns;
 
 		sb_team_run(d->team, (uint64_t)k, &r);
-		ns = round_ns ? round_ns(&r, arg) : r.elapsed_ns;
+		ns = t->round_ns ? t->round_ns(&r, t->arg) : r.elapsed_ns;
 		sb_state_set_iteration_time(st, (double)ns * 1e-9);
 		d->elapsed_ns += ns;
 		d->total_ops += r.total_ops;
@@ -136,7 +136,7 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, int n, const int 
 
 /* cnt:NAME (total over the timed region) and cnt:NAME/op (per op of all
  * members); what could not be measured here goes in the label. */
-static void report_counters(sb_state *st, struct sb_drive *d)
+void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
 {
 	const char *name;
 	char per_op[192];
@@ -153,11 +153,6 @@ static void report_counters(sb_state *st, struct sb_drive *d)
 		sb_state_append_label(st, sb_counters_label(d->cnt));
 	sb_counters_close(d->cnt);
 	d->cnt = NULL;
-}
-
-void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
-{
-	report_counters(st, d);
 	free(d->ops);
 	d->ops = NULL;
 }
@@ -190,9 +185,7 @@ void sb_drive_report(sb_state *st, struct sb_drive *d)
 		sb_state_counter(st, "jain", sumsq > 0 ? sum * sum / (d->n * sumsq) : 0,
 				 SB_COUNTER_DEFAULT);
 	}
-	report_counters(st, d);
-	free(d->ops);
-	d->ops = NULL;
+	sb_drive_report_counters(st, d);
 }
 
 void sb_catch_stop_signals(void (*handler)(int))

@@ -100,6 +100,20 @@ std::string strip_manual_time(const std::string &name)
 
 using Run = benchmark::BenchmarkReporter::Run;
 
+// Which run r is: rep cleared, then its names (pointing into r and name,
+// which must outlive rep), repetition and error.  Aggregates carry their
+// suffix (_mean) outside run_name: the plain benchmark name goes in name,
+// the aggregate in its own field.
+void identify(const Run &r, const std::string &name, sb_run_report &rep)
+{
+	rep = {};
+	rep.name = name.c_str();
+	rep.registered = r.run_name.function_name.c_str();
+	rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
+	rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
+	rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
+}
+
 // One run as the C hooks see it.  The strings and arrays point into r and
 // the three holders, which must outlive rep.
 void fill_report(const Run &r, std::string &name, std::vector<const char *> &names,
@@ -107,47 +121,46 @@ void fill_report(const Run &r, std::string &name, std::vector<const char *> &nam
 {
 	double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
 
-	// Aggregates carry their suffix (_mean) outside run_name: the plain
-	// benchmark name goes in name, the aggregate in its own field.
 	name = strip_manual_time(r.run_name.str());
 	for (const auto &c : r.counters) {
 		names.push_back(c.first.c_str());
 		values.push_back(c.second.value);
 	}
-	rep = {};
-	rep.name = name.c_str();
-	rep.registered = r.run_name.function_name.c_str();
-	rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
+	identify(r, name, rep);
 	rep.iterations = r.iterations;
-	rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
 	rep.real_ns = r.GetAdjustedRealTime() / mult * 1e9;
 	rep.cpu_ns = r.GetAdjustedCPUTime() / mult * 1e9;
 	if (r.run_type == Run::RT_Aggregate && r.aggregate_unit == benchmark::kPercentage)
 		rep.real_ns = rep.cpu_ns = NAN;	// a cv: a fraction, not a time
 	rep.label = r.report_label.c_str();
-	rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
 	rep.ncounters = (int)names.size();
 	rep.counter_names = names.data();
 	rep.counter_values = values.data();
 }
 
-// Hands one run to the C hook.  Called by exactly one reporter: the file
-// reporter when there is one (it sees every run, whatever
-// --benchmark_display_aggregates_only hides), else the display reporter.
-void forward(const Run &r)
+// Hands one run to n hooks.
+void call_hooks(const Run &r, const sb_run_hook *hooks, void *const *args, int n)
 {
 	std::vector<const char *> names;
 	std::vector<double> values;
 	std::string name;
 	sb_run_report rep;
 
+	fill_report(r, name, names, values, rep);
+	for (int i = 0; i < n; i++)
+		if (hooks[i])
+			hooks[i](&rep, args[i]);
+}
+
+// Hands one run to the C hooks.  Called by exactly one reporter: the file
+// reporter when there is one (it sees every run, whatever
+// --benchmark_display_aggregates_only hides), else the display reporter.
+void forward(const Run &r)
+{
 	if (r.error_occurred)
 		any_error = true;
-	if (!nhooks)
-		return;
-	fill_report(r, name, names, values, rep);
-	for (int i = 0; i < nhooks; i++)
-		run_hooks[i](&rep, run_hook_args[i]);
+	if (nhooks)
+		call_hooks(r, run_hooks, run_hook_args, nhooks);
 }
 
 // GB 1.7.1 reports a benchmark in two calls: its repetitions, then (when at
@@ -195,20 +208,11 @@ void forward_group(const std::vector<Run> &runs)
 		jr.ReportRuns(pending);
 		json << "\n]\n";
 		names.reserve(pending.size());
-		reps.reserve(pending.size());
 		for (const Run &r : pending)
 			names.push_back(strip_manual_time(r.run_name.str()));
-		for (size_t i = 0; i < pending.size(); i++) {
-			const Run &r = pending[i];
-			sb_run_report rep = {};
-
-			rep.name = names[i].c_str();
-			rep.registered = r.run_name.function_name.c_str();
-			rep.aggregate = r.run_type == Run::RT_Aggregate ? r.aggregate_name.c_str() : "";
-			rep.repetition_index = r.run_type == Run::RT_Aggregate ? -1 : r.repetition_index;
-			rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
-			reps.push_back(rep);
-		}
+		reps.resize(pending.size());
+		for (size_t i = 0; i < pending.size(); i++)
+			identify(pending[i], names[i], reps[i]);
 		std::string text = json.str();
 		group_hook(reps.data(), (int)reps.size(), text.c_str(), group_hook_arg);
 	}
@@ -388,6 +392,29 @@ void register_gb(sb_bench *raw)
 		f(raw->b);
 }
 
+// Registers with GB again every benchmark of stage, or all of them.
+void register_stage(int stage, bool all = false)
+{
+	benchmark::ClearRegisteredBenchmarks();
+	for (const auto &b : benches())
+		if (all || b->stage == stage)
+			register_gb(b.get());
+}
+
+// GB's initialisation with argv: 0, or 2 on an unknown flag (said).
+int init_gb(std::vector<char *> args)
+{
+	int n = (int)args.size();
+
+	args.push_back(nullptr);
+	benchmark::Initialize(&n, args.data());
+	if (n > 1) {
+		std::fprintf(stderr, "stratbench: unknown option '%s'\n", args[1]);
+		return 2;
+	}
+	return 0;
+}
+
 void add_cfg(sb_bench *b, std::function<void(benchmark::internal::Benchmark *)> f)
 {
 	f(b->b);
@@ -488,12 +515,6 @@ void sb_bench_clear_all(void)
 
 void sb_bench_setup(sb_bench *b, sb_bench_fn f) { b->setup = f; }
 void sb_bench_teardown(sb_bench *b, sb_bench_fn f) { b->teardown = f; }
-void sb_bench_arg(sb_bench *b, int64_t v)
-{
-	b->nargs = 1;
-	add_cfg(b, [v](benchmark::internal::Benchmark *x) { x->Arg(v); });
-}
-
 void sb_bench_args(sb_bench *b, const int64_t *v, int n)
 {
 	std::vector<int64_t> set(v, v + n);
@@ -566,8 +587,6 @@ int64_t sb_state_keep_running_batch(sb_state *s, int64_t max_batch)
 
 int64_t sb_state_iterations(const sb_state *s) { return s->st->iterations(); }
 void sb_state_set_iteration_time(sb_state *s, double sec) { s->st->SetIterationTime(sec); }
-void sb_state_pause_timing(sb_state *s) { s->st->PauseTiming(); }
-void sb_state_resume_timing(sb_state *s) { s->st->ResumeTiming(); }
 
 void sb_state_counter(sb_state *s, const char *name, double v, unsigned flags)
 {
@@ -664,14 +683,6 @@ namespace {
 // calling up into the run
 [[maybe_unused]] const bool results_hooks_set = (sb_context_set_sink(sb_context_add),
 				sb_out_fail_set_stop(sb_gbench_stop), true);
-}  // namespace
-
-extern "C" {
-bool sb_gbench_stopped(void) { return stop_requested != 0; }
-
-} // extern "C"
-
-namespace {
 
 // What --benchmark_filter (the last one, as GB reads it) selects, by GB
 // 1.7.1's rules: a leading '-' negates, "all" and "" select everything,
@@ -681,11 +692,11 @@ class Filter {
 public:
 	Filter(int argc, char *const *argv)
 	{
-		std::string filter;
-
 		for (int i = 1; i < argc; i++)
 			if (!std::strncmp(argv[i], "--benchmark_filter=", 19))
-				filter = argv[i] + 19;
+				given_ = argv[i] + 19;
+		std::string filter = given_;
+
 		negate_ = !filter.empty() && filter[0] == '-';
 		if (negate_)
 			filter.erase(0, 1);
@@ -711,6 +722,7 @@ public:
 	Filter &operator=(const Filter &) = delete;
 	bool ok() const { return ok_; }
 	const std::string &why() const { return why_; }
+	const std::string &given() const { return given_; }	// as on the command line
 	bool selects(const sb_bench &b) const
 	{
 		std::string name = b.name + "/manual_time";
@@ -721,7 +733,7 @@ public:
 private:
 	regex_t re_;
 	bool ok_, all_, negate_;
-	std::string why_;
+	std::string why_, given_;
 };
 
 } // namespace
@@ -762,15 +774,11 @@ int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg)
 int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen)
 {
 	Filter f(argc, argv);
-	const char *given = nullptr;
 
 	if (f.ok())
 		return 0;
-	for (int i = 1; i < argc; i++)
-		if (!std::strncmp(argv[i], "--benchmark_filter=", 19))
-			given = argv[i] + 19;
 	std::snprintf(err, errlen, "bad value in '--benchmark_filter=%s': not an extended "
-		      "regular expression (%s)", given ? given : "", f.why().c_str());
+		      "regular expression (%s)", f.given().c_str(), f.why().c_str());
 	return -1;
 }
 
@@ -783,7 +791,6 @@ int sb_gbench_main(int argc, char **argv)
 	std::ofstream out;
 	std::vector<int> stages;
 	size_t matched = 0;
-	int n = argc;
 
 	for (int i = 1; i < argc; i++) {
 		if (!std::strncmp(argv[i], "--benchmark_out=", 16)) {
@@ -793,12 +800,8 @@ int sb_gbench_main(int argc, char **argv)
 		if (!std::strncmp(argv[i], "--benchmark_out_format=", 23))
 			out_format = argv[i] + 23;
 	}
-	args.push_back(nullptr);
-	benchmark::Initialize(&n, args.data());
-	if (n > 1) {
-		std::fprintf(stderr, "stratbench: unknown option '%s'\n", args[1]);
+	if (init_gb(args))
 		return 2;
-	}
 	if (!out_path.empty()) {
 		out.open(out_path, std::ios::out | std::ios::trunc);
 		if (!out.is_open()) {
@@ -825,10 +828,7 @@ int sb_gbench_main(int argc, char **argv)
 
 		display.SetErrorStream(&said);
 		for (size_t k = 0; k < stages.size(); k++) {
-			benchmark::ClearRegisteredBenchmarks();
-			for (const auto &b : benches())
-				if (b->stage == stages[k])
-					register_gb(b.get());
+			register_stage(stages[k]);
 			last_stage = false;	// Finalize once, below
 			said.str("");
 			matched += benchmark::RunSpecifiedBenchmarks(&display, file.get());
@@ -841,9 +841,7 @@ int sb_gbench_main(int argc, char **argv)
 		if (!matched)
 			std::cerr << said.str();
 		// as registered before: every benchmark, for a later count or run
-		benchmark::ClearRegisteredBenchmarks();
-		for (const auto &b : benches())
-			register_gb(b.get());
+		register_stage(0, true);
 	}
 	benchmark::Shutdown();
 	if (out.is_open()) {	// complete on disk, or recorded as failed
@@ -879,15 +877,8 @@ public:
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
 		for (const Run &r : runs) {
-			std::vector<const char *> names;
-			std::vector<double> values;
-			std::string name;
-			sb_run_report rep;
-
 			error |= r.error_occurred;
-			fill_report(r, name, names, values, rep);
-			if (hook_)
-				hook_(&rep, arg_);
+			call_hooks(r, &hook_, &arg_, 1);
 		}
 	}
 	bool error = false;
@@ -901,15 +892,8 @@ private:
 
 int sb_gbench_trials_begin(int argc, char **argv)
 {
-	std::vector<char *> args(argv, argv + argc);
-	int n = argc;
-
-	args.push_back(nullptr);
-	benchmark::Initialize(&n, args.data());
-	if (n > 1) {
-		std::fprintf(stderr, "stratbench: unknown option '%s'\n", args[1]);
+	if (init_gb(std::vector<char *>(argv, argv + argc)))
 		return 2;
-	}
 	go_multithreaded();
 	return 0;
 }
@@ -940,12 +924,7 @@ int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_ru
 // No benchmark::Shutdown(): in 1.7.1 it deletes the custom context and
 // leaves the pointer dangling, so a later sb_context_add (a run after the
 // trials, in this process) would write freed memory.
-void sb_gbench_trials_end(void)
-{
-	benchmark::ClearRegisteredBenchmarks();
-	for (const auto &b : benches())
-		register_gb(b.get());
-}
+void sb_gbench_trials_end(void) { register_stage(0, true); }
 
 void sb_gbench_register_selftest(void)
 {

@@ -49,7 +49,6 @@ sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg);
 void sb_bench_clear_all(void);
 void sb_bench_setup(sb_bench *b, sb_bench_fn setup);
 void sb_bench_teardown(sb_bench *b, sb_bench_fn teardown);
-void sb_bench_arg(sb_bench *b, int64_t v);		/* one more argument set of one */
 void sb_bench_args(sb_bench *b, const int64_t *v, int n);/* one argument set of n */
 void sb_bench_range(sb_bench *b, int64_t lo, int64_t hi);
 void sb_bench_use_manual_time(sb_bench *b);
@@ -64,8 +63,6 @@ bool sb_state_keep_running(sb_state *st);
 int64_t sb_state_keep_running_batch(sb_state *st, int64_t max_batch);
 int64_t sb_state_iterations(const sb_state *st);
 void sb_state_set_iteration_time(sb_state *st, double seconds);
-void sb_state_pause_timing(sb_state *st);
-void sb_state_resume_timing(sb_state *st);
 void sb_state_counter(sb_state *st, const char *name, double value, unsigned flags);
 void sb_state_set_label(sb_state *st, const char *label);
 /* Adds to the label ("; " between parts): several reporters of one run. */
@@ -100,29 +97,28 @@ void sb_gbench_display_quiet(bool quiet);
  * skipped repetition are reported to nobody (no console line, file entry
  * or hook call), so it is run again by a resumed run. */
 void sb_gbench_stop(void);
-bool sb_gbench_stopped(void);
 /* How many runs (benchmarks × repetitions) argv's --benchmark_filter and
  * --benchmark_repetitions select of the registered benchmarks. */
 int sb_gbench_count(int argc, char *const *argv);
 
 /* Initialise with argv (consumes --benchmark_* flags), run what is
- * registered, shut down.  Returns 0, or 1 if a benchmark failed. */
+ * registered, shut down.  Returns 0, or 1 if a benchmark failed; any
+ * argument left after initialisation that GB did not recognise is an
+ * error: it is reported and 2 returned. */
 int sb_gbench_main(int argc, char **argv);
-/* Any argument left after initialisation that GB did not recognise is an
- * error: sb_gbench_main() reports it and returns 2. */
 /* After sb_gbench_main(): 0 if --benchmark_out's file was written whole,
  * flushed and synced, else the errno of the first write that failed (the
  * run stopped there). */
 int sb_gbench_out_errno(void);
 /* 0 if argv's --benchmark_filter is a valid regular expression (GB 1.7.1's
  * rules), else -1 with err saying why, in stratbench's words. */
+int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
 /* Calls fn for every registered benchmark that --benchmark_filter in argv
  * selects, with its own min_time, iterations and repetitions (0: the
  * flags' or Google Benchmark's); returns how many (a plan's listing). */
 typedef void (*sb_each_fn)(const char *name, double min_time, int64_t iterations,
 			   int repetitions, void *arg);
 int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg);
-int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
 
 /* Trials (the paired A/B of `run --ab`, ab/ab.c): Google Benchmark
  * initialised once with argv (no --benchmark_* flags but the display's),

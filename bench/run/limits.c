@@ -1,6 +1,7 @@
 /* limits.c — the calibration table and the limits of limits.h. */
 #include "run/limits.h"
 #include "results/results.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,15 +34,8 @@ void sb_calib_record(const char *key, int rel, double value, double weight)
 	if (!isfinite(value) || !(value > 0) || !(weight > 0))
 		return;
 	if (!e) {
-		if (ntable == captable) {
-			int cap = captable ? 2 * captable : 64;
-			struct calib_entry *t = realloc(table, sizeof(*t) * cap);
-
-			if (!t)
-				return;
-			table = t;
-			captable = cap;
-		}
+		if (SB_GROW(table, captable, ntable + 1))
+			return;
 		e = &table[ntable++];
 		memset(e, 0, sizeof(*e));
 		snprintf(e->key, sizeof(e->key), "%s", key);

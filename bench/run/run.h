@@ -148,12 +148,17 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
  * them.  The team's hooks are the counters' in between. */
 void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt);
 void sb_drive_counters_close(struct sb_drive *d);
-/* sb_drive_run with n members on cpus (several may share a CPU) and, if
- * round_ns is given, the time each round reports to Google Benchmark (and
- * adds to d->elapsed_ns) instead of the team's elapsed time. */
-int sb_drive_run_team(sb_state *st, const struct sb_point *pt, int n, const int *cpus,
-		      sb_team_fn fn, void *arg,
-		      uint64_t (*round_ns)(const struct sb_team_result *r, void *arg),
+/* sb_drive_run with n members on cpus (several may share a CPU) running
+ * fn(arg) and, if round_ns is given, the time each round reports to Google
+ * Benchmark (and adds to d->elapsed_ns) instead of the team's elapsed time. */
+struct sb_drive_team {
+	int n;
+	const int *cpus;
+	sb_team_fn fn;
+	void *arg;
+	uint64_t (*round_ns)(const struct sb_team_result *r, void *arg);
+};
+int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_drive_team *t,
 		      struct sb_drive *d);
 /* For a driver that reports its own op counters: only the --counters
  * (cnt:NAME and cnt:NAME/op, per op of all members); frees d. */

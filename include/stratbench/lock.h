@@ -52,7 +52,7 @@ static inline double sb_wait_bucket_mid(unsigned b)
 	return (double)((4ull + b % 4) << (lg - 2)) + (double)(1ull << (lg - 2)) / 2;
 }
 
-/* One member's view of the lock benchmark (bench/lock_bench.c fills it). */
+/* One member's view of the lock benchmark (drivers/lock_bench.c fills it). */
 struct sb_lock_loop {
 	void *lock;
 	void *node;

@@ -374,6 +374,15 @@ unsigned long sb_window_count(const struct sb_window_policy *p, const struct sb_
 int sb_window_log_init(struct sb_window_log *l, size_t cap_admit, size_t cap_reset);
 void sb_window_log_free(struct sb_window_log *l);
 
+/* What the merge reads: the n members' logs, the run's start t0 (when the
+ * window was set up, next_window then next0), its end, and the window's
+ * interval, all in the window's ticks. */
+struct sb_window_run {
+	struct sb_window_log *const *logs;
+	int n;
+	sb_ticks t0, next0, end, interval;
+};
+
 /* Merged over all members' logs; definitions in docs/window.md ("Fidelity mode").
  * Windows run from one reset to the next that is not a double reset (a
  * reset whose now is not after the next_window the previous one set); only
@@ -393,8 +402,7 @@ struct sb_window_fidelity {
 	bool truncated;			/* a log filled: analysed up to cut */
 	double cut_fraction;		/* analysed part of [t0, end] */
 };
-void sb_window_fidelity(struct sb_window_log *const *logs, int n, sb_ticks t0, sb_ticks next0,
-			sb_ticks end, sb_ticks interval, unsigned long limit,
+void sb_window_fidelity(const struct sb_window_run *r, unsigned long limit,
 			struct sb_window_fidelity *out);
 
 /* The same merge as a timeline (the raw picture of stretching): window 0
@@ -411,8 +419,7 @@ struct sb_window_span {
 	uint64_t pages;			/* admitted in it by all members */
 	bool idle;			/* counted in idle_windows, not in the figures */
 };
-size_t sb_window_timeline(struct sb_window_log *const *logs, int n, sb_ticks t0, sb_ticks next0,
-			  sb_ticks end, sb_ticks interval, struct sb_window_span *out,
+size_t sb_window_timeline(const struct sb_window_run *r, struct sb_window_span *out,
 			  uint64_t *member_pages, size_t max, uint64_t *total);
 
 #endif
