@@ -182,7 +182,8 @@ static int parse_proc(struct sb_counters_spec *s, const char *a, char *err, size
 		return 0;
 	}
 	r = vm ? sb_vmstat_parse(text, f, &v, why, sizeof(why)) :
-		 sb_irq_sum(text, f, &cpu, 0, &v, &v, why, sizeof(why));
+		 sb_irq_sum(text, &(struct sb_irq_query){ f, &cpu, 0 }, &v, &v, why,
+			    sizeof(why));
 	free(text);
 	if (r == 0) {
 		if (!vm && !strcmp(f, "TLB"))
@@ -653,9 +654,11 @@ static void read_proc(struct sb_counters *c, uint64_t *vm, uint64_t *team, uint6
 			continue;
 		if (k->kind == K_VMSTAT)
 			r = vmtext ? sb_vmstat_parse(vmtext, k->field, &vm[i], err, sizeof(err)) : -1;
+		else if (irqtext)
+			r = sb_irq_sum(irqtext, &(struct sb_irq_query){ k->field, c->cpus, c->n },
+				       &team[i], &all[i], err, sizeof(err));
 		else
-			r = irqtext ? sb_irq_sum(irqtext, k->field, c->cpus, c->n, &team[i], &all[i],
-						 err, sizeof(err)) : -1;
+			r = -1;
 		if (r == 1) {
 			have[i] = 1;
 		} else if (r == 0) {
