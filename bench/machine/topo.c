@@ -195,13 +195,13 @@ static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, siz
 	fill_pus(t);
 	if (t->npus == 0) {
 		snprintf(err, errlen, "topology '%s' has no PUs", spec ? spec : "native");
-		sb_topo_destroy(t);
-		return -1;
+		goto fail;
 	}
 	*out = t;
 	return 0;
 fail:
 	hwloc_topology_destroy(t->h);
+	free(t->pu);
 	free(t);
 	free(xml);
 	return -1;
@@ -405,22 +405,18 @@ static int topo_plan_impl(const struct sb_topo *t, const char *placement, int n,
 		return -1;
 	}
 	if (strncmp(placement, "list:", 5) == 0) {
-		int *tmp = malloc(sizeof(int) * (t->npus > n ? t->npus : n));
+		int max = t->npus > n ? t->npus : n, *tmp = malloc(sizeof(int) * max);
+		int rc = parse_cpu_list(t, placement + 5, tmp, max, &avail, err, errlen);
 
-		if (parse_cpu_list(t, placement + 5, tmp, t->npus > n ? t->npus : n, &avail, err,
-				   errlen)) {
-			free(tmp);
-			return -1;
-		}
-		if (n > avail) {
+		if (!rc && n > avail) {
 			snprintf(err, errlen, "%d threads but the list '%s' has %d CPUs", n,
 				 placement + 5, avail);
-			free(tmp);
-			return -1;
+			rc = -1;
 		}
-		memcpy(cpus, tmp, sizeof(int) * n);
+		if (!rc)
+			memcpy(cpus, tmp, sizeof(int) * n);
 		free(tmp);
-		return 0;
+		return rc;
 	}
 	if (strcmp(placement, "compact") == 0 || strcmp(placement, "scatter") == 0) {
 		avail = t->npus;
