@@ -495,12 +495,8 @@ struct sb_counters *sb_counters_open(const struct sb_counters_spec *s, int n, co
 	}
 	c->m = calloc((size_t)n, sizeof(struct member *));
 	for (i = 0; i < n; i++) {
-		struct member *m;
+		struct member *m = member_alloc(1, sizeof(*m));
 
-		if (posix_memalign((void **)&m, SB_CACHELINE,
-				   (sizeof(*m) + SB_CACHELINE - 1) / SB_CACHELINE * SB_CACHELINE))
-			abort();
-		memset(m, 0, sizeof(*m));
 		m->g = member_alloc((size_t)s->n, sizeof(*m->g));
 		m->fds = member_alloc((size_t)s->n, sizeof(*m->fds));
 		m->before = member_alloc((size_t)s->n * READ_WORDS(s->n), sizeof(uint64_t));
