@@ -297,12 +297,12 @@ static int plan_scatter(const struct sb_topo *t, int *cpus, int n)
 	/* arrays of pointers: sizeof a pointer is meant (NOLINT: clang-tidy's
 	 * sizeof-expression takes it for sizeof(struct *) by mistake) */
 	size_t np = (size_t)t->npus, psz = sizeof(const struct sb_pu *);	/* NOLINT */
-	const struct sb_pu **sorted = malloc(psz * np);
-	const struct sb_pu **pkg_seq = malloc(psz * np);
-	const struct sb_pu **order = calloc(np, psz);
-	const struct sb_pu ***groups = malloc(sizeof(const struct sb_pu **) * np);	/* NOLINT */
-	const struct sb_pu ***pkg_groups = malloc(sizeof(const struct sb_pu **) * np);	/* NOLINT */
-	int *len = malloc(sizeof(int) * np), *pkg_len = malloc(sizeof(int) * np);
+	/* three arrays of np in one block: sorted, pkg_seq, order */
+	const struct sb_pu **sorted = calloc(3 * np, psz), **pkg_seq = sorted + np;
+	const struct sb_pu **order = pkg_seq + np;
+	const struct sb_pu ***groups = malloc(2 * sizeof(const struct sb_pu **) * np);	/* NOLINT */
+	const struct sb_pu ***pkg_groups = groups + np;
+	int *len = malloc(2 * sizeof(int) * np), *pkg_len = len + np;
 	int i = 0, used = 0, npk = 0;
 
 	if (n > t->npus)	/* the caller checked; keeps order[] in bounds below */
@@ -331,12 +331,8 @@ static int plan_scatter(const struct sb_topo *t, int *cpus, int n)
 	for (i = 0; i < n; i++)
 		cpus[i] = order[i]->os;	/* NOLINT(clang-analyzer-core.NullDereference) */
 	free(sorted);
-	free(pkg_seq);
-	free(order);
 	free(groups);
-	free(pkg_groups);
 	free(len);
-	free(pkg_len);
 	return 0;
 }
 
