@@ -681,11 +681,55 @@ static void add_res(struct sb_counters *c, const char *shown, const char *suffix
 	r->total = v;
 }
 
+/* Perf counter i over the members: its total, scaled where multiplexed, or
+ * in the label why it has none. */
+static void end_perf(struct sb_counters *c, int i, const struct cnt *k)
+{
+	double total = 0, minfrac = 1;
+	int failed = -1, unscheduled = 0, rerr = 0;
+	char buf[320];
+
+	for (int t = 0; t < c->n; t++) {
+		const struct member *m = c->m[t];
+
+		if (m->failed[i])
+			failed = t;
+		else if (m->read_errno)
+			rerr = m->read_errno;
+		else if (m->run[i] == 0 && m->en[i] > 0)
+			unscheduled++;
+		else if (m->run[i] > 0) {
+			double frac = (double)m->run[i] / (double)m->en[i];
+
+			/* multiplexed: scaled by time enabled / running */
+			total += (double)m->raw[i] / frac;
+			minfrac = frac < minfrac ? frac : minfrac;
+		}
+	}
+	if (failed >= 0) {
+		sb_perf_why(c->m[failed]->fail_err, &k->ev, buf, sizeof(buf));
+		label_add(c, k->shown, buf);
+	} else if (rerr) {
+		snprintf(buf, sizeof(buf), "read failed (%s)", strerror(rerr));
+		label_add(c, k->shown, buf);
+	} else if (unscheduled) {
+		label_add(c, k->shown, "never scheduled on the PMU (too many events "
+			  "at once): not counted");
+	} else {
+		if (minfrac < 0.999) {
+			snprintf(buf, sizeof(buf), "multiplexed, counted %.0f%% of the "
+				 "time at least, values scaled", minfrac * 100);
+			label_add(c, k->shown, buf);
+		}
+		add_res(c, k->shown, "", total);
+	}
+}
+
 void sb_counters_end(struct sb_counters *c)
 {
 	const struct sb_counters_spec *s;
 	struct proc_snap *now;
-	char why[256] = "", buf[320];
+	char why[256] = "";
 	int i, t;
 
 	if (!c)
@@ -699,46 +743,9 @@ void sb_counters_end(struct sb_counters *c)
 		if (k->why)
 			continue;	/* named once per run, in the context */
 		switch (k->kind) {
-		case K_PERF: {
-			double total = 0, minfrac = 1;
-			int failed = -1, unscheduled = 0, rerr = 0;
-
-			for (t = 0; t < c->n; t++) {
-				const struct member *m = c->m[t];
-
-				if (m->failed[i])
-					failed = t;
-				else if (m->read_errno)
-					rerr = m->read_errno;
-				else if (m->run[i] == 0 && m->en[i] > 0)
-					unscheduled++;
-				else if (m->run[i] > 0) {
-					double frac = (double)m->run[i] / (double)m->en[i];
-
-					/* multiplexed: scaled by time enabled / running */
-					total += (double)m->raw[i] / frac;
-					minfrac = frac < minfrac ? frac : minfrac;
-				}
-			}
-			if (failed >= 0) {
-				sb_perf_why(c->m[failed]->fail_err, &k->ev, buf, sizeof(buf));
-				label_add(c, k->shown, buf);
-			} else if (rerr) {
-				snprintf(buf, sizeof(buf), "read failed (%s)", strerror(rerr));
-				label_add(c, k->shown, buf);
-			} else if (unscheduled) {
-				label_add(c, k->shown, "never scheduled on the PMU (too many events "
-					  "at once): not counted");
-			} else {
-				if (minfrac < 0.999) {
-					snprintf(buf, sizeof(buf), "multiplexed, counted %.0f%% of the "
-						 "time at least, values scaled", minfrac * 100);
-					label_add(c, k->shown, buf);
-				}
-				add_res(c, k->shown, "", total);
-			}
+		case K_PERF:
+			end_perf(c, i, k);
 			break;
-		}
 		case K_RUSAGE: {
 			double total = 0;
 			bool err = false;
