@@ -49,6 +49,12 @@ static char *fixture(const char *name)
 	return text;
 }
 
+static int irq_sum(const char *text, const char *row, const int *cpus, int ncpus,
+		   uint64_t *team, uint64_t *all, char *err, size_t errlen)
+{
+	return sb_irq_sum(text, &(struct sb_irq_query){ row, cpus, ncpus }, team, all, err, errlen);
+}
+
 static void test_fixtures(void)
 {
 	static const int team13[] = { 1, 3 }, p9team[] = { 4, 12 }, offline[] = { 0, 1 };
@@ -60,33 +66,33 @@ static void test_fixtures(void)
 	char err[256];
 
 	/* x86: the TLB row summed over CPUs 1 and 3, and over all four */
-	EXPECT(sb_irq_sum(x86, "TLB", team13, 2, &team, &all, err, sizeof(err)) == 1);
+	EXPECT(irq_sum(x86, "TLB", team13, 2, &team, &all, err, sizeof(err)) == 1);
 	EXPECT(team == 498001 + 489876 && all == 512331ull + 498001 + 530112 + 489876);
-	EXPECT(sb_irq_sum(x86, "CAL", team13, 1, &team, &all, err, sizeof(err)) == 1 &&
+	EXPECT(irq_sum(x86, "CAL", team13, 1, &team, &all, err, sizeof(err)) == 1 &&
 	      team == 801122);
-	EXPECT(sb_irq_sum(x86, "RES", team13, 0, &team, &all, err, sizeof(err)) == 1 &&
+	EXPECT(irq_sum(x86, "RES", team13, 0, &team, &all, err, sizeof(err)) == 1 &&
 	      team == 0 && all == 4012233ull + 3988121 + 4101101 + 3877321);
 	/* a single-count row (ERR) is malformed for a per-CPU sum; PIN parses */
-	EXPECT(sb_irq_sum(x86, "ERR", team13, 2, &team, &all, err, sizeof(err)) == -1);
-	EXPECT(sb_irq_sum(x86, "PIN", team13, 2, &team, &all, err, sizeof(err)) == 1 && all == 0);
+	EXPECT(irq_sum(x86, "ERR", team13, 2, &team, &all, err, sizeof(err)) == -1);
+	EXPECT(irq_sum(x86, "PIN", team13, 2, &team, &all, err, sizeof(err)) == 1 && all == 0);
 	/* the truncated copy: TLB is malformed (3 of 4 counts), CAL still reads */
-	EXPECT(sb_irq_sum(trunc, "TLB", team13, 2, &team, &all, err, sizeof(err)) == -1);
+	EXPECT(irq_sum(trunc, "TLB", team13, 2, &team, &all, err, sizeof(err)) == -1);
 	EXPECT(strstr(err, "TLB") && strstr(err, "3 of 4"));
-	EXPECT(sb_irq_sum(trunc, "CAL", team13, 2, &team, &all, err, sizeof(err)) == 1);
+	EXPECT(irq_sum(trunc, "CAL", team13, 2, &team, &all, err, sizeof(err)) == 1);
 
 	/* POWER9: no TLB row (absent, not 0); CPUs 0,4,8,12 online */
 	team = all = 12345;
-	EXPECT(sb_irq_sum(p9, "TLB", p9team, 2, &team, &all, err, sizeof(err)) == 0);
+	EXPECT(irq_sum(p9, "TLB", p9team, 2, &team, &all, err, sizeof(err)) == 0);
 	EXPECT(team == 12345 && all == 12345);	/* untouched when absent */
-	EXPECT(sb_irq_sum(p9, "CAL", p9team, 2, &team, &all, err, sizeof(err)) == 1 &&
+	EXPECT(irq_sum(p9, "CAL", p9team, 2, &team, &all, err, sizeof(err)) == 1 &&
 	      team == 30122 + 31002 && all == 31199ull + 30122 + 29988 + 31002);
-	EXPECT(sb_irq_sum(p9, "16", p9team, 2, &team, &all, err, sizeof(err)) == 1 &&
+	EXPECT(irq_sum(p9, "16", p9team, 2, &team, &all, err, sizeof(err)) == 1 &&
 	      team == 2987 + 2899);
 	/* CPU 1 is offline there: no column, an error naming it */
-	EXPECT(sb_irq_sum(p9, "CAL", offline, 2, &team, &all, err, sizeof(err)) == -1);
+	EXPECT(irq_sum(p9, "CAL", offline, 2, &team, &all, err, sizeof(err)) == -1);
 	EXPECT(strstr(err, "CPU 1") != NULL);
 	/* the first of two LOC rows counts */
-	EXPECT(sb_irq_sum(p9, "LOC", p9team, 1, &team, &all, err, sizeof(err)) == 1 &&
+	EXPECT(irq_sum(p9, "LOC", p9team, 1, &team, &all, err, sizeof(err)) == 1 &&
 	      team == 11111111);
 
 	/* vmstat: x86 with CONFIG_DEBUG_TLBFLUSH; POWER9 without nr_tlb_* */
@@ -114,6 +120,15 @@ static void test_fixtures(void)
 	free(vbad);
 }
 
+static int irq_pread(int fd, char *buf, size_t cap, const char *row, const int *cpus,
+		     int ncpus, uint64_t *counts, int *col, uint64_t *cnt, int max, char *err,
+		     size_t errlen)
+{
+	struct sb_irq_file f = { fd, buf, cap, col, cnt, max };
+
+	return sb_irq_pread(&f, &(struct sb_irq_query){ row, cpus, ncpus }, counts, err, errlen);
+}
+
 /* sb_irq_pread: the per-batch reader of the kernel drivers, on the x86
  * text in a file held open (read twice: it reads from offset 0 each time) */
 static void test_pread(void)
@@ -124,14 +139,14 @@ static void test_pread(void)
 
 	EXPECT(fd >= 0 && write(fd, x86, strlen(x86)) == (ssize_t)strlen(x86));
 	for (int round = 0; round < 2; round++)
-		EXPECT(sb_irq_pread(fd, buf, sizeof(buf), "TLB", team, 2, c, col, cnt, 8, err,
+		EXPECT(irq_pread(fd, buf, sizeof(buf), "TLB", team, 2, c, col, cnt, 8, err,
 				    sizeof(err)) == 1 && c[0] == 9999999 && c[1] == 1943);
-	EXPECT(sb_irq_pread(fd, buf, sizeof(buf), "XYZ", team, 2, c, col, cnt, 8, err,
+	EXPECT(irq_pread(fd, buf, sizeof(buf), "XYZ", team, 2, c, col, cnt, 8, err,
 			    sizeof(err)) == 0);
-	EXPECT(sb_irq_pread(fd, buf, sizeof(buf), "TLB", off, 2, c, col, cnt, 8, err,
+	EXPECT(irq_pread(fd, buf, sizeof(buf), "TLB", off, 2, c, col, cnt, 8, err,
 			    sizeof(err)) == -1 && strstr(err, "CPU 7"));
 	/* broken: a buffer too small for the file is an error, never a cut row */
-	EXPECT(sb_irq_pread(fd, small, sizeof(small), "TLB", team, 2, c, col, cnt, 8, err,
+	EXPECT(irq_pread(fd, small, sizeof(small), "TLB", team, 2, c, col, cnt, 8, err,
 			    sizeof(err)) == -1 && strstr(err, "larger than"));
 	close(fd);
 	unlink(path);

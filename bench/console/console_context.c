@@ -133,7 +133,8 @@ static void counters_line(FILE *f)
 
 static void results_line(FILE *f, const char *out)
 {
-	char line[4400];
+	/* put() cuts the line to the width: a longer copy would be cut the same */
+	char line[SB_CONSOLE_WIDTH + 2];
 
 	if (out)
 		snprintf(line, sizeof(line), "results: %s/ (gbench.json, results.csv, runs.jsonl); "

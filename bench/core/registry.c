@@ -16,11 +16,6 @@ static const char *const family_names[SB_FAMILY_MAX] = {
 	[SB_FAMILY_shootdown] = "shootdown",
 };
 
-const char *sb_family_name(enum sb_family fam)
-{
-	return fam < SB_FAMILY_MAX ? family_names[fam] : "?";
-}
-
 /* Runs from constructors, before main and before any thread: no locking. */
 void sb_registry_add(enum sb_family fam, const char *name, const char *summary,
 		     bool test_only, const void *desc)

@@ -57,6 +57,17 @@ static int bind_self(struct sb_member *m)
 	return m->seen_cpu == cpu ? 0 : -2;
 }
 
+/* Why member i is not bound as planned (rc: bind_self's). */
+static void bind_error(const struct sb_team *t, int i, int rc, char *err, size_t errlen)
+{
+	if (rc == -2)
+		snprintf(err, errlen, "thread %d bound to CPU %d but runs on CPU %d", i, t->cpus[i],
+			 t->m[i].seen_cpu);
+	else
+		snprintf(err, errlen, "cannot bind thread %d to CPU %d: %s", i, t->cpus[i],
+			 strerror(rc));
+}
+
 static void run_member(struct sb_team *t, struct sb_member *m)
 {
 	struct sb_round r = { .quota = t->quota, .stop = &t->stop };
@@ -155,12 +166,7 @@ struct sb_team *sb_team_create(int n, const int *cpus, sb_team_fn fn, void *arg,
 			}
 		rc = bind_self(&t->m[0]);
 		if (rc) {
-			if (rc == -2)
-				snprintf(err, errlen, "thread 0 bound to CPU %d but runs on CPU %d",
-					 cpus[0], t->m[0].seen_cpu);
-			else
-				snprintf(err, errlen, "cannot bind thread 0 to CPU %d: %s", cpus[0],
-					 strerror(rc));
+			bind_error(t, 0, rc, err, errlen);
 			goto fail;
 		}
 	}
@@ -179,12 +185,7 @@ struct sb_team *sb_team_create(int n, const int *cpus, sb_team_fn fn, void *arg,
 		rc = t->m[i].bind_status;
 		if (!rc || !cpus)	/* unpinned members never fail to bind */
 			continue;
-		if (rc == -2)
-			snprintf(err, errlen, "thread %d bound to CPU %d but runs on CPU %d", i,
-				 cpus[i], t->m[i].seen_cpu);
-		else
-			snprintf(err, errlen, "cannot bind thread %d to CPU %d: %s", i, cpus[i],
-				 strerror(rc));
+		bind_error(t, i, rc, err, errlen);
 		stop_workers(t, n - 1);
 		goto fail;
 	}

@@ -54,22 +54,17 @@ FILE *sb_input_open_max(const char *path, const char *what, long long max, char 
 	return f;
 }
 
-char *sb_input_read(const char *path, const char *what, long long max, size_t *len, char *err,
-		    size_t errlen)
+int sb_read_all(FILE *f, long long max, char **text, size_t *len)
 {
-	FILE *f = sb_input_open_max(path, what, max, err, errlen);
-	char *buf = NULL;
+	char *buf = NULL, *more;
 	size_t cap = 0, n = 0, r;
 
-	if (!f)
-		return NULL;
 	do {
 		if (n + 65536 + 1 > cap) {
-			char *more = realloc(buf, 2 * cap + 65536 + 1);
-
+			more = realloc(buf, 2 * cap + 65536 + 1);
 			if (!more) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto fail;
+				free(buf);
+				return SB_READ_NOMEM;
 			}
 			buf = more;
 			cap = 2 * cap + 65536 + 1;
@@ -77,23 +72,44 @@ char *sb_input_read(const char *path, const char *what, long long max, size_t *l
 		r = fread(buf + n, 1, cap - n - 1, f);
 		n += r;
 		if ((long long)n > max) {	/* grew while read */
-			snprintf(err, errlen, "%s: over the %lld MiB a %s may hold", path,
-				 max >> 20, what);
-			goto fail;
+			free(buf);
+			return SB_READ_OVER;
 		}
 	} while (r > 0);
 	if (ferror(f)) {
+		int e = errno;
+
+		free(buf);
+		errno = e;
+		return SB_READ_ERR;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+char *sb_input_read(const char *path, const char *what, long long max, size_t *len, char *err,
+		    size_t errlen)
+{
+	FILE *f = sb_input_open_max(path, what, max, err, errlen);
+	char *buf = NULL;
+
+	if (!f)
+		return NULL;
+	switch (sb_read_all(f, max, &buf, len)) {
+	case SB_READ_NOMEM:
+		snprintf(err, errlen, "%s: out of memory", path);
+		break;
+	case SB_READ_OVER:
+		snprintf(err, errlen, "%s: over the %lld MiB a %s may hold", path, max >> 20, what);
+		break;
+	case SB_READ_ERR:
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		goto fail;
+		break;
 	}
 	fclose(f);
-	buf[n] = '\0';
-	*len = n;
 	return buf;
-fail:
-	free(buf);
-	fclose(f);
-	return NULL;
 }
 
 int sb_grow(void *vp, int *cap, int n, size_t elem)

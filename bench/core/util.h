@@ -29,6 +29,12 @@ FILE *sb_input_open_max(const char *path, const char *what, long long max, char 
 char *sb_input_read(const char *path, const char *what, long long max, size_t *len, char *err,
 		    size_t errlen);
 
+/* The rest of f to its EOF (procfs files report size 0: only EOF ends
+ * them), NUL-terminated, into *text (malloc'd), its length in *len: 0, or
+ * SB_READ_NOMEM, SB_READ_OVER (past max bytes) or SB_READ_ERR (errno the
+ * read's) with nothing allocated. */
+enum { SB_READ_NOMEM = -1, SB_READ_OVER = -2, SB_READ_ERR = -3 };
+int sb_read_all(FILE *f, long long max, char **text, size_t *len);
 
 /* Replaces control characters (newlines included) in err with '?'. */
 static inline void sb_err_oneline(char *err)

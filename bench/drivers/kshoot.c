@@ -151,12 +151,14 @@ static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
  * off for good) when the row is absent or unreadable. */
 static bool read_ipis(struct sb_kshoot *k, uint64_t *dst)
 {
+	struct sb_irq_file f = { k->ipi.fd, k->ipi.buf, SB_KSHOOT_IRQ_BUF, k->ipi.col, k->ipi.cnt,
+				 k->ipi.max };
+	struct sb_irq_query tlb = { "TLB", k->cpus, k->cfg.threads };
 	char err[160];
 
 	if (k->ipi.fd < 0)
 		return false;
-	if (sb_irq_pread(k->ipi.fd, k->ipi.buf, SB_KSHOOT_IRQ_BUF, "TLB", k->cpus, k->cfg.threads,
-			 dst, k->ipi.col, k->ipi.cnt, k->ipi.max, err, sizeof(err)) == 1)
+	if (sb_irq_pread(&f, &tlb, dst, err, sizeof(err)) == 1)
 		return true;
 	close(k->ipi.fd);
 	k->ipi.fd = -1;

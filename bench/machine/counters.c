@@ -182,7 +182,8 @@ static int parse_proc(struct sb_counters_spec *s, const char *a, char *err, size
 		return 0;
 	}
 	r = vm ? sb_vmstat_parse(text, f, &v, why, sizeof(why)) :
-		 sb_irq_sum(text, f, &cpu, 0, &v, &v, why, sizeof(why));
+		 sb_irq_sum(text, &(struct sb_irq_query){ f, &cpu, 0 }, &v, &v, why,
+			    sizeof(why));
 	free(text);
 	if (r == 0) {
 		if (!vm && !strcmp(f, "TLB"))
@@ -226,15 +227,10 @@ static int parse_tracepoint(struct sb_counters_spec *s, const char *a, char *err
 	char subsys[64], why[320];
 	struct cnt *c;
 
+	/* a name is under 120 bytes (parse_one): the cast cannot overflow */
+	snprintf(subsys, sizeof(subsys), "%.*s", (int)(colon - a), a);
 	if (colon == a || (size_t)(colon - a) >= sizeof(subsys) ||
-	    !all_of(colon + 1, "_", false, true)) {
-		snprintf(err, errlen, "malformed tracepoint '%s' (want subsys:event, e.g. "
-			 "tlb:tlb_flush)", a);
-		return -1;
-	}
-	memcpy(subsys, a, (size_t)(colon - a));
-	subsys[colon - a] = '\0';
-	if (!all_of(subsys, "_", false, true)) {
+	    !all_of(subsys, "_", false, true) || !all_of(colon + 1, "_", false, true)) {
 		snprintf(err, errlen, "malformed tracepoint '%s' (want subsys:event, e.g. "
 			 "tlb:tlb_flush)", a);
 		return -1;
@@ -449,6 +445,12 @@ struct res {
 	double total;
 };
 
+/* The machine-wide files' values of one counter, read at a moment. */
+struct proc_snap {
+	uint64_t vm, team, all;
+	signed char have;	/* 1 present, -1 absent, -2 unreadable, 0 not read */
+};
+
 struct sb_counters {
 	const struct sb_counters_spec *s;
 	int n;
@@ -456,8 +458,7 @@ struct sb_counters {
 	bool perf, ru;
 	struct member **m;
 	/* machine-wide, read by member 0 only */
-	uint64_t *vm0, *team0, *all0;
-	signed char *have0;		/* per counter: 1 present at begin */
+	struct proc_snap *at0;		/* per counter: at begin */
 	struct res *res;
 	int nres;
 	char label[2048];
@@ -494,12 +495,8 @@ struct sb_counters *sb_counters_open(const struct sb_counters_spec *s, int n, co
 	}
 	c->m = calloc((size_t)n, sizeof(struct member *));
 	for (i = 0; i < n; i++) {
-		struct member *m;
+		struct member *m = member_alloc(1, sizeof(*m));
 
-		if (posix_memalign((void **)&m, SB_CACHELINE,
-				   (sizeof(*m) + SB_CACHELINE - 1) / SB_CACHELINE * SB_CACHELINE))
-			abort();
-		memset(m, 0, sizeof(*m));
 		m->g = member_alloc((size_t)s->n, sizeof(*m->g));
 		m->fds = member_alloc((size_t)s->n, sizeof(*m->fds));
 		m->before = member_alloc((size_t)s->n * READ_WORDS(s->n), sizeof(uint64_t));
@@ -509,10 +506,7 @@ struct sb_counters *sb_counters_open(const struct sb_counters_spec *s, int n, co
 		m->failed = member_alloc((size_t)s->n, sizeof(bool));
 		c->m[i] = m;
 	}
-	c->vm0 = calloc((size_t)s->n, sizeof(*c->vm0));
-	c->team0 = calloc((size_t)s->n, sizeof(*c->team0));
-	c->all0 = calloc((size_t)s->n, sizeof(*c->all0));
-	c->have0 = calloc((size_t)s->n, 1);
+	c->at0 = calloc((size_t)s->n, sizeof(*c->at0));
 	c->res = calloc((size_t)s->n * 2, sizeof(*c->res));
 	return c;
 }
@@ -628,8 +622,7 @@ static void label_add(struct sb_counters *c, const char *what, const char *why)
 }
 
 /* Reads the machine-wide files: vmstat fields and irq rows of the spec. */
-static void read_proc(struct sb_counters *c, uint64_t *vm, uint64_t *team, uint64_t *all,
-		      signed char *have, char *why, size_t whylen)
+static void read_proc(struct sb_counters *c, struct proc_snap *at, char *why, size_t whylen)
 {
 	const struct sb_counters_spec *s = c->s;
 	char *vmtext = NULL, *irqtext = NULL, err[256];
@@ -648,20 +641,22 @@ static void read_proc(struct sb_counters *c, uint64_t *vm, uint64_t *team, uint6
 		const struct cnt *k = &s->c[i];
 		int r;
 
-		have[i] = 0;
+		at[i].have = 0;
 		if (k->why || (k->kind != K_VMSTAT && k->kind != K_IRQ))
 			continue;
 		if (k->kind == K_VMSTAT)
-			r = vmtext ? sb_vmstat_parse(vmtext, k->field, &vm[i], err, sizeof(err)) : -1;
+			r = vmtext ? sb_vmstat_parse(vmtext, k->field, &at[i].vm, err, sizeof(err)) : -1;
+		else if (irqtext)
+			r = sb_irq_sum(irqtext, &(struct sb_irq_query){ k->field, c->cpus, c->n },
+				       &at[i].team, &at[i].all, err, sizeof(err));
 		else
-			r = irqtext ? sb_irq_sum(irqtext, k->field, c->cpus, c->n, &team[i], &all[i],
-						 err, sizeof(err)) : -1;
+			r = -1;
 		if (r == 1) {
-			have[i] = 1;
+			at[i].have = 1;
 		} else if (r == 0) {
-			have[i] = -1;	/* absent now */
+			at[i].have = -1;	/* absent now */
 		} else {
-			have[i] = -2;
+			at[i].have = -2;
 			if (k->kind == K_VMSTAT ? vmtext != NULL : irqtext != NULL)
 				snprintf(why, whylen, "%s", err);	/* else slurp's reason */
 		}
@@ -675,7 +670,7 @@ void sb_counters_begin(struct sb_counters *c)
 	char why[256] = "";
 
 	if (c)
-		read_proc(c, c->vm0, c->team0, c->all0, c->have0, why, sizeof(why));
+		read_proc(c, c->at0, why, sizeof(why));
 }
 
 static void add_res(struct sb_counters *c, const char *shown, const char *suffix, double v)
@@ -686,68 +681,71 @@ static void add_res(struct sb_counters *c, const char *shown, const char *suffix
 	r->total = v;
 }
 
+/* Perf counter i over the members: its total, scaled where multiplexed, or
+ * in the label why it has none. */
+static void end_perf(struct sb_counters *c, int i, const struct cnt *k)
+{
+	double total = 0, minfrac = 1;
+	int failed = -1, unscheduled = 0, rerr = 0;
+	char buf[320];
+
+	for (int t = 0; t < c->n; t++) {
+		const struct member *m = c->m[t];
+
+		if (m->failed[i])
+			failed = t;
+		else if (m->read_errno)
+			rerr = m->read_errno;
+		else if (m->run[i] == 0 && m->en[i] > 0)
+			unscheduled++;
+		else if (m->run[i] > 0) {
+			double frac = (double)m->run[i] / (double)m->en[i];
+
+			/* multiplexed: scaled by time enabled / running */
+			total += (double)m->raw[i] / frac;
+			minfrac = frac < minfrac ? frac : minfrac;
+		}
+	}
+	if (failed >= 0) {
+		sb_perf_why(c->m[failed]->fail_err, &k->ev, buf, sizeof(buf));
+		label_add(c, k->shown, buf);
+	} else if (rerr) {
+		snprintf(buf, sizeof(buf), "read failed (%s)", strerror(rerr));
+		label_add(c, k->shown, buf);
+	} else if (unscheduled) {
+		label_add(c, k->shown, "never scheduled on the PMU (too many events "
+			  "at once): not counted");
+	} else {
+		if (minfrac < 0.999) {
+			snprintf(buf, sizeof(buf), "multiplexed, counted %.0f%% of the "
+				 "time at least, values scaled", minfrac * 100);
+			label_add(c, k->shown, buf);
+		}
+		add_res(c, k->shown, "", total);
+	}
+}
+
 void sb_counters_end(struct sb_counters *c)
 {
 	const struct sb_counters_spec *s;
-	uint64_t *vm, *team, *all;
-	signed char *have;
-	char why[256] = "", buf[320];
+	struct proc_snap *now;
+	char why[256] = "";
 	int i, t;
 
 	if (!c)
 		return;
 	s = c->s;
-	vm = calloc((size_t)s->n, sizeof(*vm));
-	team = calloc((size_t)s->n, sizeof(*team));
-	all = calloc((size_t)s->n, sizeof(*all));
-	have = calloc((size_t)s->n, 1);
-	read_proc(c, vm, team, all, have, why, sizeof(why));
+	now = calloc((size_t)s->n, sizeof(*now));
+	read_proc(c, now, why, sizeof(why));
 	for (i = 0; i < s->n; i++) {
 		const struct cnt *k = &s->c[i];
 
 		if (k->why)
 			continue;	/* named once per run, in the context */
 		switch (k->kind) {
-		case K_PERF: {
-			double total = 0, minfrac = 1;
-			int failed = -1, unscheduled = 0, rerr = 0;
-
-			for (t = 0; t < c->n; t++) {
-				const struct member *m = c->m[t];
-
-				if (m->failed[i])
-					failed = t;
-				else if (m->read_errno)
-					rerr = m->read_errno;
-				else if (m->run[i] == 0 && m->en[i] > 0)
-					unscheduled++;
-				else if (m->run[i] > 0) {
-					double frac = (double)m->run[i] / (double)m->en[i];
-
-					/* multiplexed: scaled by time enabled / running */
-					total += (double)m->raw[i] / frac;
-					minfrac = frac < minfrac ? frac : minfrac;
-				}
-			}
-			if (failed >= 0) {
-				sb_perf_why(c->m[failed]->fail_err, &k->ev, buf, sizeof(buf));
-				label_add(c, k->shown, buf);
-			} else if (rerr) {
-				snprintf(buf, sizeof(buf), "read failed (%s)", strerror(rerr));
-				label_add(c, k->shown, buf);
-			} else if (unscheduled) {
-				label_add(c, k->shown, "never scheduled on the PMU (too many events "
-					  "at once): not counted");
-			} else {
-				if (minfrac < 0.999) {
-					snprintf(buf, sizeof(buf), "multiplexed, counted %.0f%% of the "
-						 "time at least, values scaled", minfrac * 100);
-					label_add(c, k->shown, buf);
-				}
-				add_res(c, k->shown, "", total);
-			}
+		case K_PERF:
+			end_perf(c, i, k);
 			break;
-		}
 		case K_RUSAGE: {
 			double total = 0;
 			bool err = false;
@@ -764,24 +762,21 @@ void sb_counters_end(struct sb_counters *c)
 		}
 		case K_VMSTAT:
 		case K_IRQ:
-			if (c->have0[i] != 1 || have[i] != 1) {
-				label_add(c, k->shown, c->have0[i] == -1 || have[i] == -1 ?
+			if (c->at0[i].have != 1 || now[i].have != 1) {
+				label_add(c, k->shown, c->at0[i].have == -1 || now[i].have == -1 ?
 					  "absent from /proc at the time of this run" :
 					  why[0] ? why : "cannot read /proc");
 			} else if (k->kind == K_VMSTAT) {
 				/* signed: a gauge may go down */
-				add_res(c, k->shown, "", (double)(int64_t)(vm[i] - c->vm0[i]));
+				add_res(c, k->shown, "", (double)(int64_t)(now[i].vm - c->at0[i].vm));
 			} else {
-				add_res(c, k->shown, "@team", (double)(team[i] - c->team0[i]));
-				add_res(c, k->shown, "@all", (double)(all[i] - c->all0[i]));
+				add_res(c, k->shown, "@team", (double)(now[i].team - c->at0[i].team));
+				add_res(c, k->shown, "@all", (double)(now[i].all - c->at0[i].all));
 			}
 			break;
 		}
 	}
-	free(vm);
-	free(team);
-	free(all);
-	free(have);
+	free(now);
 }
 
 int sb_counters_result(struct sb_counters *c, int i, const char **name, double *total)
@@ -817,10 +812,7 @@ void sb_counters_close(struct sb_counters *c)
 		free(m);
 	}
 	free(c->m);
-	free(c->vm0);
-	free(c->team0);
-	free(c->all0);
-	free(c->have0);
+	free(c->at0);
 	free(c->res);
 	free(c);
 }

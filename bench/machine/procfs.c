@@ -1,8 +1,11 @@
 /* procfs.c — /proc/interrupts and /proc/vmstat text parsers (procfs.h). */
 #include "machine/procfs.h"
 
+#include "core/util.h"
+
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,38 +14,20 @@
 char *sb_proc_slurp(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 16, len = 0, n;
-	char *buf;
+	char *text = NULL;
+	size_t len;
+	int r;
 
 	if (!f) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	buf = malloc(cap);
-	/* procfs files report size 0: read until EOF */
-	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (len + 1 == cap) {
-			char *bigger = realloc(buf, cap * 2);
-
-			if (!bigger) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	if (!buf || ferror(f)) {
-		snprintf(err, errlen, "cannot read %s: %s", path, buf ? "read error" : "out of memory");
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
+	r = sb_read_all(f, LLONG_MAX, &text, &len);
+	if (r)
+		snprintf(err, errlen, "cannot read %s: %s", path,
+			 r == SB_READ_NOMEM ? "out of memory" : "read error");
 	fclose(f);
-	buf[len] = '\0';
-	return buf;
+	return text;
 }
 
 /* Length of the line starting at p, without its newline. */
@@ -129,13 +114,23 @@ int sb_irq_parse(const char *text, const char *row, int *cpus, uint64_t *counts,
 	return 0;
 }
 
-int sb_irq_sum(const char *text, const char *row, const int *cpus, int ncpus, uint64_t *team,
+/* Column of cpu among col[0..ncol), or -1 with err (offline). */
+static int column(const int *col, int ncol, int cpu, char *err, size_t errlen)
+{
+	for (int j = 0; j < ncol; j++)
+		if (col[j] == cpu)
+			return j;
+	snprintf(err, errlen, "/proc/interrupts: no column for CPU %d (offline?)", cpu);
+	return -1;
+}
+
+int sb_irq_sum(const char *text, const struct sb_irq_query *q, uint64_t *team,
 	       uint64_t *all, char *err, size_t errlen)
 {
 	enum { MAXCOL = 8192 };
 	int *col = malloc(sizeof(*col) * MAXCOL);
 	uint64_t *cnt = malloc(sizeof(*cnt) * MAXCOL);
-	int n = col && cnt ? sb_irq_parse(text, row, col, cnt, MAXCOL, err, errlen) : -1;
+	int n = col && cnt ? sb_irq_parse(text, q->name, col, cnt, MAXCOL, err, errlen) : -1;
 	int i, j;
 
 	if (!col || !cnt)
@@ -144,12 +139,9 @@ int sb_irq_sum(const char *text, const char *row, const int *cpus, int ncpus, ui
 		*team = *all = 0;
 		for (j = 0; j < n; j++)
 			*all += cnt[j];
-		for (i = 0; i < ncpus; i++) {
-			for (j = 0; j < n && col[j] != cpus[i]; j++)
-				;
-			if (j == n) {
-				snprintf(err, errlen, "/proc/interrupts: no column for CPU %d (offline?)",
-					 cpus[i]);
+		for (i = 0; i < q->ncpus; i++) {
+			j = column(col, n, q->cpus[i], err, errlen);
+			if (j < 0) {
 				n = -1;
 				break;
 			}
@@ -164,25 +156,27 @@ int sb_irq_sum(const char *text, const char *row, const int *cpus, int ncpus, ui
 int sb_irq_read(const char *row, const int *cpus, int ncpus, uint64_t *team, uint64_t *all,
 		char *err, size_t errlen)
 {
+	struct sb_irq_query q = { row, cpus, ncpus };
 	char *text = sb_proc_slurp("/proc/interrupts", err, errlen);
 	int r;
 
 	if (!text)
 		return -1;
-	r = sb_irq_sum(text, row, cpus, ncpus, team, all, err, errlen);
+	r = sb_irq_sum(text, &q, team, all, err, errlen);
 	free(text);
 	return r;
 }
 
-int sb_irq_pread(int fd, char *buf, size_t cap, const char *row, const int *cpus, int ncpus,
-		 uint64_t *counts, int *col, uint64_t *cnt, int max, char *err, size_t errlen)
+int sb_irq_pread(const struct sb_irq_file *f, const struct sb_irq_query *q,
+		 uint64_t *counts, char *err, size_t errlen)
 {
-	size_t len = 0;
+	size_t len = 0, cap = f->cap;
 	ssize_t n;
 	int ncol, i, j;
 
 	/* procfs hands the file out in pieces: read to EOF */
-	while ((n = pread(fd, buf + len, cap - 1 - len, (off_t)len)) > 0 && len + (size_t)n < cap - 1)
+	while ((n = pread(f->fd, f->buf + len, cap - 1 - len, (off_t)len)) > 0 &&
+	       len + (size_t)n < cap - 1)
 		len += (size_t)n;
 	if (n < 0) {
 		snprintf(err, errlen, "cannot read /proc/interrupts: %s", strerror(errno));
@@ -192,19 +186,15 @@ int sb_irq_pread(int fd, char *buf, size_t cap, const char *row, const int *cpus
 		snprintf(err, errlen, "/proc/interrupts: larger than %zu bytes", cap);
 		return -1;
 	}
-	buf[len] = '\0';
-	ncol = sb_irq_parse(buf, row, col, cnt, max, err, errlen);
+	f->buf[len] = '\0';
+	ncol = sb_irq_parse(f->buf, q->name, f->col, f->cnt, f->max, err, errlen);
 	if (ncol <= 0)
 		return ncol;
-	for (i = 0; i < ncpus; i++) {
-		for (j = 0; j < ncol && col[j] != cpus[i]; j++)
-			;
-		if (j == ncol) {
-			snprintf(err, errlen, "/proc/interrupts: no column for CPU %d (offline?)",
-				 cpus[i]);
+	for (i = 0; i < q->ncpus; i++) {
+		j = column(f->col, ncol, q->cpus[i], err, errlen);
+		if (j < 0)
 			return -1;
-		}
-		counts[i] = cnt[j];
+		counts[i] = f->cnt[j];
 	}
 	return 1;
 }

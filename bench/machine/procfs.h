@@ -26,25 +26,43 @@ char *sb_proc_slurp(const char *path, char *err, size_t errlen);
 int sb_irq_parse(const char *text, const char *row, int *cpus, uint64_t *counts, int max,
 		 char *err, size_t errlen);
 
-/* Interrupt counts of one row summed over a set of CPUs (*team) and over
+/* A /proc/interrupts row by its name ("TLB", "CAL", "24") and the CPUs
+ * whose counts are wanted (cpus[0..ncpus)). */
+struct sb_irq_query {
+	const char *name;
+	const int *cpus;
+	int ncpus;
+};
+
+/* Interrupt counts of one row summed over its CPUs (*team) and over
  * every column (*all): what the counters' irq:ROW and the kernel shootdown
  * drivers take deltas of.  Returns 1, 0 if the row is absent, -1 if the
  * text is malformed or a CPU of the set has no column (offline), with err. */
-int sb_irq_sum(const char *text, const char *row, const int *cpus, int ncpus, uint64_t *team,
+int sb_irq_sum(const char *text, const struct sb_irq_query *q, uint64_t *team,
 	       uint64_t *all, char *err, size_t errlen);
 
 /* sb_irq_sum() over this machine's /proc/interrupts, read now. */
 int sb_irq_read(const char *row, const int *cpus, int ncpus, uint64_t *team, uint64_t *all,
 		char *err, size_t errlen);
 
-/* One row's counts on cpus[0..ncpus) into counts[], from /proc/interrupts
- * held open as fd, read (pread from 0) into the caller's buf of cap bytes and
- * parsed with the caller's col/cnt arrays of max columns: nothing allocated
- * or freed, so reading it between timed calls maps and unmaps nothing (a
- * heap trim would itself send the TLB flushes being counted).  Returns as
- * sb_irq_sum(); a file larger than buf is malformed. */
-int sb_irq_pread(int fd, char *buf, size_t cap, const char *row, const int *cpus, int ncpus,
-		 uint64_t *counts, int *col, uint64_t *cnt, int max, char *err, size_t errlen);
+/* /proc/interrupts held open as fd, and the caller's buffers to read it
+ * into: buf of cap bytes, col/cnt of max columns. */
+struct sb_irq_file {
+	int fd;
+	char *buf;
+	size_t cap;
+	int *col;
+	uint64_t *cnt;
+	int max;
+};
+
+/* One row's counts on its CPUs into counts[], from f (pread from 0) parsed
+ * in f's buffers: nothing allocated or freed, so reading it between timed
+ * calls maps and unmaps nothing (a heap trim would itself send the TLB
+ * flushes being counted).  Returns as sb_irq_sum(); a file larger than
+ * f->buf is malformed. */
+int sb_irq_pread(const struct sb_irq_file *f, const struct sb_irq_query *q,
+		 uint64_t *counts, char *err, size_t errlen);
 
 /* One /proc/vmstat field ("numa_hint_faults"): 1 and *value if present,
  * 0 if absent, -1 if the text is malformed. */

@@ -195,13 +195,13 @@ static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, siz
 	fill_pus(t);
 	if (t->npus == 0) {
 		snprintf(err, errlen, "topology '%s' has no PUs", spec ? spec : "native");
-		sb_topo_destroy(t);
-		return -1;
+		goto fail;
 	}
 	*out = t;
 	return 0;
 fail:
 	hwloc_topology_destroy(t->h);
+	free(t->pu);
 	free(t);
 	free(xml);
 	return -1;
@@ -297,12 +297,12 @@ static int plan_scatter(const struct sb_topo *t, int *cpus, int n)
 	/* arrays of pointers: sizeof a pointer is meant (NOLINT: clang-tidy's
 	 * sizeof-expression takes it for sizeof(struct *) by mistake) */
 	size_t np = (size_t)t->npus, psz = sizeof(const struct sb_pu *);	/* NOLINT */
-	const struct sb_pu **sorted = malloc(psz * np);
-	const struct sb_pu **pkg_seq = malloc(psz * np);
-	const struct sb_pu **order = calloc(np, psz);
-	const struct sb_pu ***groups = malloc(sizeof(const struct sb_pu **) * np);	/* NOLINT */
-	const struct sb_pu ***pkg_groups = malloc(sizeof(const struct sb_pu **) * np);	/* NOLINT */
-	int *len = malloc(sizeof(int) * np), *pkg_len = malloc(sizeof(int) * np);
+	/* three arrays of np in one block: sorted, pkg_seq, order */
+	const struct sb_pu **sorted = calloc(3 * np, psz), **pkg_seq = sorted + np;
+	const struct sb_pu **order = pkg_seq + np;
+	const struct sb_pu ***groups = malloc(2 * sizeof(const struct sb_pu **) * np);	/* NOLINT */
+	const struct sb_pu ***pkg_groups = groups + np;
+	int *len = malloc(2 * sizeof(int) * np), *pkg_len = len + np;
 	int i = 0, used = 0, npk = 0;
 
 	if (n > t->npus)	/* the caller checked; keeps order[] in bounds below */
@@ -331,12 +331,8 @@ static int plan_scatter(const struct sb_topo *t, int *cpus, int n)
 	for (i = 0; i < n; i++)
 		cpus[i] = order[i]->os;	/* NOLINT(clang-analyzer-core.NullDereference) */
 	free(sorted);
-	free(pkg_seq);
-	free(order);
 	free(groups);
-	free(pkg_groups);
 	free(len);
-	free(pkg_len);
 	return 0;
 }
 
@@ -405,22 +401,18 @@ static int topo_plan_impl(const struct sb_topo *t, const char *placement, int n,
 		return -1;
 	}
 	if (strncmp(placement, "list:", 5) == 0) {
-		int *tmp = malloc(sizeof(int) * (t->npus > n ? t->npus : n));
+		int max = t->npus > n ? t->npus : n, *tmp = malloc(sizeof(int) * max);
+		int rc = parse_cpu_list(t, placement + 5, tmp, max, &avail, err, errlen);
 
-		if (parse_cpu_list(t, placement + 5, tmp, t->npus > n ? t->npus : n, &avail, err,
-				   errlen)) {
-			free(tmp);
-			return -1;
-		}
-		if (n > avail) {
+		if (!rc && n > avail) {
 			snprintf(err, errlen, "%d threads but the list '%s' has %d CPUs", n,
 				 placement + 5, avail);
-			free(tmp);
-			return -1;
+			rc = -1;
 		}
-		memcpy(cpus, tmp, sizeof(int) * n);
+		if (!rc)
+			memcpy(cpus, tmp, sizeof(int) * n);
 		free(tmp);
-		return 0;
+		return rc;
 	}
 	if (strcmp(placement, "compact") == 0 || strcmp(placement, "scatter") == 0) {
 		avail = t->npus;

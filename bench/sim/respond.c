@@ -60,7 +60,7 @@ static void tlb_flush_all(struct sb_sim_cpu *c)
 
 /* ---- the mailbox */
 
-void sb_sim_handle_mailbox(struct sb_sim *s, struct sb_sim_cpu *c)
+static void handle_mailbox(struct sb_sim *s, struct sb_sim_cpu *c)
 {
 	struct sb_mailbox *mb = &c->mbox;
 	/* acquire: pairs with the initiator's release of req: the payload */
@@ -103,7 +103,7 @@ static void irq_enable(struct sb_sim *s, struct sb_sim_cpu *c)
 	while (__atomic_load_n(&c->irq_pending, __ATOMIC_RELAXED)) {
 		irq_disable(c);
 		__atomic_store_n(&c->irq_pending, 0, __ATOMIC_RELAXED);
-		sb_sim_handle_mailbox(s, c);
+		handle_mailbox(s, c);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		__atomic_store_n(&c->irq_off, 0, __ATOMIC_RELAXED);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -122,7 +122,7 @@ static void on_ipi(int sig)
 		__atomic_store_n(&c->irq_pending, 1, __ATOMIC_RELAXED);
 	} else {
 		irq_disable(c);
-		sb_sim_handle_mailbox(__atomic_load_n(&this_sim, __ATOMIC_RELAXED), c);
+		handle_mailbox(__atomic_load_n(&this_sim, __ATOMIC_RELAXED), c);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		__atomic_store_n(&c->irq_off, 0, __ATOMIC_RELAXED);
 	}
@@ -185,7 +185,7 @@ static void wait_migration(struct sb_sim *s, struct sb_sim_cpu *c, unsigned long
 	/* relaxed: the walk is redone with a seq_cst load */
 	while (!(__atomic_load_n(&s->pte[page], __ATOMIC_RELAXED) & SB_PTE_PRESENT)) {
 		if (s->p.ipi == SB_IPI_POLL)
-			sb_sim_handle_mailbox(s, c);
+			handle_mailbox(s, c);
 		sb_sim_spin(s, &spins);
 	}
 }
@@ -298,7 +298,7 @@ uint64_t sb_sim_respond(struct sb_sim *s, unsigned id, const struct sb_round *r)
 			break;
 		access_page(s, c);
 		if (poll)
-			sb_sim_handle_mailbox(s, c);
+			handle_mailbox(s, c);
 		if (give_back && __atomic_load_n(&c->requests, __ATOMIC_RELAXED) != handled) {
 			/* the initiator waits on this CPU: hand it back */
 			handled = __atomic_load_n(&c->requests, __ATOMIC_RELAXED);

@@ -125,7 +125,6 @@ static inline void sb_sim_spin(const struct sb_sim *s, unsigned *spins)
 }
 
 /* respond.c */
-void sb_sim_handle_mailbox(struct sb_sim *s, struct sb_sim_cpu *c);
 int sb_sim_signal_install(char *err, size_t errlen);
 
 #endif

@@ -32,7 +32,6 @@ void sb_registry_add(enum sb_family fam, const char *name, const char *summary,
 int sb_registry_count(enum sb_family fam, bool with_hidden);
 const struct sb_registry_entry *sb_registry_at(enum sb_family fam, int i, bool with_hidden);
 const void *sb_registry_find(enum sb_family fam, const char *name);
-const char *sb_family_name(enum sb_family fam);
 
 #define SB_REGISTER(fam, obj)						\
 	__attribute__((constructor)) static void sb_register_##obj(void)	\

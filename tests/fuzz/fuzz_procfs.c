@@ -26,7 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{	/* the per-CPU-set sum the counters take deltas of */
 		static const int set[] = { 0, 1, 8 };
 		uint64_t team = 0, all = 0;
-		int r = sb_irq_sum(text, "TLB", set, 3, &team, &all, err, sizeof(err));
+		int r = sb_irq_sum(text, &(struct sb_irq_query){ "TLB", set, 3 }, &team, &all, err,
+				   sizeof(err));
 
 		if (r < -1 || r > 1 || (r == 1 && team > all))
 			abort();
