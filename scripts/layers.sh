@@ -77,9 +77,18 @@ if [ -n "$build" ]; then
 		else if (o ~ /\/strategies\//) { f = o; sub(/.*\/strategies\//, "strategies/", f)
 			sub(/\.o$/, "", f); r = "strategies" }
 		else { f = o; r = "-" } }'
-	find "$build" -name '*.o' -path '*/bench/*' -print0 | xargs -0 nm -A -g --defined-only |
+	# the objects of sources that still exist (a build dir keeps stale ones)
+	find "$build" -name '*.o' | while IFS= read -r o; do
+		case $o in
+		*/bench/*) f=bench/${o##*/bench/} ;;
+		*/strategies/*) f=strategies/${o##*/strategies/} ;;
+		*) f= ;;
+		esac
+		[ -z "$f" ] || [ -f "${f%.o}" ] && printf '%s\0' "$o"
+	done >"$out.objs"
+	grep -z '/bench/' "$out.objs" | xargs -0 nm -A -g --defined-only |
 		awk "$room_of"' $2 ~ /^[TDBRV]$/ { print $3, r, f }' | sort -k1,1 >"$out.defs"
-	find "$build" -name '*.o' -print0 | xargs -0 nm -A -u |
+	xargs -0 nm -A -u <"$out.objs" |
 		awk "$room_of"' { print $NF, r, f }' >"$out.used"
 	# the fuzz targets (a clang build of their own) use what they name
 	grep -ohw 'sb_[a-z0-9_]*' tests/fuzz/*.c 2>/dev/null | sort -u |

@@ -27,7 +27,7 @@
 #include <math.h>
 
 #include <stratbench/arch.h>
-#include <stratbench/ticker.h>
+#include "core/ticker.h"
 #include <stratbench/work.h>
 
 static uint64_t cpu_now_ns(void)

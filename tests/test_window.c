@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <stratbench/ticker.h>
+#include "core/ticker.h"
 #include <stratbench/window.h>
 
 #include "check.h"

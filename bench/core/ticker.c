@@ -1,5 +1,5 @@
 /* ticker.c — the jiffies thread behind --clock=jiffies (ticker.h). */
-#include <stratbench/ticker.h>
+#include "core/ticker.h"
 
 #include <errno.h>
 #include <string.h>

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stratbench/ticker.h>
+#include "core/ticker.h"
 #include <stratbench/window.h>
 
 /* Options (kernel defaults): migrate_interval_millisecs, ratelimit_pages of
