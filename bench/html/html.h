@@ -48,9 +48,6 @@ void sb_html_el(struct sb_html *h, const char *tag, const char *cls, const char 
 /* html_context.c: a context value as text: a string as is, a number or
  * an array (GB's load_avg) printed; false when absent. */
 bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n);
-/* Numbers for tables: "n/a" for NaN; SI (k, M, G) for large rates. */
-void sb_html_num(char *buf, size_t n, double v);
-void sb_html_si(char *buf, size_t n, double v);
 
 /* html_context.c: the machine and run tables of one context, or of two
  * side by side (the compare page: heads name the columns, a row that

@@ -150,14 +150,21 @@ static void head_row(struct sb_html *h, const struct fam *f)
 	sb_html_raw(h, "<th>note</th></tr></thead>\n");
 }
 
+/* "n/a" for NaN; with si, large rates in k, M, G, T */
 static void num_cell(struct sb_html *h, double v, bool si)
 {
+	static const char *const pre[] = { "", " k", " M", " G", " T" };
 	char buf[64];
+	int k = 0;
 
-	if (si)
-		sb_html_si(buf, sizeof(buf), v);
+	while (si && k < 4 && fabs(v) >= 1000) {
+		v /= 1000;
+		k++;
+	}
+	if (isnan(v))
+		snprintf(buf, sizeof(buf), "n/a");
 	else
-		sb_html_num(buf, sizeof(buf), v);
+		snprintf(buf, sizeof(buf), "%.4g%s", v, pre[k]);
 	sb_html_el(h, "td", "n", buf);
 }
 
