@@ -437,8 +437,8 @@ static int compare_main(int argc, char **argv)
 			printf("failed runs in %s: %s\n", rows[i].old->failed ? "OLD" : "NEW",
 			       rows[i].old->name);
 	fflush(stdout);
-	if (opt_html && sb_html_compare(opt_html, paths, r, metric, rows, nrows, err,
-					sizeof(err))) {
+	if (opt_html && sb_html_compare(opt_html, &(struct sb_html_cmp){ paths, r, metric, rows,
+									 nrows }, err, sizeof(err))) {
 		rc = 1;
 		goto fail;
 	}

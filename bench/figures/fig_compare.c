@@ -8,11 +8,9 @@
  * else real_time, as compare's default. */
 #include "figures/figure.h"
 
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 struct bar {
 	const struct sb_bm *old, *new;
@@ -24,7 +22,7 @@ struct cmp {
 	struct sb_results r[2];
 	const char *metric;
 	struct bar *bar;
-	int n;
+	int n, cap;
 };
 
 static bool same_point(const struct sb_bm *a, const struct sb_bm *b)
@@ -79,10 +77,8 @@ static int match(struct cmp *c)
 			if (!same_point(o, n) || isnan(o->median) || isnan(n->median) ||
 			    o->median == 0)
 				continue;
-			b = realloc(c->bar, sizeof(*b) * (size_t)(c->n + 1));
-			if (!b)
+			if (SB_GROW(c->bar, c->cap, c->n + 1))
 				return -1;
-			c->bar = b;
 			b = &c->bar[c->n++];
 			b->old = o;
 			b->new = n;
@@ -192,19 +188,6 @@ static void write_rows(const struct cmp *c, struct sb_gp *g, const struct row *r
 	sb_gp_str(g, "metric", c->metric);
 }
 
-/* where the figure goes: NEW/plots, or the plots beside a NEW file */
-static void out_dir(const char *new, char *dir, size_t n)
-{
-	char copy[4200];
-	struct stat st;
-
-	snprintf(copy, sizeof(copy), "%s", new);
-	if (stat(new, &st) == 0 && S_ISDIR(st.st_mode))
-		snprintf(dir, n, "%s", new);
-	else
-		snprintf(dir, n, "%s", dirname(copy));
-}
-
 
 static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *new)
 {
@@ -241,34 +224,35 @@ static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *n
 	return sb_gp_draw(g, title, nnoisy);
 }
 
-int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
-		    char *err, size_t errlen)
+static int fig_compare(struct sb_plot *p)
 {
 	struct cmp c = { 0 };
-	char dir[4200];
-	struct sb_plot p = { .dir = dir, .tpldir = tpldir, .figs = figs, .err = err,
-			     .errlen = errlen };
+	char dir[PATH_MAX];
 	int rc;
 
-	if (load(&c, old, new, err, errlen))
+	if (load(&c, p->old, p->new, p->err, p->errlen))
 		return -1;
-	out_dir(new, dir, sizeof(dir));
-	p.r = &c.r[1];
-	p.cv_threshold = fmin(c.r[0].cv_threshold, c.r[1].cv_threshold);
-	sb_plot_machine(&c.r[1], new, p.machine, sizeof(p.machine));
+	sb_plot_compare_dir(p->new, dir);	/* too long: sb_plot_mkdir says so */
+	p->dir = dir;
+	p->r = &c.r[1];
+	p->cv_threshold = fmin(c.r[0].cv_threshold, c.r[1].cv_threshold);
+	sb_plot_machine(&c.r[1], p->new, p->machine, sizeof(p->machine));
 	rc = match(&c);
 	if (rc)
-		snprintf(err, errlen, "out of memory");
+		snprintf(p->err, p->errlen, "out of memory");
 	else if (!c.n) {
-		snprintf(err, errlen, "compare: no point in both %s and %s", old, new);
+		snprintf(p->err, p->errlen, "compare: no point in both %s and %s", p->old, p->new);
 		rc = -1;
 	}
 	if (!rc)
-		rc = sb_plot_mkdir(dir, err, errlen);
+		rc = sb_plot_mkdir(dir, p->err, p->errlen);
 	if (!rc)
-		rc = draw(&p, &c, old, new);
+		rc = draw(p, &c, p->old, p->new);
 	free(c.bar);
 	sb_results_free(&c.r[0]);
 	sb_results_free(&c.r[1]);
+	p->dir = NULL;		/* dir and c are gone */
+	p->r = NULL;
 	return rc;
 }
+SB_FIGURE(fig_compare, SB_FIG_COMPARE, 0)

@@ -94,7 +94,7 @@ static int draw(struct sb_plot *p, const char *family)
 	return rc;
 }
 
-int sb_fig_of_limit(struct sb_plot *p)
+static int fig_of_limit(struct sb_plot *p)
 {
 	const struct sb_results *r = p->r;
 
@@ -110,3 +110,4 @@ int sb_fig_of_limit(struct sb_plot *p)
 	}
 	return 0;
 }
+SB_FIGURE(fig_of_limit, SB_FIG_RESULTS, 30)

@@ -106,7 +106,7 @@ static int draw(struct sb_plot *p, const char *place)
 	return rc;
 }
 
-int sb_fig_lock_latency(struct sb_plot *p)
+static int fig_lock_latency(struct sb_plot *p)
 {
 	const struct sb_results *r = p->r;
 
@@ -123,3 +123,4 @@ int sb_fig_lock_latency(struct sb_plot *p)
 	}
 	return 0;
 }
+SB_FIGURE(fig_lock_latency, SB_FIG_RESULTS, 20)

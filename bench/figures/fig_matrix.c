@@ -158,7 +158,7 @@ static int draw(struct sb_plot *p, const char *op)
 	return rc;
 }
 
-int sb_fig_latency_matrix(struct sb_plot *p)
+static int fig_latency_matrix(struct sb_plot *p)
 {
 	const struct sb_results *r = p->r;
 
@@ -176,3 +176,4 @@ int sb_fig_latency_matrix(struct sb_plot *p)
 	}
 	return 0;
 }
+SB_FIGURE(fig_latency_matrix, SB_FIG_RESULTS, 40)

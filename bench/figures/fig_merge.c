@@ -26,9 +26,12 @@ struct mrow {
 
 struct merged {
 	struct mrow *row;
-	int n, untyped;
-	char metric[64], path[4200];
+	int n, cap, untyped;
+	char metric[64], path[PATH_MAX];
 	double cv_threshold;
+	int line;			/* of path, being read */
+	char *err;			/* one line on failure */
+	size_t errlen;
 };
 
 /* Splits one CSV record in place: quoted fields may hold commas and "". */
@@ -57,7 +60,7 @@ static int csv_split(char *s, char **f, int max)
 	return n;
 }
 
-static int header(char *line, int *idx, struct merged *m, char *err, size_t errlen)
+static int header(char *line, int *idx, struct merged *m)
 {
 	char *f[64];
 	int n = csv_split(line, f, 64);
@@ -68,7 +71,7 @@ static int header(char *line, int *idx, struct merged *m, char *err, size_t errl
 			if (!strcmp(f[k], col_name[c]))
 				idx[c] = k;
 		if (idx[c] < 0 && c != C_CV && c != C_REPS && c != C_MIN && c != C_MAX) {
-			snprintf(err, errlen, "%s: no column \"%s\" (not stratbench merge output)",
+			snprintf(m->err, m->errlen, "%s: no column \"%s\" (not stratbench merge output)",
 				 m->path, col_name[c]);
 			return -1;
 		}
@@ -87,61 +90,56 @@ static double field_num(char **f, int n, int i)
 	return *end ? NAN : v;
 }
 
-static int bad_field(const struct merged *m, int line, const char *field, const char *val,
-		     char *err, size_t errlen)
+static int bad_field(const struct merged *m, const char *field, const char *val)
 {
-	snprintf(err, errlen, "%s line %d: field \"%s\" is \"%s\"", m->path, line, field, val);
+	snprintf(m->err, m->errlen, "%s line %d: field \"%s\" is \"%s\"", m->path, m->line, field,
+		 val);
 	return -1;
 }
 
-static int copy_field(char *dst, size_t n, const char *val, const struct merged *m, int line,
-		      const char *field, char *err, size_t errlen)
+static int copy_field(const struct merged *m, char *dst, size_t n, const char *val,
+		      const char *field)
 {
 	if (strlen(val) >= n)
-		return bad_field(m, line, field, "too long", err, errlen);
+		return bad_field(m, field, "too long");
 	snprintf(dst, n, "%s", val);
 	return 0;
 }
 
 /* "k=v;k=v" (merge's params column) into the point's parameters */
-static int parse_params(char *s, struct sb_params *p, const struct merged *m, int line,
-			char *err, size_t errlen)
+static int parse_params(char *s, struct sb_params *p, const struct merged *m)
 {
 	for (char *kv = strtok(s, ";"); kv; kv = strtok(NULL, ";")) {
 		char *eq = strchr(kv, '=');
 
 		if (!eq || eq == kv)
-			return bad_field(m, line, "params", kv, err, errlen);
+			return bad_field(m, "params", kv);
 		*eq = '\0';
 		if (sb_params_set(p, kv, "%s", eq + 1))
-			return bad_field(m, line, "params", "too long (or too many)", err, errlen);
+			return bad_field(m, "params", "too long (or too many)");
 	}
 	return 0;
 }
 
-static int fill_row(char **f, int n, const int *idx, int line, struct merged *m,
-		    struct mrow *r, char *err, size_t errlen)
+static int fill_row(struct merged *m, char **f, int n, const int *idx, struct mrow *r)
 {
 #define GET(c) (idx[c] >= 0 && idx[c] < n ? f[idx[c]] : "")
 	char *end;
 	long t = strtol(GET(C_THREADS), &end, 10);
 
 	memset(r, 0, sizeof(*r));
-	if (copy_field(r->f.family, sizeof(r->f.family), GET(C_FAMILY), m, line, "family", err,
-		       errlen) ||
-	    copy_field(r->f.strategy, sizeof(r->f.strategy), GET(C_STRATEGY), m, line, "strategy",
-		       err, errlen) ||
-	    copy_field(r->f.lock, sizeof(r->f.lock), GET(C_LOCK), m, line, "lock", err, errlen) ||
-	    copy_field(r->f.placement, sizeof(r->f.placement), GET(C_PLACEMENT), m, line,
-		       "placement", err, errlen))
+	if (copy_field(m, r->f.family, sizeof(r->f.family), GET(C_FAMILY), "family") ||
+	    copy_field(m, r->f.strategy, sizeof(r->f.strategy), GET(C_STRATEGY), "strategy") ||
+	    copy_field(m, r->f.lock, sizeof(r->f.lock), GET(C_LOCK), "lock") ||
+	    copy_field(m, r->f.placement, sizeof(r->f.placement), GET(C_PLACEMENT), "placement"))
 		return -1;
 	if (*end || t < 1 || t > 1 << 20)
-		return bad_field(m, line, "threads", GET(C_THREADS), err, errlen);
+		return bad_field(m, "threads", GET(C_THREADS));
 	r->f.threads = (int)t;
-	if (parse_params(GET(C_PARAMS), &r->f.params, m, line, err, errlen))
+	if (parse_params(GET(C_PARAMS), &r->f.params, m))
 		return -1;
 	if (!*GET(C_MACHINE) || sb_params_set(&r->f.params, "machine", "%s", GET(C_MACHINE)))
-		return bad_field(m, line, "machine", GET(C_MACHINE), err, errlen);
+		return bad_field(m, "machine", GET(C_MACHINE));
 	r->s.median = field_num(f, n, idx[C_MEDIAN]);
 	r->s.min = isnan(field_num(f, n, idx[C_MIN])) ? r->s.median : field_num(f, n, idx[C_MIN]);
 	r->s.max = isnan(field_num(f, n, idx[C_MAX])) ? r->s.median : field_num(f, n, idx[C_MAX]);
@@ -153,22 +151,22 @@ static int fill_row(char **f, int n, const int *idx, int line, struct merged *m,
 #undef GET
 }
 
-static int read_csv(struct merged *m, char *err, size_t errlen)
+static int read_csv(struct merged *m)
 {
 	FILE *fp = fopen(m->path, "r");
 	char *line = NULL, *f[64];
 	size_t cap = 0;
-	int idx[C_N], lineno = 0, rc = 0;
+	int idx[C_N], rc = 0;
 
 	if (!fp) {
-		snprintf(err, errlen, "cannot read %s", m->path);
+		snprintf(m->err, m->errlen, "cannot read %s", m->path);
 		return -1;
 	}
 	while (!rc && getline(&line, &cap, fp) > 0) {
 		int n;
 
-		if (++lineno == 1) {
-			rc = header(line, idx, m, err, errlen);
+		if (++m->line == 1) {
+			rc = header(line, idx, m);
 			continue;
 		}
 		n = csv_split(line, f, 64);
@@ -176,14 +174,11 @@ static int read_csv(struct merged *m, char *err, size_t errlen)
 			m->untyped++;	/* no typed point: nothing to group it by */
 			continue;
 		}
-		void *more = realloc(m->row, sizeof(*m->row) * (size_t)(m->n + 1));
-
-		if (!more) {	/* m->row stays, freed by the caller */
-			snprintf(err, errlen, "out of memory");
+		if (SB_GROW(m->row, m->cap, m->n + 1)) {	/* m->row stays, freed by the caller */
+			snprintf(m->err, m->errlen, "out of memory");
 			rc = -1;
 		} else {
-			m->row = more;
-			rc = fill_row(f, n, idx, lineno, m, &m->row[m->n], err, errlen);
+			rc = fill_row(m, f, n, idx, &m->row[m->n]);
 			m->n += !rc && m->row[m->n].s.n > 0 && !isnan(m->row[m->n].s.median);
 		}
 	}
@@ -195,12 +190,11 @@ static int read_csv(struct merged *m, char *err, size_t errlen)
 /* "A (CPU a), B (CPU b)" of merge.json, and the strictest noisy threshold */
 static void read_sources(const char *dir, struct merged *m, char *who, size_t n)
 {
-	char path[4300];
+	char path[PATH_MAX];
 	json_t *j, *src, *s;
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s/merge.json", dir);
-	j = json_load_file(path, 0, NULL);
+	j = sb_pathf(path, "%s/merge.json", dir) ? NULL : json_load_file(path, 0, NULL);
 	src = json_object_get(j, "sources");
 	*who = '\0';
 	json_array_foreach(src, i, s) {
@@ -316,29 +310,28 @@ static int draw_all(struct sb_plot *p, const struct merged *m)
 	return 0;
 }
 
-int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, char *err,
-		     size_t errlen)
+static int fig_merge(struct sb_plot *p)
 {
-	struct merged m = { .cv_threshold = 5 };
-	struct sb_plot p = { .dir = dir, .tpldir = tpldir, .figs = figs, .err = err,
-			     .errlen = errlen };
+	struct merged m = { .cv_threshold = 5, .err = p->err, .errlen = p->errlen };
 	int rc;
 
-	snprintf(m.path, sizeof(m.path), "%s/machines.csv", dir);
-	rc = read_csv(&m, err, errlen);
-	read_sources(dir, &m, p.machine, sizeof(p.machine));
-	if (!*p.machine)
-		snprintf(p.machine, sizeof(p.machine), "merged in %s", dir);
-	p.cv_threshold = m.cv_threshold;
+	snprintf(m.path, sizeof(m.path), "%s/machines.csv", p->dir);
+	rc = read_csv(&m);
+	read_sources(p->dir, &m, p->machine, sizeof(p->machine));
+	if (!*p->machine)
+		snprintf(p->machine, sizeof(p->machine), "merged in %s", p->dir);
+	p->cv_threshold = m.cv_threshold;
 	if (!rc && !m.n && m.untyped) {
-		snprintf(err, errlen, "%s: no row has a typed point (family, strategy, threads...): "
-			 "merged from plain Google Benchmark JSON, nothing to group", m.path);
+		snprintf(p->err, p->errlen, "%s: no row has a typed point (family, strategy, "
+			 "threads...): merged from plain Google Benchmark JSON, nothing to group",
+			 m.path);
 		rc = -1;
 	}
 	if (!rc)
-		rc = sb_plot_mkdir(dir, err, errlen);
+		rc = sb_plot_mkdir(p->dir, p->err, p->errlen);
 	if (!rc)
-		rc = draw_all(&p, &m);
+		rc = draw_all(p, &m);
 	free(m.row);
 	return rc;
 }
+SB_FIGURE(fig_merge, SB_FIG_MERGE, 0)

@@ -89,15 +89,16 @@ static int draw_sim(struct sb_plot *p, const struct fig *f)
 	return rc;
 }
 
-int sb_fig_shootdown(struct sb_plot *p)
+static int fig_shootdown(struct sb_plot *p)
 {
 	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
 		if (draw_sim(p, &figs[i]))
 			return -1;
 	return 0;
 }
+SB_FIGURE(fig_shootdown, SB_FIG_RESULTS, 70)
 
-int sb_fig_shootdown_kernel(struct sb_plot *p)
+static int fig_shootdown_kernel(struct sb_plot *p)
 {
 	static const char *const metric[2] = { "us_per_page", "tlb_irqs_per_page" };
 	struct sb_lines ls = {
@@ -120,3 +121,4 @@ int sb_fig_shootdown_kernel(struct sb_plot *p)
 	sb_lines_free(&ls);
 	return rc;
 }
+SB_FIGURE(fig_shootdown_kernel, SB_FIG_RESULTS, 80)

@@ -42,7 +42,7 @@ static int draw(struct sb_plot *p, const char *family, const char *place)
 	return rc;
 }
 
-int sb_fig_throughput(struct sb_plot *p)
+static int fig_throughput(struct sb_plot *p)
 {
 	const struct sb_results *r = p->r;
 
@@ -60,3 +60,4 @@ int sb_fig_throughput(struct sb_plot *p)
 	}
 	return 0;
 }
+SB_FIGURE(fig_throughput, SB_FIG_RESULTS, 10)

@@ -28,8 +28,8 @@ struct tl {
 
 struct tls {
 	struct tl *v;
-	int n;
-	char path[4200];
+	int n, cap;
+	char path[PATH_MAX];
 };
 
 static void tls_free(struct tls *t)
@@ -125,31 +125,25 @@ static int parse_line(struct sb_plot *p, struct tls *t, int line, const char *te
 /* every line of dir/windows.jsonl; 0 and t->n == 0 when there is none */
 static int read_file(struct sb_plot *p, struct tls *t)
 {
-	FILE *f;
+	FILE *f = NULL;
 	char *text = NULL;
 	size_t cap = 0;
 	int line = 0, rc = 0;
 
-	snprintf(t->path, sizeof(t->path), "%s/windows.jsonl", p->dir);
-	f = fopen(t->path, "r");
-	if (!f) {		/* an interrupted run's */
-		snprintf(t->path, sizeof(t->path), "%s/windows.jsonl.partial", p->dir);
+	if (!sb_pathf(t->path, "%s/windows.jsonl", p->dir))
 		f = fopen(t->path, "r");
-	}
+	if (!f && !sb_pathf(t->path, "%s/windows.jsonl.partial", p->dir))
+		f = fopen(t->path, "r");	/* an interrupted run's */
 	if (!f)
 		return 0;
 	while (!rc && getline(&text, &cap, f) > 0) {
-		struct tl *v;
-
 		line++;
 		if (strspn(text, " \t\r\n") == strlen(text))
 			continue;
-		v = realloc(t->v, sizeof(*v) * (size_t)(t->n + 1));
-		if (!v) {
+		if (SB_GROW(t->v, t->cap, t->n + 1)) {
 			rc = bad(p, t, line, "out of memory");
 			break;
 		}
-		t->v = v;
 		rc = parse_line(p, t, line, text);
 	}
 	free(text);
@@ -240,7 +234,7 @@ static int draw(struct sb_plot *p, const struct tls *t, struct sb_lines *ls, int
 	return sb_gp_draw(g, title, 0);
 }
 
-int sb_fig_timeline(struct sb_plot *p)
+static int fig_timeline(struct sb_plot *p)
 {
 	static const char *const skip[] = { "mode", NULL };
 	struct sb_lines ls = { .xkey = "threads", .skip = skip, .npanels = 1 };
@@ -258,3 +252,4 @@ int sb_fig_timeline(struct sb_plot *p)
 	tls_free(&t);
 	return rc;
 }
+SB_FIGURE(fig_timeline, SB_FIG_RESULTS, 60)

@@ -162,7 +162,7 @@ static int draw(struct sb_plot *p, struct sb_lines *ls)
 	return sb_gp_draw(g, title, ls->nnoisy);
 }
 
-int sb_fig_fidelity(struct sb_plot *p)
+static int fig_fidelity(struct sb_plot *p)
 {
 	static const char *const skip[] = { "mode", NULL };
 	struct sb_lines ls = { .xkey = "threads", .skip = skip, .parts = parts, .npanels = 2 };
@@ -182,3 +182,4 @@ int sb_fig_fidelity(struct sb_plot *p)
 	sb_lines_free(&ls);
 	return rc;
 }
+SB_FIGURE(fig_fidelity, SB_FIG_RESULTS, 50)

@@ -17,6 +17,7 @@
 /* What every figure of one directory shares. */
 struct sb_plot {
 	const char *dir;		/* results directory: figures go to dir/plots */
+	const char *old, *new;		/* SB_FIG_COMPARE: the two runs (dir: set by it) */
 	const char *tpldir;		/* the gnuplot templates */
 	const struct sb_results *r;	/* NULL for a merge directory */
 	struct sb_figs *figs;		/* each drawn figure is added */
@@ -56,7 +57,6 @@ void sb_gp_num_at(struct sb_gp *g, const char *var, int i, double v);
 void sb_gp_str_at(struct sb_gp *g, const char *var, int i, const char *s);
 void sb_gp_caption(struct sb_gp *g, const char *what, const char *how);
 int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy);
-void sb_gp_drop(struct sb_gp *g);
 /* title: wraps at "; " past about 110 characters a line */
 void sb_gp_wrap(char *title, size_t n);
 
@@ -107,11 +107,6 @@ struct sb_lines {
 
 /* The line of f (and part), created when new; NULL when out of memory. */
 struct sb_line *sb_lines_get(struct sb_lines *ls, const struct sb_point_fields *f, int part);
-/* x of f: its threads, or the parameter xkey as a number (NAN: absent). */
-double sb_lines_x(const struct sb_lines *ls, const struct sb_point_fields *f);
-/* Adds b's metric at x to panel of l (stat over b's repetitions). */
-void sb_line_add(struct sb_lines *ls, struct sb_line *l, double x, int panel,
-		 const struct sb_bm *b, const char *metric, double cv_threshold);
 /* s (a median, min, max, CV over s->n repetitions) at x to panel of l */
 void sb_line_put(struct sb_lines *ls, struct sb_line *l, double x, int panel,
 		 const struct sb_stat *s, double cv_threshold);
@@ -125,8 +120,6 @@ bool sb_lines_match(const struct sb_lines *ls, const struct sb_line *l,
 /* Sorts, groups, keys and styles the lines; notes non-positive series on
  * log axes in their keys. */
 void sb_lines_finish(struct sb_lines *ls);
-/* Writes the data and lines.gp's series variables. */
-void sb_lines_write(struct sb_lines *ls, struct sb_gp *g, const char *noisykey);
 void sb_lines_free(struct sb_lines *ls);
 /* Finishes ls and draws it as NAME with lines.gp: title "WHAT — machine",
  * then the lines' common fields and stat ("median of N repetitions, bars
@@ -134,14 +127,34 @@ void sb_lines_free(struct sb_lines *ls);
 int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, const char *what,
 		  const char *stat, const char *caption_how);
 
-/* fig_*.c: each draws its figures from p (0, or -1 with p->err set). */
-int sb_fig_throughput(struct sb_plot *p);
-int sb_fig_lock_latency(struct sb_plot *p);
-int sb_fig_of_limit(struct sb_plot *p);
-int sb_fig_latency_matrix(struct sb_plot *p);
-int sb_fig_fidelity(struct sb_plot *p);
-int sb_fig_timeline(struct sb_plot *p);
-int sb_fig_shootdown(struct sb_plot *p);
-int sb_fig_shootdown_kernel(struct sb_plot *p);
+/* A figure is one fig_*.c that registers itself, as a strategy does:
+ * SB_FIGURE(fn, kind, order) names its static int fn(struct sb_plot *),
+ * which draws its figures from p (0, or -1 with p->err set).  A kind's
+ * figures are drawn by ascending order (index.html lists them so). */
+enum sb_fig_kind {
+	SB_FIG_RESULTS,		/* from one results directory: sb_plot_results */
+	SB_FIG_COMPARE,		/* from two runs, p->old and p->new: sb_plot_compare */
+	SB_FIG_MERGE,		/* from dir/machines.csv: sb_plot_machines */
+};
+
+struct sb_figure {
+	const char *name;
+	enum sb_fig_kind kind;
+	int order;
+	int (*draw)(struct sb_plot *p);
+};
+
+void sb_figure_add(const struct sb_figure *f);
+
+/* The figures are linked as objects (CMakeLists.txt: sb_figures), so each
+ * file's constructor is kept although nothing references it. */
+#define SB_FIGURE(fn, kind_, order_)						\
+	static const struct sb_figure sb_figure_##fn = {			\
+		.name = #fn, .kind = (kind_), .order = (order_), .draw = fn,	\
+	};									\
+	__attribute__((constructor)) static void sb_figure_add_##fn(void)	\
+	{									\
+		sb_figure_add(&sb_figure_##fn);					\
+	}
 
 #endif

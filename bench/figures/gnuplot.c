@@ -22,7 +22,7 @@ struct sb_gp {
 	struct sb_plot *p;
 	char name[128], tpl[64];
 	char *vars;			/* gnuplot assignments */
-	size_t len, cap;
+	int len, cap;
 	FILE *dat;
 	char caption[2][400];
 };
@@ -37,21 +37,12 @@ static void put(struct sb_gp *g, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0 || SB_GROW(g->vars, g->cap, g->len + n + 1))
 		return;
-	if (g->len + (size_t)n + 1 > g->cap) {
-		size_t cap = 2 * g->cap + (size_t)n + 256;
-		char *v = realloc(g->vars, cap);
-
-		if (!v)
-			return;
-		g->vars = v;
-		g->cap = cap;
-	}
 	va_start(ap, fmt);
-	vsnprintf(g->vars + g->len, g->cap - g->len, fmt, ap);
+	vsnprintf(g->vars + g->len, (size_t)(g->cap - g->len), fmt, ap);
 	va_end(ap);
-	g->len += (size_t)n;
+	g->len += n;
 }
 
 /* s as a gnuplot double-quoted string: \n is a line break in titles */
@@ -82,7 +73,7 @@ static void put_num(struct sb_gp *g, double v)
 struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl)
 {
 	struct sb_gp *g = calloc(1, sizeof(*g));
-	char path[4400];
+	char path[PATH_MAX];
 
 	if (!g) {
 		snprintf(p->err, p->errlen, "out of memory");
@@ -91,9 +82,7 @@ struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl)
 	g->p = p;
 	snprintf(g->name, sizeof(g->name), "%s", name);
 	snprintf(g->tpl, sizeof(g->tpl), "%s", tpl);
-	snprintf(path, sizeof(path), "%s/plots/%s.dat", p->dir, name);
-	g->dat = fopen(path, "w");
-	if (!g->dat) {
+	if (sb_pathf(path, "%s/plots/%s.dat", p->dir, name) || !(g->dat = fopen(path, "w"))) {
 		snprintf(p->err, p->errlen, "cannot write %s: %s", path, strerror(errno));
 		free(g);
 		return NULL;
@@ -150,19 +139,6 @@ void sb_gp_caption(struct sb_gp *g, const char *what, const char *how)
 	snprintf(g->caption[1], sizeof(g->caption[1]), "%s", how);
 }
 
-void sb_gp_drop(struct sb_gp *g)
-{
-	char path[4400];
-
-	if (!g)
-		return;
-	fclose(g->dat);
-	snprintf(path, sizeof(path), "%s/plots/%s.dat", g->p->dir, g->name);
-	unlink(path);
-	free(g->vars);
-	free(g);
-}
-
 void sb_gp_wrap(char *t, size_t n)
 {
 	char *line = t, *brk = NULL;
@@ -206,13 +182,11 @@ static int append_file(FILE *f, const char *path, char *err, size_t errlen)
 static int write_script(struct sb_gp *g, const char *title)
 {
 	struct sb_plot *p = g->p;
-	char path[4400], tpl[4400];
-	FILE *f;
+	char path[PATH_MAX], tpl[PATH_MAX];
+	FILE *f = NULL;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/plots/%s.gp", p->dir, g->name);
-	f = fopen(path, "w");
-	if (!f) {
+	if (sb_pathf(path, "%s/plots/%s.gp", p->dir, g->name) || !(f = fopen(path, "w"))) {
 		snprintf(p->err, p->errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -222,10 +196,10 @@ static int write_script(struct sb_gp *g, const char *title)
 	sb_gp_str(g, "outbase", g->name);
 	put(g, "datafile = \"%s.dat\"\n", g->name);
 	sb_gp_str(g, "plottitle", title);
-	fwrite(g->vars, 1, g->len, f);
-	snprintf(tpl, sizeof(tpl), "%s/common.gp", p->tpldir);
+	fwrite(g->vars, 1, (size_t)g->len, f);
+	sb_pathf(tpl, "%s/common.gp", p->tpldir);
 	rc = append_file(f, tpl, p->err, p->errlen);
-	snprintf(tpl, sizeof(tpl), "%s/%s.gp", p->tpldir, g->tpl);
+	sb_pathf(tpl, "%s/%s.gp", p->tpldir, g->tpl);
 	if (!rc)
 		rc = append_file(f, tpl, p->err, p->errlen);
 	/* ferror: a short fprintf/fwrite above is sticky on the stream */
@@ -276,21 +250,21 @@ static int run_gnuplot(const char *dir, const char *name, char *out, size_t outl
 
 static bool nonempty(const char *dir, const char *name, const char *ext)
 {
-	char path[4400];
+	char path[PATH_MAX];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, ext);
-	return stat(path, &st) == 0 && st.st_size > 0;
+	return !sb_pathf(path, "%s/%s.%s", dir, name, ext) && stat(path, &st) == 0 &&
+	       st.st_size > 0;
 }
 
 static void remove_outputs(const char *dir, const char *name)
 {
-	char path[4400];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s.png", dir, name);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/%s.svg", dir, name);
-	unlink(path);
+	if (!sb_pathf(path, "%s/%s.png", dir, name))
+		unlink(path);
+	if (!sb_pathf(path, "%s/%s.svg", dir, name))
+		unlink(path);
 }
 
 /* gnuplot's message on one line: its lines joined by " | ", runs of blanks
@@ -351,19 +325,18 @@ static int check_run(struct sb_gp *g, const char *dir)
 static int add_fig(struct sb_gp *g, const char *dir, const char *title, int nnoisy)
 {
 	struct sb_figs *figs = g->p->figs;
-	struct sb_fig *v = realloc(figs->v, sizeof(*v) * (size_t)(figs->n + 1)), *f;
+	struct sb_fig *f;
 
-	if (!v) {
+	if (SB_GROW(figs->v, figs->cap, figs->n + 1)) {
 		snprintf(g->p->err, g->p->errlen, "out of memory");
 		return -1;
 	}
-	figs->v = v;
-	f = &v[figs->n++];
+	f = &figs->v[figs->n++];
 	memset(f, 0, sizeof(*f));
 	snprintf(f->name, sizeof(f->name), "%s", g->name);
 	snprintf(f->title, sizeof(f->title), "%s", title);
 	memcpy(f->caption, g->caption, sizeof(f->caption));
-	snprintf(f->svg, sizeof(f->svg), "%.4000s/%.127s.svg", dir, g->name);
+	sb_pathf(f->svg, "%s/%s.svg", dir, g->name);	/* it was written: the path fits */
 	snprintf(f->tpl, sizeof(f->tpl), "%.60s.gp", g->tpl);
 	f->nnoisy = nnoisy;
 	return 0;
@@ -372,10 +345,10 @@ static int add_fig(struct sb_gp *g, const char *dir, const char *title, int nnoi
 int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy)
 {
 	struct sb_plot *p = g->p;
-	char dir[4200];
+	char dir[PATH_MAX];
 	int rc;
 
-	snprintf(dir, sizeof(dir), "%s/plots", p->dir);
+	sb_pathf(dir, "%s/plots", p->dir);	/* sb_gp_new wrote a file under it */
 	rc = ferror(g->dat) | fclose(g->dat);	/* every fprintf to it, checked here */
 	g->dat = NULL;
 	if (rc)

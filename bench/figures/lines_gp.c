@@ -227,16 +227,6 @@ static void write_keybox(const struct sb_lines *ls, struct sb_gp *g, const char 
 	sb_gp_num(g, "keyrows", rows > 0 ? rows : 1);
 }
 
-void sb_lines_write(struct sb_lines *ls, struct sb_gp *g, const char *noisykey)
-{
-	write_data(ls, sb_gp_dat(g));
-	write_series(ls, g);
-	write_x(ls, g);
-	write_y(ls, g);
-	write_extras(ls, g, noisykey);
-	write_keybox(ls, g, noisykey);
-}
-
 int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, const char *what,
 		  const char *stat, const char *caption_how)
 {
@@ -260,7 +250,12 @@ int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, cons
 	if (!g)
 		return -1;
 	sb_plot_noisy_key(p, noisy, sizeof(noisy));
-	sb_lines_write(ls, g, noisy);
+	write_data(ls, sb_gp_dat(g));
+	write_series(ls, g);
+	write_x(ls, g);
+	write_y(ls, g);
+	write_extras(ls, g, noisy);
+	write_keybox(ls, g, noisy);
 	sb_gp_caption(g, what, caption_how);
 	return sb_gp_draw(g, title, ls->nnoisy);
 }

@@ -3,7 +3,10 @@
  * one-line error for a point that lacks what a figure needs. */
 #include "figures/figure.h"
 
+#include "core/util.h"
+
 #include <errno.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,7 +15,32 @@ void sb_figs_free(struct sb_figs *f)
 {
 	free(f->v);
 	f->v = NULL;
-	f->n = 0;
+	f->n = f->cap = 0;
+}
+
+/* every registered figure, by kind then order: constructors run in link
+ * order, which is no order */
+static const struct sb_figure *figures[32];
+static int nfigures;
+
+void sb_figure_add(const struct sb_figure *f)
+{
+	int i = nfigures++;
+
+	if (nfigures > (int)(sizeof(figures) / sizeof(figures[0])))
+		abort();	/* a new figure: make the table larger */
+	for (; i && (figures[i - 1]->kind > f->kind ||
+		     (figures[i - 1]->kind == f->kind && figures[i - 1]->order > f->order)); i--)
+		figures[i] = figures[i - 1];
+	figures[i] = f;
+}
+
+static int draw_kind(struct sb_plot *p, enum sb_fig_kind kind)
+{
+	for (int i = 0; i < nfigures; i++)
+		if (figures[i]->kind == kind && figures[i]->draw(p))
+			return -1;
+	return 0;
 }
 
 void sb_plot_machine(const struct sb_results *r, const char *dir, char *buf, size_t n)
@@ -61,12 +89,34 @@ void sb_plot_slug(char *name)
 			*c = '_';
 }
 
+int sb_plot_compare_dir(const char *new, char *dir)
+{
+	char copy[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	if (stat(new, &st) == 0 && S_ISDIR(st.st_mode))
+		return sb_pathf(dir, "%s", new);
+	rc = sb_pathf(copy, "%s", new);
+	return sb_pathf(dir, "%s", dirname(copy)) | rc;	/* dir set, even cut */
+}
+
+int sb_plot_compare_svg(const char *old, const char *new, char *svg)
+{
+	char dir[PATH_MAX], ob[200];
+
+	sb_results_base(old, ob, sizeof(ob));
+	sb_plot_slug(ob);
+	if (sb_plot_compare_dir(new, dir))
+		return -1;
+	return sb_pathf(svg, "%s/plots/compare-vs-%s.svg", dir, ob);
+}
+
 int sb_plot_mkdir(const char *dir, char *err, size_t errlen)
 {
-	char path[4200];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/plots", dir);
-	if (mkdir(path, 0777) && errno != EEXIST) {
+	if (sb_pathf(path, "%s/plots", dir) || (mkdir(path, 0777) && errno != EEXIST)) {
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -76,10 +126,6 @@ int sb_plot_mkdir(const char *dir, char *err, size_t errlen)
 int sb_plot_results(const char *dir, const struct sb_results *r, const char *tpldir,
 		    struct sb_figs *figs, char *err, size_t errlen)
 {
-	static int (*const fig[])(struct sb_plot *) = {
-		sb_fig_throughput, sb_fig_lock_latency, sb_fig_of_limit, sb_fig_latency_matrix,
-		sb_fig_fidelity, sb_fig_timeline, sb_fig_shootdown, sb_fig_shootdown_kernel,
-	};
 	struct sb_plot p = {
 		.dir = dir, .tpldir = tpldir, .r = r, .figs = figs,
 		.cv_threshold = r->cv_threshold, .err = err, .errlen = errlen,
@@ -94,8 +140,23 @@ int sb_plot_results(const char *dir, const struct sb_results *r, const char *tpl
 	if (sb_plot_mkdir(dir, err, errlen))
 		return -1;
 	sb_plot_machine(r, dir, p.machine, sizeof(p.machine));
-	for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++)
-		if (fig[i](&p))
-			return -1;
-	return 0;
+	return draw_kind(&p, SB_FIG_RESULTS);
+}
+
+int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
+		    char *err, size_t errlen)
+{
+	struct sb_plot p = { .old = old, .new = new, .tpldir = tpldir, .figs = figs,
+			     .err = err, .errlen = errlen };
+
+	return draw_kind(&p, SB_FIG_COMPARE);
+}
+
+int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, char *err,
+		     size_t errlen)
+{
+	struct sb_plot p = { .dir = dir, .tpldir = tpldir, .figs = figs, .err = err,
+			     .errlen = errlen };
+
+	return draw_kind(&p, SB_FIG_MERGE);
 }

@@ -14,6 +14,7 @@
 #ifndef STRATBENCH_PLOT_H
 #define STRATBENCH_PLOT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -23,14 +24,14 @@ struct sb_fig {
 	char name[128];		/* DIR/plots/<name>.{png,svg,dat,gp} */
 	char title[512];	/* as drawn */
 	char caption[2][400];	/* what it shows; how to read it */
-	char svg[4200];		/* the SVG's path */
+	char svg[PATH_MAX];	/* the SVG's path */
 	char tpl[64];		/* the template it was drawn with (NAME.gp) */
 	int nnoisy;		/* noisy points marked on it */
 };
 
 struct sb_figs {
 	struct sb_fig *v;
-	int n;
+	int n, cap;
 };
 void sb_figs_free(struct sb_figs *f);
 
@@ -50,5 +51,11 @@ int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, 
  * directory's when NEW is a file); noisy points outlined, not solid. */
 int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
 		    char *err, size_t errlen);
+/* plot.c: where sb_plot_compare draws (dir) and its figure's SVG (svg),
+ * PATH_MAX bytes each: NEW/plots (the plots beside a NEW file), and
+ * compare-vs-<OLD's base> with anything but [A-Za-z0-9._-] as '_'; 0, or
+ * -1 (ENAMETOOLONG) */
+int sb_plot_compare_dir(const char *new, char *dir);
+int sb_plot_compare_svg(const char *old, const char *new, char *svg);
 
 #endif

@@ -5,6 +5,8 @@
  * a zero on a log axis would vanish without a word). */
 #include "figures/figure.h"
 
+#include "core/util.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,15 +89,8 @@ struct sb_line *sb_lines_get(struct sb_lines *ls, const struct sb_point_fields *
 	for (int i = 0; i < ls->n; i++)
 		if (ls->l[i].part == part && !cmp_fields(&ls->l[i].f, &lf))
 			return &ls->l[i];
-	if (ls->n == ls->cap) {
-		int cap = ls->cap ? 2 * ls->cap : 16;
-		struct sb_line *v = realloc(ls->l, sizeof(*v) * (size_t)cap);
-
-		if (!v)
-			return NULL;
-		ls->l = v;
-		ls->cap = cap;
-	}
+	if (SB_GROW(ls->l, ls->cap, ls->n + 1))
+		return NULL;
 	l = &ls->l[ls->n++];
 	memset(l, 0, sizeof(*l));
 	l->f = lf;
@@ -103,7 +98,8 @@ struct sb_line *sb_lines_get(struct sb_lines *ls, const struct sb_point_fields *
 	return l;
 }
 
-double sb_lines_x(const struct sb_lines *ls, const struct sb_point_fields *f)
+/* x of f: its threads, or the parameter xkey as a number (NAN: absent) */
+static double lines_x(const struct sb_lines *ls, const struct sb_point_fields *f)
 {
 	const char *v;
 	char *end;
@@ -125,15 +121,8 @@ static struct sb_xy *xy_at(struct sb_line *l, double x)
 	for (int i = 0; i < l->n; i++)
 		if (l->v[i].x == x)
 			return &l->v[i];
-	if (l->n == l->cap) {
-		int cap = l->cap ? 2 * l->cap : 8;
-		struct sb_xy *v = realloc(l->v, sizeof(*v) * (size_t)cap);
-
-		if (!v)
-			return NULL;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (SB_GROW(l->v, l->cap, l->n + 1))
+		return NULL;
 	p = &l->v[l->n++];
 	memset(p, 0, sizeof(*p));
 	p->x = x;
@@ -155,15 +144,6 @@ void sb_line_put(struct sb_lines *ls, struct sb_line *l, double x, int panel,
 	p->noisy[panel] = !isnan(s->cv) && s->cv > cv_threshold;
 	if (s->n > ls->reps)
 		ls->reps = s->n;
-}
-
-void sb_line_add(struct sb_lines *ls, struct sb_line *l, double x, int panel,
-		 const struct sb_bm *b, const char *metric, double cv_threshold)
-{
-	struct sb_stat s;
-
-	sb_bm_stat(b, metric, &s);
-	sb_line_put(ls, l, x, panel, &s, cv_threshold);
 }
 
 /* The attributes a key or title may name: 0 family, 1 strategy[/lock],
@@ -412,12 +392,12 @@ int sb_lines_add(struct sb_lines *ls, const struct sb_bm *b, int part, int panel
 	sb_bm_stat(b, metric, &s);
 	if (!s.n || isnan(s.median))
 		return 0;
-	x = sb_lines_x(ls, &b->pt);
+	x = lines_x(ls, &b->pt);
 	if (isnan(x))
 		return -1;
 	l = sb_lines_get(ls, &b->pt, part);
 	if (l)
-		sb_line_add(ls, l, x, panel, b, metric, cv_threshold);
+		sb_line_put(ls, l, x, panel, &s, cv_threshold);
 	return 1;
 }
 

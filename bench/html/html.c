@@ -18,6 +18,8 @@
 
 /* --- the checked writer ------------------------------------------------- */
 
+static void rawf(struct sb_html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void note_err(struct sb_html *h, int ok)
 {
 	if (!ok && !h->err)
@@ -29,7 +31,7 @@ void sb_html_raw(struct sb_html *h, const char *markup)
 	note_err(h, fputs(markup, h->f) >= 0);
 }
 
-void sb_html_rawf(struct sb_html *h, const char *fmt, ...)
+static void rawf(struct sb_html *h, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -65,12 +67,12 @@ void sb_html_textf(struct sb_html *h, const char *fmt, ...)
 
 void sb_html_el(struct sb_html *h, const char *tag, const char *cls, const char *text)
 {
-	sb_html_rawf(h, "<%s", tag);
+	rawf(h, "<%s", tag);
 	if (cls)
-		sb_html_rawf(h, " class=\"%s\"", cls);
+		rawf(h, " class=\"%s\"", cls);
 	sb_html_raw(h, ">");
 	sb_html_text(h, text, true);
-	sb_html_rawf(h, "</%s>", tag);
+	rawf(h, "</%s>", tag);
 }
 
 /* --- the document -------------------------------------------------------- */
@@ -108,17 +110,18 @@ static const char *not_regular(mode_t m)
 
 int sb_html_check(const char *path, char *err, size_t errlen)
 {
-	char partial[4300];
+	char partial[PATH_MAX];
 	struct stat st;
 	int fd;
 
 	*err = '\0';
-	snprintf(partial, sizeof(partial), "%s.partial", path);
 	if (!*path)
 		snprintf(err, errlen, "cannot write '': no file named");
 	else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		snprintf(err, errlen, "cannot write %s: %s, not a regular file", path,
 			 not_regular(st.st_mode));
+	else if (sb_pathf(partial, "%s.partial", path))
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 	else if (lstat(partial, &st) == 0) {	/* a killed writer's: written over later */
 		if (!S_ISREG(st.st_mode) || access(partial, W_OK))
 			snprintf(err, errlen, "cannot write %s: %s is in the way", path, partial);
@@ -136,9 +139,7 @@ int sb_html_open(struct sb_html *h, const char *path, const char *title, char *e
 		 size_t errlen)
 {
 	memset(h, 0, sizeof(*h));
-	snprintf(h->partial, sizeof(h->partial), "%s.partial", path);
-	h->f = fopen(h->partial, "w");
-	if (!h->f) {
+	if (sb_pathf(h->partial, "%s.partial", path) || !(h->f = fopen(h->partial, "w"))) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -146,7 +147,7 @@ int sb_html_open(struct sb_html *h, const char *path, const char *title, char *e
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		    "<title>");
 	sb_html_text(h, title, false);
-	sb_html_rawf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
+	rawf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
 	return 0;
 }
 
@@ -180,36 +181,21 @@ int sb_html_close(struct sb_html *h, const char *path, char *err, size_t errlen)
 
 /* --- inline SVG ----------------------------------------------------------- */
 
-static char *slurp(const char *path, char *err, size_t errlen)
+/* the whole SVG; err "cannot read PATH: why" (a figure has no size limit) */
+static char *read_svg(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = NULL, *more;
+	size_t len;
+	char *text = sb_input_read(path, "figure", LLONG_MAX, &len, err, errlen);
+	struct stat st;
+	int e = errno;
 
-	if (!f) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	do {	/* grow whenever the buffer is full: a figure has no size limit */
-		if (!buf || n == cap - 1) {
-			more = realloc(buf, cap *= 2);
-			if (!more) {
-				snprintf(err, errlen, "cannot read %s: out of memory", path);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = more;
-		}
-		n += got = fread(buf + n, 1, cap - n - 1, f);
-	} while (got);
-	buf[n] = '\0';
-	if (ferror(f) || fclose(f)) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	if (text)
+		return text;
+	if (e == EINVAL && !stat(path, &st) && S_ISDIR(st.st_mode))
+		e = EISDIR;	/* what reading it says */
+	snprintf(err, errlen, "cannot read %s: %s", path, e == ENOMEM ? "out of memory" :
+		 strerror(e ? e : EIO));
+	return NULL;
 }
 
 /* the reference at s (an id, a url(#…) or a href to #…) that gets the
@@ -246,7 +232,7 @@ static void svg_body(struct sb_html *h, const char *s, const char *prefix, const
 			continue;
 		}
 		if ((k = ref_at(s, in_tag, quote))) {
-			sb_html_rawf(h, "%.*s%s", (int)k, s, prefix);
+			rawf(h, "%.*s%s", (int)k, s, prefix);
 			if (s[k - 1] == '#' && s[k - 2] != '(')
 				quote = s[k - 2];	/* href='#: inside the value now */
 			else if (s[k - 1] == '\'' || s[k - 1] == '"')
@@ -266,10 +252,13 @@ static void svg_body(struct sb_html *h, const char *s, const char *prefix, const
 	}
 }
 
-int sb_html_svg(struct sb_html *h, const char *path, const char *prefix, const char *title,
-		char *err, size_t errlen)
+/* the SVG file inline: without its XML declaration or DOCTYPE, every id
+ * and reference to one prefixed with prefix (ids stay unique per page);
+ * 0, or -1 with one line in err naming the file */
+static int inline_svg(struct sb_html *h, const char *path, const char *prefix,
+		      const char *title, char *err, size_t errlen)
 {
-	char *text = slurp(path, err, errlen), *svg;
+	char *text = read_svg(path, err, errlen), *svg;
 
 	if (!text)
 		return -1;
@@ -301,7 +290,7 @@ int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err
 			      fig->nnoisy > 1 ? "s" : "");
 		sb_html_raw(h, "</p>\n");
 	}
-	if (sb_html_svg(h, fig->svg, prefix, fig->title, err, errlen))
+	if (inline_svg(h, fig->svg, prefix, fig->title, err, errlen))
 		return -1;
 	sb_html_raw(h, "<figcaption>");
 	sb_html_el(h, "p", "what", fig->caption[0]);

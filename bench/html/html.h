@@ -13,6 +13,7 @@
 #ifndef STRATBENCH_HTML_H
 #define STRATBENCH_HTML_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -22,7 +23,7 @@
 struct sb_html {
 	FILE *f;
 	int err;		/* errno of the first failed write, 0: none */
-	char partial[4200];	/* PATH.partial */
+	char partial[PATH_MAX];	/* PATH.partial */
 };
 
 /* Opens path.partial and writes the document's head (title escaped) and
@@ -37,7 +38,6 @@ int sb_html_close(struct sb_html *h, const char *path, char *err, size_t errlen)
 void sb_html_abort(struct sb_html *h);
 
 void sb_html_raw(struct sb_html *h, const char *markup);
-void sb_html_rawf(struct sb_html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* s escaped for text and attribute values (& < > " '); a newline is <br>
  * when br, else kept */
 void sb_html_text(struct sb_html *h, const char *s, bool br);
@@ -48,9 +48,6 @@ void sb_html_el(struct sb_html *h, const char *tag, const char *cls, const char 
 /* html_context.c: a context value as text: a string as is, a number or
  * an array (GB's load_avg) printed; false when absent. */
 bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n);
-/* Numbers for tables: "n/a" for NaN; SI (k, M, G) for large rates. */
-void sb_html_num(char *buf, size_t n, double v);
-void sb_html_si(char *buf, size_t n, double v);
 
 /* html_context.c: the machine and run tables of one context, or of two
  * side by side (the compare page: heads name the columns, a row that
@@ -58,19 +55,12 @@ void sb_html_si(char *buf, size_t n, double v);
 void sb_html_fingerprint(struct sb_html *h, json_t *const *ctx, const char *const *heads,
 			 int nctx);
 void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *side);
-/* html.c: the SVG file inline: without its XML declaration or DOCTYPE, every id
- * and reference to one prefixed with prefix (ids stay unique per page);
- * 0, or -1 with one line in err naming the file. */
-int sb_html_svg(struct sb_html *h, const char *path, const char *prefix, const char *title,
-		char *err, size_t errlen);
-/* <figure>: its title, the SVG inline and its two-line caption */
+/* <figure>: its title, the SVG inline and its two-line caption (html.c) */
 int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err, size_t errlen);
 
 /* html_table.c: a summary table per family, and the noisy points */
 void sb_html_summary(struct sb_html *h, const struct sb_results *r);
 void sb_html_noisy(struct sb_html *h, const struct sb_results *r);
-/* b's CV % of ops_per_s over its repetitions (NaN: none) and how many */
-double sb_html_cv(const struct sb_bm *b, int *nreps);
 
 /* html.c: DIR/index.html — one static file, no external assets: the
  * fingerprint, command line and quietness, a summary table per family,
@@ -93,9 +83,13 @@ int sb_html_check(const char *path, char *err, size_t errlen);
  * `stratbench plot --compare OLD NEW` drew it (NEW/plots/compare-vs-OLD.svg),
  * else one line saying so.  rows: the points both have, sorted by group
  * then threads, judged by compare (tables/compare.h). */
-/* arg: OLD and NEW as given (directories or files), r: their results */
-int sb_html_compare(const char *path, const char *const arg[2], const struct sb_results r[2],
-		    const char *metric, const struct sb_cmp_row *rows, int nrows, char *err,
-		    size_t errlen);
+struct sb_html_cmp {
+	const char *const *arg;		/* OLD and NEW as given (directories or files) */
+	const struct sb_results *r;	/* their results */
+	const char *metric;
+	const struct sb_cmp_row *rows;
+	int nrows;
+};
+int sb_html_compare(const char *path, const struct sb_html_cmp *c, char *err, size_t errlen);
 
 #endif

@@ -8,31 +8,10 @@
  * points on one side only. */
 #include "html/html.h"
 
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-
-
-/* where `plot --compare OLD NEW` draws: NEW/plots (the plots beside a NEW
- * file), compare-vs-<OLD's base> with anything but [A-Za-z0-9._-] as '_' */
-static void fig_path(const char *const arg[2], char *buf, size_t n)
-{
-	char dir[4200], ob[200];
-	struct stat st;
-
-	snprintf(dir, sizeof(dir), "%s", arg[1]);
-	if (stat(arg[1], &st) || !S_ISDIR(st.st_mode))
-		snprintf(dir, sizeof(dir), "%s", dirname(dir));
-	sb_results_base(arg[0], ob, sizeof(ob));
-	for (char *c = ob; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *c))
-			*c = '_';
-	snprintf(buf, n, "%.3900s/plots/compare-vs-%.199s.svg", dir, ob);
-}
 
 /* one side's median, marked when its CV is above its run's threshold, then
  * its CV (the columns when the group has any) */
@@ -158,8 +137,7 @@ static int changefig(struct sb_html *h, const char *const arg[2], const char *me
 {
 	struct sb_fig fig = { .nnoisy = 0 };
 
-	fig_path(arg, fig.svg, sizeof(fig.svg));
-	if (access(fig.svg, R_OK)) {
+	if (sb_plot_compare_svg(arg[0], arg[1], fig.svg) || access(fig.svg, R_OK)) {
 		sb_html_raw(h, "<p class=\"muted\">");
 		sb_html_textf(h, "No %%Change figure: %s is absent (stratbench plot --compare %s "
 			      "%s draws it; then run this compare again).", fig.svg, arg[0], arg[1]);
@@ -201,10 +179,12 @@ static void machines(struct sb_html *h, const struct sb_results r[2])
 	sb_html_fingerprint(h, ctx, heads, 2);
 }
 
-int sb_html_compare(const char *path, const char *const arg[2], const struct sb_results r[2],
-		    const char *metric, const struct sb_cmp_row *rows, int nrows, char *err,
-		    size_t errlen)
+int sb_html_compare(const char *path, const struct sb_html_cmp *c, char *err, size_t errlen)
 {
+	const char *const *arg = c->arg, *metric = c->metric;
+	const struct sb_results *r = c->r;
+	const struct sb_cmp_row *rows = c->rows;
+	int nrows = c->nrows;
 	struct sb_html h;
 	char title[1200], ob[200], nb[200];
 

@@ -1,5 +1,5 @@
 /* html_context.c — what the HTML pages (html.h) show of a run's JSON
- * context: values as text, numbers for tables, the machine's fingerprint
+ * context: values as text, the machine's fingerprint
  * and the run's record (command line, quietness, CV threshold) as one
  * table, or two contexts side by side with the rows that differ marked,
  * and the quietness warnings `stratbench run` printed (quiet.c). */
@@ -30,30 +30,6 @@ bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n)
 				len += (size_t)snprintf(buf + len, n - len, "%s%.2f", i ? " " : "",
 							json_number_value(x));
 	return v != NULL;
-}
-
-void sb_html_num(char *buf, size_t n, double v)
-{
-	if (isnan(v))
-		snprintf(buf, n, "n/a");
-	else
-		snprintf(buf, n, "%.4g", v);
-}
-
-void sb_html_si(char *buf, size_t n, double v)
-{
-	static const char *const pre[] = { "", " k", " M", " G", " T" };
-	int k = 0;
-
-	if (isnan(v)) {
-		snprintf(buf, n, "n/a");
-		return;
-	}
-	while (k < 4 && fabs(v) >= 1000) {
-		v /= 1000;
-		k++;
-	}
-	snprintf(buf, n, "%.4g%s", v, pre[k]);
 }
 
 /* --- fingerprint and quietness -------------------------------------------- */

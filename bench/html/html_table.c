@@ -16,7 +16,8 @@
 
 /* --- summary tables ------------------------------------------------------- */
 
-double sb_html_cv(const struct sb_bm *b, int *nreps)
+/* b's CV % of ops_per_s over its repetitions (NaN: none) and how many */
+static double bm_cv(const struct sb_bm *b, int *nreps)
 {
 	struct sb_stat s;
 
@@ -28,7 +29,7 @@ double sb_html_cv(const struct sb_bm *b, int *nreps)
 static bool is_noisy(const struct sb_results *r, const struct sb_bm *b)
 {
 	int n;
-	double cv = sb_html_cv(b, &n);
+	double cv = bm_cv(b, &n);
 
 	return !isnan(cv) && cv > r->cv_threshold;
 }
@@ -149,14 +150,21 @@ static void head_row(struct sb_html *h, const struct fam *f)
 	sb_html_raw(h, "<th>note</th></tr></thead>\n");
 }
 
+/* "n/a" for NaN; with si, large rates in k, M, G, T */
 static void num_cell(struct sb_html *h, double v, bool si)
 {
+	static const char *const pre[] = { "", " k", " M", " G", " T" };
 	char buf[64];
+	int k = 0;
 
-	if (si)
-		sb_html_si(buf, sizeof(buf), v);
+	while (si && k < 4 && fabs(v) >= 1000) {
+		v /= 1000;
+		k++;
+	}
+	if (isnan(v))
+		snprintf(buf, sizeof(buf), "n/a");
 	else
-		sb_html_num(buf, sizeof(buf), v);
+		snprintf(buf, sizeof(buf), "%.4g%s", v, pre[k]);
 	sb_html_el(h, "td", "n", buf);
 }
 
@@ -196,7 +204,7 @@ static void body_row(struct sb_html *h, const struct sb_results *r, const struct
 	struct sb_stat s;
 	char note[96] = "";
 	int n;
-	double cv = sb_html_cv(b, &n);
+	double cv = bm_cv(b, &n);
 
 	sb_html_raw(h, b->failed ? "<tr class=\"failed\">" : noisy ? "<tr class=\"noisy\">" : "<tr>");
 	fields_cells(h, f, b);
@@ -268,7 +276,7 @@ void sb_html_noisy(struct sb_html *h, const struct sb_results *r)
 	int nnoisy = 0, single = 0, n;
 
 	for (int i = 0; i < r->n; i++) {
-		double cv = sb_html_cv(&r->bm[i], &n);
+		double cv = bm_cv(&r->bm[i], &n);
 
 		single += isnan(cv);
 		if (!is_noisy(r, &r->bm[i]))
