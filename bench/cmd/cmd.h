@@ -1,6 +1,6 @@
 /* cmd/ — the commands: one file each (listed in commands.c), options in
  * (cli.c, from tables), calls out to the rooms below, the help and the
- * man page (help.c), the suites (suite.c), run.json and --resume (resume.c).
+ * man page (help.c), the suites (suite.c).
  * The top of the flow: nothing includes cmd.h but cmd/.
  * uses: core sim machine stats results console tables figures html run drivers plan ab
  */
@@ -75,14 +75,5 @@ bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
 
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);
-
-/* resume.c: DIR/run.json and what --resume needs; *complete only when
- * run.json says so and the files the readers take are whole (no
- * runs.jsonl.partial; gbench.json, or a runs.jsonl with no cut line) */
-int sb_resume_record(const char *dir, int argc, char **argv, const char *label, bool complete,
-		     char *err, size_t errlen);
-int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,
-		   size_t errlen);
-void sb_resume_free_argv(int argc, char **argv);
 
 #endif
