@@ -129,7 +129,7 @@ const char *sb_gb_flag_at(int i)
 	return i >= 0 && (size_t)i < sizeof(gb_flags) / sizeof(gb_flags[0]) ? gb_flags[i].name : NULL;
 }
 
-bool sb_gb_flag_like(const char *a)
+static bool gb_flag_like(const char *a)
 {
 	return strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0;
 }
@@ -144,52 +144,82 @@ void sb_gb_flags_usage(struct sb_doc *d)
 	}
 }
 
-int sb_gb_flag_check(const char *a, char *err, size_t errlen)
+/* "0.05s", "2x": Google Benchmark 1.8's syntax, not 1.7.1's: 0, or -1
+ * with err saying so */
+static int gb_seconds_1_8(const struct gb_flag *g, const char *a, const char *v, char *err,
+			  size_t errlen)
+{
+	size_t n = strlen(v);
+
+	if (n < 2 || !strchr("sx", v[n - 1]) || !isdigit((unsigned char)v[n - 2]))
+		return 0;
+	if (v[n - 1] == 's')
+		snprintf(err, errlen, "bad value in '%s': Google Benchmark 1.7.1 wants a plain "
+			 "number of seconds, e.g. --%s=%.*s ('s' is 1.8's syntax)", a, g->name,
+			 (int)(n - 1), v);
+	else
+		snprintf(err, errlen, "bad value in '%s': an iteration count ('x') is Google "
+			 "Benchmark 1.8's syntax; 1.7.1 wants a plain number of seconds", a);
+	return -1;
+}
+
+/* --benchmark_out=FILE: a file its directory lets GB create */
+static int gb_file_check(const char *v, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", v);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (access(slash ? dir : ".", W_OK)) {
+		snprintf(err, errlen, "cannot write '%s': its directory is missing or read-only", v);
+		return -1;
+	}
+	if (stat(v, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot write '%s': not a regular file (a directory)", v);
+		return -1;
+	}
+	return 0;
+}
+
+/* key=value[,key=value...] */
+static bool gb_context_ok(const char *v)
+{
+	for (const char *p = v; *p;) {
+		const char *end = strchr(p, ','), *e = strchr(p, '=');
+
+		if (!end)
+			end = p + strlen(p);
+		if (!e || e >= end || e == p)
+			return false;
+		p = *end ? end + 1 : end;
+	}
+	return *v;
+}
+
+/* v, the value of flag g: 1 well formed, 0 bad, -1 refused with err set */
+static int gb_value_ok(const struct gb_flag *g, const char *a, const char *v, char *err,
+		       size_t errlen)
 {
 	static const char *const formats[] = { "console", "json", NULL };
 	static const char *const units[] = { "ns", "us", "ms", "s", NULL };
-	const struct gb_flag *g = gb_flag_find(a);
-	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
-	double d;
 	unsigned long ul;
+	double d;
 
-	if (!g || !sb_gb_flag_like(a))
-		goto unknown;
-	if (!eq && g->kind != GB_BOOL)
-		goto bad;
 	switch (g->kind) {
 	case GB_BOOL:	/* GB reads any word as true: only these two mean what they say */
-		if (eq && strcmp(v, "true") && strcmp(v, "false")) {
-			snprintf(err, errlen, "bad value in '%s': want true or false", a);
-			return -1;
-		}
-		break;
+		return 1;
 	case GB_ANY:	/* GB reads any value of these; nothing to check */
-		break;
+		return 1;
 	case GB_COUNT:
-		if (parse_ulong(v, &ul, g->name[0] == 'v' ? 0 : 1) || ul > 1000000)
-			goto bad;
-		break;
+		return !parse_ulong(v, &ul, g->name[0] == 'v' ? 0 : 1) && ul <= 1000000;
 	case GB_SECONDS:
-		if (parse_double(v, &d, 0, 1e6)) {
-			size_t n = strlen(v);
-
-			/* "0.05s", "2x": Google Benchmark 1.8's syntax, not 1.7.1's */
-			if (n > 1 && strchr("sx", v[n - 1]) && isdigit((unsigned char)v[n - 2])) {
-				if (v[n - 1] == 's')
-					snprintf(err, errlen, "bad value in '%s': Google Benchmark "
-						 "1.7.1 wants a plain number of seconds, e.g. "
-						 "--%s=%.*s ('s' is 1.8's syntax)", a, g->name,
-						 (int)(n - 1), v);
-				else
-					snprintf(err, errlen, "bad value in '%s': an iteration count "
-						 "('x') is Google Benchmark 1.8's syntax; 1.7.1 "
-						 "wants a plain number of seconds", a);
-				return -1;
-			}
-			goto bad;
-		}
-		break;
+		if (!parse_double(v, &d, 0, 1e6))
+			return 1;
+		return gb_seconds_1_8(g, a, v, err, errlen);
 	case GB_FORMAT:
 		if (!strcmp(v, "csv")) {
 			/* its check aborts the process (SIGABRT) at the first run
@@ -199,56 +229,36 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 				 "DIR/results.csv", a);
 			return -1;
 		}
-		if (!one_of(v, formats))
-			goto bad;
-		break;
+		return one_of(v, formats);
 	case GB_UNIT:
-		if (!one_of(v, units))
-			goto bad;
-		break;
-	case GB_FILE: {
-		char dir[4096];
-		char *slash;
-		struct stat st;
-
-		snprintf(dir, sizeof(dir), "%s", v);
-		slash = strrchr(dir, '/');
-		if (!*v)
-			goto bad;
-		if (slash)
-			*(slash == dir ? slash + 1 : slash) = '\0';
-		if (access(slash ? dir : ".", W_OK)) {
-			snprintf(err, errlen, "cannot write '%s': its directory is missing or read-only",
-				 v);
-			return -1;
-		}
-		if (stat(v, &st) == 0 && S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "cannot write '%s': not a regular file (a directory)", v);
-			return -1;
-		}
-		break;
+		return one_of(v, units);
+	case GB_FILE:
+		return *v ? gb_file_check(v, err, errlen) ? -1 : 1 : 0;
+	case GB_CONTEXT:
+		return gb_context_ok(v);
 	}
-	case GB_CONTEXT:	/* key=value[,key=value...] */
-		for (const char *p = v; *p;) {
-			const char *end = strchr(p, ','), *e = strchr(p, '=');
+	return 1;
+}
 
-			if (!end)
-				end = p + strlen(p);
-			if (!e || e >= end || e == p)
-				goto bad;
-			p = *end ? end + 1 : end;
-		}
-		if (!*v)
-			goto bad;
-		break;
+/* 0 if a --benchmark_* (or --v=) flag is known and its value well formed */
+static int gb_flag_check(const char *a, char *err, size_t errlen)
+{
+	const struct gb_flag *g = gb_flag_find(a);
+	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
+	int ok;
+
+	if (!g || !gb_flag_like(a)) {
+		snprintf(err, errlen, "unknown option '%s'", a);
+		return -1;
 	}
-	return 0;
-bad:
-	snprintf(err, errlen, "bad value in '%s'", a);
-	return -1;
-unknown:
-	snprintf(err, errlen, "unknown option '%s'", a);
-	return -1;
+	if (g->kind == GB_BOOL && eq && strcmp(v, "true") && strcmp(v, "false")) {
+		snprintf(err, errlen, "bad value in '%s': want true or false", a);
+		return -1;
+	}
+	ok = eq || g->kind == GB_BOOL ? gb_value_ok(g, a, v, err, errlen) : 0;
+	if (ok == 0)
+		snprintf(err, errlen, "bad value in '%s'", a);
+	return ok > 0 ? 0 : -1;
 }
 
 /* 1,32,512: each in [min, max], repeats dropped, at most SB_ULIST_MAX. */
@@ -391,6 +401,48 @@ static int repeated(char **argv, int i, char *err, size_t errlen)
 	return 0;
 }
 
+/* A positional argument: kept in args->pos, or -1 with err. */
+static int positional(const struct sb_command *c, int maxpos, const char *a, struct sb_args *args,
+		      char *err, size_t errlen)
+{
+	if (args->npos < maxpos) {
+		args->pos[args->npos++] = a;
+		return 0;
+	}
+	if (maxpos > 0)
+		snprintf(err, errlen, "too many arguments: stratbench %s takes at most %d "
+			 "(got '%s' as number %d)", c->name, maxpos, a, maxpos + 1);
+	else
+		snprintf(err, errlen, "unexpected argument '%s' (see stratbench %s --help)", a,
+			 c->name);
+	return -1;
+}
+
+/* An option of c's tables: 0 parsed, or -1 with err. */
+static int table_option(const struct sb_command *c, const char *a, char *err, size_t errlen)
+{
+	const struct sb_option *bad = NULL;
+	int r = parse_table(c->options, a, &bad);
+
+	/* every driver that has the option parses it: drivers of one
+	 * family may share a name (shootdown's --batch), each with its
+	 * own copy and bounds */
+	for (int f = 0; r >= 0 && c->family_options && sb_drivers[f]; f++) {
+		int rf = parse_table(sb_drivers[f]->options, a, &bad);
+
+		r = rf < 0 ? rf : r | rf;
+	}
+	if (r < 0) {
+		bad_value(bad, a, err, errlen);
+		return -1;
+	}
+	if (!r) {
+		snprintf(err, errlen, "unknown option '%s' (see stratbench %s --help)", a, c->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
 		     char *err, size_t errlen)
 {
@@ -406,48 +458,15 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 	args->gb_argv[args->gb_argc++] = argv[0];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const struct sb_option *bad = NULL;
-		int r = 0;
 
 		if (repeated(argv, i, err, errlen))
 			return -1;
-
-		if (c->gbench_flags && sb_gb_flag_like(a)) {
-			if (sb_gb_flag_check(a, err, errlen))
+		if (c->gbench_flags && gb_flag_like(a)) {
+			if (gb_flag_check(a, err, errlen))
 				return -1;
 			args->gb_argv[args->gb_argc++] = argv[i];
-			continue;
-		}
-		if (a[0] != '-' && args->npos < maxpos) {
-			args->pos[args->npos++] = a;
-			continue;
-		}
-		if (a[0] != '-' && maxpos > 0) {
-			snprintf(err, errlen, "too many arguments: stratbench %s takes at most %d "
-				 "(got '%s' as number %d)", c->name, maxpos, a, maxpos + 1);
-			return -1;
-		}
-		if (a[0] != '-') {
-			snprintf(err, errlen, "unexpected argument '%s' (see stratbench %s --help)",
-				 a, c->name);
-			return -1;
-		}
-		r = parse_table(c->options, a, &bad);
-		/* every driver that has the option parses it: drivers of one
-		 * family may share a name (shootdown's --batch), each with its
-		 * own copy and bounds */
-		for (int f = 0; r >= 0 && c->family_options && sb_drivers[f]; f++) {
-			int rf = parse_table(sb_drivers[f]->options, a, &bad);
-
-			r = rf < 0 ? rf : r | rf;
-		}
-		if (r < 0) {
-			bad_value(bad, a, err, errlen);
-			return -1;
-		}
-		if (!r) {
-			snprintf(err, errlen, "unknown option '%s' (see stratbench %s --help)", a,
-				 c->name);
+		} else if (a[0] != '-' ? positional(c, maxpos, a, args, err, errlen)
+				       : table_option(c, a, err, errlen)) {
 			return -1;
 		}
 	}

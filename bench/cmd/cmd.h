@@ -60,17 +60,13 @@ struct sb_doc {
 void sb_doc_option(struct sb_doc *d, const char *lhs, const char *help);
 void sb_help_command(struct sb_doc *d, const struct sb_command *c);
 void sb_help_overview(FILE *f);
-void sb_help_man(FILE *f);
 void sb_version_print(FILE *f);
 
 /* cli.c */
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen);
 void sb_opts_free(struct sb_opts *o);
-/* 0 if a --benchmark_* (or --v=) flag is known and its value well formed */
-int sb_gb_flag_check(const char *arg, char *err, size_t errlen);
-bool sb_gb_flag_like(const char *arg);	/* --benchmark_* or --v= */
 const char *sb_gb_flag_at(int i);	/* i-th known flag's name, no dashes; NULL past the end */
-void sb_gb_flags_usage(struct sb_doc *d);	/* every flag sb_gb_flag_check knows */
+void sb_gb_flags_usage(struct sb_doc *d);	/* every flag the parser passes to GB */
 bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
 
 /* cmd_counters.c: the run's counters into the JSON context */
