@@ -129,7 +129,7 @@ const char *sb_gb_flag_at(int i)
 	return i >= 0 && (size_t)i < sizeof(gb_flags) / sizeof(gb_flags[0]) ? gb_flags[i].name : NULL;
 }
 
-bool sb_gb_flag_like(const char *a)
+static bool gb_flag_like(const char *a)
 {
 	return strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0;
 }
@@ -144,52 +144,82 @@ void sb_gb_flags_usage(struct sb_doc *d)
 	}
 }
 
-int sb_gb_flag_check(const char *a, char *err, size_t errlen)
+/* "0.05s", "2x": Google Benchmark 1.8's syntax, not 1.7.1's: 0, or -1
+ * with err saying so */
+static int gb_seconds_1_8(const struct gb_flag *g, const char *a, const char *v, char *err,
+			  size_t errlen)
+{
+	size_t n = strlen(v);
+
+	if (n < 2 || !strchr("sx", v[n - 1]) || !isdigit((unsigned char)v[n - 2]))
+		return 0;
+	if (v[n - 1] == 's')
+		snprintf(err, errlen, "bad value in '%s': Google Benchmark 1.7.1 wants a plain "
+			 "number of seconds, e.g. --%s=%.*s ('s' is 1.8's syntax)", a, g->name,
+			 (int)(n - 1), v);
+	else
+		snprintf(err, errlen, "bad value in '%s': an iteration count ('x') is Google "
+			 "Benchmark 1.8's syntax; 1.7.1 wants a plain number of seconds", a);
+	return -1;
+}
+
+/* --benchmark_out=FILE: a file its directory lets GB create */
+static int gb_file_check(const char *v, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", v);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (access(slash ? dir : ".", W_OK)) {
+		snprintf(err, errlen, "cannot write '%s': its directory is missing or read-only", v);
+		return -1;
+	}
+	if (stat(v, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot write '%s': not a regular file (a directory)", v);
+		return -1;
+	}
+	return 0;
+}
+
+/* key=value[,key=value...] */
+static bool gb_context_ok(const char *v)
+{
+	for (const char *p = v; *p;) {
+		const char *end = strchr(p, ','), *e = strchr(p, '=');
+
+		if (!end)
+			end = p + strlen(p);
+		if (!e || e >= end || e == p)
+			return false;
+		p = *end ? end + 1 : end;
+	}
+	return *v;
+}
+
+/* v, the value of flag g: 1 well formed, 0 bad, -1 refused with err set */
+static int gb_value_ok(const struct gb_flag *g, const char *a, const char *v, char *err,
+		       size_t errlen)
 {
 	static const char *const formats[] = { "console", "json", NULL };
 	static const char *const units[] = { "ns", "us", "ms", "s", NULL };
-	const struct gb_flag *g = gb_flag_find(a);
-	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
-	double d;
 	unsigned long ul;
+	double d;
 
-	if (!g || !sb_gb_flag_like(a))
-		goto unknown;
-	if (!eq && g->kind != GB_BOOL)
-		goto bad;
 	switch (g->kind) {
 	case GB_BOOL:	/* GB reads any word as true: only these two mean what they say */
-		if (eq && strcmp(v, "true") && strcmp(v, "false")) {
-			snprintf(err, errlen, "bad value in '%s': want true or false", a);
-			return -1;
-		}
-		break;
+		return 1;
 	case GB_ANY:	/* GB reads any value of these; nothing to check */
-		break;
+		return 1;
 	case GB_COUNT:
-		if (parse_ulong(v, &ul, g->name[0] == 'v' ? 0 : 1) || ul > 1000000)
-			goto bad;
-		break;
+		return !parse_ulong(v, &ul, g->name[0] == 'v' ? 0 : 1) && ul <= 1000000;
 	case GB_SECONDS:
-		if (parse_double(v, &d, 0, 1e6)) {
-			size_t n = strlen(v);
-
-			/* "0.05s", "2x": Google Benchmark 1.8's syntax, not 1.7.1's */
-			if (n > 1 && strchr("sx", v[n - 1]) && isdigit((unsigned char)v[n - 2])) {
-				if (v[n - 1] == 's')
-					snprintf(err, errlen, "bad value in '%s': Google Benchmark "
-						 "1.7.1 wants a plain number of seconds, e.g. "
-						 "--%s=%.*s ('s' is 1.8's syntax)", a, g->name,
-						 (int)(n - 1), v);
-				else
-					snprintf(err, errlen, "bad value in '%s': an iteration count "
-						 "('x') is Google Benchmark 1.8's syntax; 1.7.1 "
-						 "wants a plain number of seconds", a);
-				return -1;
-			}
-			goto bad;
-		}
-		break;
+		if (!parse_double(v, &d, 0, 1e6))
+			return 1;
+		return gb_seconds_1_8(g, a, v, err, errlen);
 	case GB_FORMAT:
 		if (!strcmp(v, "csv")) {
 			/* its check aborts the process (SIGABRT) at the first run
@@ -199,56 +229,36 @@ int sb_gb_flag_check(const char *a, char *err, size_t errlen)
 				 "DIR/results.csv", a);
 			return -1;
 		}
-		if (!one_of(v, formats))
-			goto bad;
-		break;
+		return one_of(v, formats);
 	case GB_UNIT:
-		if (!one_of(v, units))
-			goto bad;
-		break;
-	case GB_FILE: {
-		char dir[4096];
-		char *slash;
-		struct stat st;
-
-		snprintf(dir, sizeof(dir), "%s", v);
-		slash = strrchr(dir, '/');
-		if (!*v)
-			goto bad;
-		if (slash)
-			*(slash == dir ? slash + 1 : slash) = '\0';
-		if (access(slash ? dir : ".", W_OK)) {
-			snprintf(err, errlen, "cannot write '%s': its directory is missing or read-only",
-				 v);
-			return -1;
-		}
-		if (stat(v, &st) == 0 && S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "cannot write '%s': not a regular file (a directory)", v);
-			return -1;
-		}
-		break;
+		return one_of(v, units);
+	case GB_FILE:
+		return *v ? gb_file_check(v, err, errlen) ? -1 : 1 : 0;
+	case GB_CONTEXT:
+		return gb_context_ok(v);
 	}
-	case GB_CONTEXT:	/* key=value[,key=value...] */
-		for (const char *p = v; *p;) {
-			const char *end = strchr(p, ','), *e = strchr(p, '=');
+	return 1;
+}
 
-			if (!end)
-				end = p + strlen(p);
-			if (!e || e >= end || e == p)
-				goto bad;
-			p = *end ? end + 1 : end;
-		}
-		if (!*v)
-			goto bad;
-		break;
+/* 0 if a --benchmark_* (or --v=) flag is known and its value well formed */
+static int gb_flag_check(const char *a, char *err, size_t errlen)
+{
+	const struct gb_flag *g = gb_flag_find(a);
+	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
+	int ok;
+
+	if (!g || !gb_flag_like(a)) {
+		snprintf(err, errlen, "unknown option '%s'", a);
+		return -1;
 	}
-	return 0;
-bad:
-	snprintf(err, errlen, "bad value in '%s'", a);
-	return -1;
-unknown:
-	snprintf(err, errlen, "unknown option '%s'", a);
-	return -1;
+	if (g->kind == GB_BOOL && eq && strcmp(v, "true") && strcmp(v, "false")) {
+		snprintf(err, errlen, "bad value in '%s': want true or false", a);
+		return -1;
+	}
+	ok = eq || g->kind == GB_BOOL ? gb_value_ok(g, a, v, err, errlen) : 0;
+	if (ok == 0)
+		snprintf(err, errlen, "bad value in '%s'", a);
+	return ok > 0 ? 0 : -1;
 }
 
 /* 1,32,512: each in [min, max], repeats dropped, at most SB_ULIST_MAX. */
@@ -391,6 +401,48 @@ static int repeated(char **argv, int i, char *err, size_t errlen)
 	return 0;
 }
 
+/* A positional argument: kept in args->pos, or -1 with err. */
+static int positional(const struct sb_command *c, int maxpos, const char *a, struct sb_args *args,
+		      char *err, size_t errlen)
+{
+	if (args->npos < maxpos) {
+		args->pos[args->npos++] = a;
+		return 0;
+	}
+	if (maxpos > 0)
+		snprintf(err, errlen, "too many arguments: stratbench %s takes at most %d "
+			 "(got '%s' as number %d)", c->name, maxpos, a, maxpos + 1);
+	else
+		snprintf(err, errlen, "unexpected argument '%s' (see stratbench %s --help)", a,
+			 c->name);
+	return -1;
+}
+
+/* An option of c's tables: 0 parsed, or -1 with err. */
+static int table_option(const struct sb_command *c, const char *a, char *err, size_t errlen)
+{
+	const struct sb_option *bad = NULL;
+	int r = parse_table(c->options, a, &bad);
+
+	/* every driver that has the option parses it: drivers of one
+	 * family may share a name (shootdown's --batch), each with its
+	 * own copy and bounds */
+	for (int f = 0; r >= 0 && c->family_options && sb_drivers[f]; f++) {
+		int rf = parse_table(sb_drivers[f]->options, a, &bad);
+
+		r = rf < 0 ? rf : r | rf;
+	}
+	if (r < 0) {
+		bad_value(bad, a, err, errlen);
+		return -1;
+	}
+	if (!r) {
+		snprintf(err, errlen, "unknown option '%s' (see stratbench %s --help)", a, c->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
 		     char *err, size_t errlen)
 {
@@ -406,48 +458,15 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 	args->gb_argv[args->gb_argc++] = argv[0];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const struct sb_option *bad = NULL;
-		int r = 0;
 
 		if (repeated(argv, i, err, errlen))
 			return -1;
-
-		if (c->gbench_flags && sb_gb_flag_like(a)) {
-			if (sb_gb_flag_check(a, err, errlen))
+		if (c->gbench_flags && gb_flag_like(a)) {
+			if (gb_flag_check(a, err, errlen))
 				return -1;
 			args->gb_argv[args->gb_argc++] = argv[i];
-			continue;
-		}
-		if (a[0] != '-' && args->npos < maxpos) {
-			args->pos[args->npos++] = a;
-			continue;
-		}
-		if (a[0] != '-' && maxpos > 0) {
-			snprintf(err, errlen, "too many arguments: stratbench %s takes at most %d "
-				 "(got '%s' as number %d)", c->name, maxpos, a, maxpos + 1);
-			return -1;
-		}
-		if (a[0] != '-') {
-			snprintf(err, errlen, "unexpected argument '%s' (see stratbench %s --help)",
-				 a, c->name);
-			return -1;
-		}
-		r = parse_table(c->options, a, &bad);
-		/* every driver that has the option parses it: drivers of one
-		 * family may share a name (shootdown's --batch), each with its
-		 * own copy and bounds */
-		for (int f = 0; r >= 0 && c->family_options && sb_drivers[f]; f++) {
-			int rf = parse_table(sb_drivers[f]->options, a, &bad);
-
-			r = rf < 0 ? rf : r | rf;
-		}
-		if (r < 0) {
-			bad_value(bad, a, err, errlen);
-			return -1;
-		}
-		if (!r) {
-			snprintf(err, errlen, "unknown option '%s' (see stratbench %s --help)", a,
-				 c->name);
+		} else if (a[0] != '-' ? positional(c, maxpos, a, args, err, errlen)
+				       : table_option(c, a, err, errlen)) {
 			return -1;
 		}
 	}
@@ -484,81 +503,78 @@ void sb_args_free(struct sb_args *args)
 }
 
 /* The options every family shares: parsed into cur, copied out by
- * sb_opts_parse.  The help prints the defaults from here. */
-static const char *family, *strategy, *lock, *threads = "auto", *placement = "auto", *out,
-	*topology, *counters = "default", *label, *resume, *suite, *console = "table";
+ * sb_opts_parse.  The help prints the defaults from here.  --ab and its
+ * options: unset 0 (each names its default in the help). */
+#define RUN_DEFAULTS { .threads = "auto", .placement = "auto", .counters = "default", \
+		       .console = "table", .cv_threshold = 5 }
+static struct sb_opts cur = RUN_DEFAULTS;
 static const char *const console_modes[] = { "table", "gbench", "counters", NULL };
 static unsigned long home_node = ULONG_MAX;	/* unset: node of thread 0's CPU */
-static bool counters_ab, limits, quiet, dry_run;
 static const char *const suite_names[] = { "default", "quick", NULL };	/* suite.c's */
-static double cv_threshold = 5;
-/* --ab and its options; unset: 0 (each names its default in the help) */
-static const char *ab;
 static unsigned long ab_pairs;
-static double trial_time, precision, max_time;
 
 const struct sb_option sb_run_options[] = {
-	{ "family", SB_OPT_STRING, &family, 0, 0, NULL, "F",
+	{ "family", SB_OPT_STRING, &cur.family, 0, 0, NULL, "F",
 	  "one family of `stratbench list` (default: every family)" },
-	{ "strategy", SB_OPT_STRING, &strategy, 0, 0, NULL, "a,b,...",
+	{ "strategy", SB_OPT_STRING, &cur.strategy, 0, 0, NULL, "a,b,...",
 	  "strategies by name, see `stratbench list` (default: all registered)" },
-	{ "lock", SB_OPT_STRING, &lock, 0, 0, NULL, "L,...|all",
+	{ "lock", SB_OPT_STRING, &cur.lock, 0, 0, NULL, "L,...|all",
 	  "lock(s) for lock-based policies (default: queued where registered, else ttas)" },
-	{ "threads", SB_OPT_STRING, &threads, 0, 0, NULL, "1,2,...|auto|all",
+	{ "threads", SB_OPT_STRING, &cur.threads, 0, 0, NULL, "1,2,...|auto|all",
 	  "thread counts, ranges allowed (1-4,8); auto = powers of two below #PUs plus cores per package, +1, all "
 	  "cores and all PUs; all = 1 to #PUs" },
-	{ "placement", SB_OPT_STRING, &placement, 0, 0, NULL, "P,...|auto",
+	{ "placement", SB_OPT_STRING, &cur.placement, 0, 0, NULL, "P,...|auto",
 	  "compact, cores, scatter or list:CPUS (hwloc list); auto = those that differ here" },
-	{ "out", SB_OPT_STRING, &out, 0, 0, NULL, "DIR",
+	{ "out", SB_OPT_STRING, &cur.out, 0, 0, NULL, "DIR",
 	  "write DIR/gbench.json, results.csv, runs.jsonl, run.json; refuses a DIR holding "
 	  "results (default: none)" },
-	{ "label", SB_OPT_STRING, &label, 0, 0, NULL, "NAME",
+	{ "label", SB_OPT_STRING, &cur.label, 0, 0, NULL, "NAME",
 	  "names the run (prev, current, haswell-2s) in the JSON context, compare, plots "
 	  "and merge; no / , \" \\ (default: none)" },
-	{ "quiet", SB_OPT_FLAG, &quiet, 0, 0, NULL, NULL,
+	{ "quiet", SB_OPT_FLAG, &cur.quiet, 0, 0, NULL, NULL,
 	  "no progress line on the terminal" },
-	{ "console", SB_OPT_STRING, &console, 0, 0, console_modes, "table|gbench|counters",
+	{ "console", SB_OPT_STRING, &cur.console, 0, 0, console_modes, "table|gbench|counters",
 	  "table: a few key metrics per family, a row per benchmark; counters: the table "
 	  "and each row's non-zero counters; gbench: Google Benchmark's console "
 	  "(docs/console.md; default: table)" },
-	{ "cv-threshold", SB_OPT_DOUBLE, &cv_threshold, 0, 1000, NULL, "%",
+	{ "cv-threshold", SB_OPT_DOUBLE, &cur.cv_threshold, 0, 1000, NULL, "%",
 	  "flag benchmarks whose repetitions' CV of ops_per_s exceeds it (default: 5)" },
-	{ "resume", SB_OPT_STRING, &resume, 0, 0, NULL, "DIR",
+	{ "resume", SB_OPT_STRING, &cur.resume, 0, 0, NULL, "DIR",
 	  "finish an interrupted run: what DIR lacks, with DIR's recorded command line "
 	  "(only --quiet and --console may be added)" },
 	{ "home-node", SB_OPT_ULONG, &home_node, 0, INT_MAX, NULL, "N",
 	  "NUMA node for the shared state (default: node of thread 0's CPU)" },
-	{ "topology", SB_OPT_STRING, &topology, 0, 0, NULL, "T",
+	{ "topology", SB_OPT_STRING, &cur.topology, 0, 0, NULL, "T",
 	  "synthetic:DESC or xml:FILE: with --dry-run, the plan and its time for that machine; "
 	  "a run refuses any but this machine (default: this machine)" },
-	{ "counters", SB_OPT_STRING, &counters, 0, 0, NULL, "LIST|none",
+	{ "counters", SB_OPT_STRING, &cur.counters, 0, 0, NULL, "LIST|none",
 	  "counters around every benchmark's timed region (see `stratbench counters`); "
 	  "default may be combined with others: default,dTLB-load-misses" },
-	{ "counters-ab", SB_OPT_FLAG, &counters_ab, 0, 0, NULL, NULL,
+	{ "counters-ab", SB_OPT_FLAG, &cur.counters_ab, 0, 0, NULL, NULL,
 	  "every benchmark twice, .../counters:none and .../counters:on: the cost of "
 	  "counting as a same-run ratio" },
-	{ "limits", SB_OPT_FLAG, &limits, 0, 0, NULL, NULL,
+	{ "limits", SB_OPT_FLAG, &cur.limits, 0, 0, NULL, NULL,
 	  "first measure the machine's limits (the calibrate family, briefly) so window "
 	  "and lock results carry limit_ops and of_limit" },
-	{ "suite", SB_OPT_STRING, &suite, 0, 0, suite_names, "default|quick",
+	{ "suite", SB_OPT_STRING, &cur.suite, 0, 0, suite_names, "default|quick",
 	  "run a named suite: its stages (each a run into --out or a directory under it), "
 	  "their plots and the summary; other options go to its first stage (default: none; "
 	  "--out default: results/HOST-DATE)" },
-	{ "dry-run", SB_OPT_FLAG, &dry_run, 0, 0, NULL, NULL,
+	{ "dry-run", SB_OPT_FLAG, &cur.dry_run, 0, 0, NULL, NULL,
 	  "list the benchmarks (every stage's, with --suite) and the time estimate; run "
 	  "nothing, write nothing" },
-	{ "ab", SB_OPT_STRING, &ab, 0, 0, NULL, "A,B[;A,B...]",
+	{ "ab", SB_OPT_STRING, &cur.ab, 0, 0, NULL, "A,B[;A,B...]",
 	  "paired comparison: A and B as alternating short trials, the ratio B/A with its "
 	  "95 % interval; A, B: strategy[+key:value...] (+lock:ticket, +batch:32); "
 	  "one A/B per thread count and placement (docs/precision.md)" },
 	{ "min-pairs", SB_OPT_ULONG, &ab_pairs, 20, 1000000, NULL, "N",
 	  "--ab: pairs of trials per comparison before --precision may stop (default: 20)" },
-	{ "trial-time", SB_OPT_DOUBLE, &trial_time, 0.001, 60, NULL, "S",
+	{ "trial-time", SB_OPT_DOUBLE, &cur.trial_time, 0.001, 60, NULL, "S",
 	  "--ab: length of one trial in seconds (default: 0.05)" },
-	{ "precision", SB_OPT_DOUBLE, &precision, 0.01, 1000, NULL, "PCT",
+	{ "precision", SB_OPT_DOUBLE, &cur.precision, 0.01, 1000, NULL, "PCT",
 	  "--ab: add pairs until the interval's half-width is at most PCT % of the ratio, "
 	  "or --max-time (default: off)" },
-	{ "max-time", SB_OPT_DOUBLE, &max_time, 1, 1e6, NULL, "S",
+	{ "max-time", SB_OPT_DOUBLE, &cur.max_time, 1, 1e6, NULL, "S",
 	  "--precision: seconds per comparison before it stops short (default: 120)" },
 	{ NULL },
 };
@@ -568,33 +584,19 @@ int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t er
 	struct sb_args args = { .npos = 0 };
 	int rc;
 
-	family = strategy = lock = out = topology = NULL;
-	threads = placement = "auto";
-	counters = "default";
+	cur = (struct sb_opts)RUN_DEFAULTS;
 	home_node = ULONG_MAX;
-	counters_ab = limits = quiet = dry_run = false;
-	label = resume = suite = NULL;
-	console = "table";
-	cv_threshold = 5;
-	ab = NULL;
 	ab_pairs = 0;
-	trial_time = precision = max_time = 0;
 	rc = sb_cmd_parse(sb_command_find("run"), argc, argv, &args, err, errlen);
-	*o = (struct sb_opts){
-		.family = family, .strategy = strategy, .lock = lock, .threads = threads,
-		.placement = placement, .out = out, .topology = topology,
-		.home_node = home_node == ULONG_MAX ? -1 : (int)home_node,
-		.counters = counters, .counters_ab = counters_ab, .limits = limits,
-		.label = label, .resume = resume, .quiet = quiet, .cv_threshold = cv_threshold,
-		.suite = suite, .dry_run = dry_run, .console = console,
-		.ab = ab, .ab_pairs = (int)ab_pairs, .trial_time = trial_time,
-		.precision = precision, .max_time = max_time,
-		.gb_argc = args.gb_argc, .gb_argv = args.gb_argv,
-	};
+	*o = cur;
+	o->home_node = home_node == ULONG_MAX ? -1 : (int)home_node;
+	o->ab_pairs = (int)ab_pairs;
+	o->gb_argc = args.gb_argc;
+	o->gb_argv = args.gb_argv;
 	/* a label names files and plot series: no path or CSV separators */
-	if (!rc && label && strpbrk(label, "/\n\",\\")) {
+	if (!rc && o->label && strpbrk(o->label, "/\n\",\\")) {
 		snprintf(err, errlen, "bad value in '--label=%s': want a name without / , \" \\",
-			 label);
+			 o->label);
 		sb_err_oneline(err);
 		rc = -1;
 	}

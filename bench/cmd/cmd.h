@@ -1,6 +1,6 @@
 /* cmd/ — the commands: one file each (listed in commands.c), options in
  * (cli.c, from tables), calls out to the rooms below, the help and the
- * man page (help.c), the suites (suite.c), run.json and --resume (resume.c).
+ * man page (help.c), the suites (suite.c).
  * The top of the flow: nothing includes cmd.h but cmd/.
  * uses: core sim machine stats results console tables figures html run drivers plan ab
  */
@@ -60,29 +60,16 @@ struct sb_doc {
 void sb_doc_option(struct sb_doc *d, const char *lhs, const char *help);
 void sb_help_command(struct sb_doc *d, const struct sb_command *c);
 void sb_help_overview(FILE *f);
-void sb_help_man(FILE *f);
 void sb_version_print(FILE *f);
 
 /* cli.c */
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen);
 void sb_opts_free(struct sb_opts *o);
-/* 0 if a --benchmark_* (or --v=) flag is known and its value well formed */
-int sb_gb_flag_check(const char *arg, char *err, size_t errlen);
-bool sb_gb_flag_like(const char *arg);	/* --benchmark_* or --v= */
 const char *sb_gb_flag_at(int i);	/* i-th known flag's name, no dashes; NULL past the end */
-void sb_gb_flags_usage(struct sb_doc *d);	/* every flag sb_gb_flag_check knows */
+void sb_gb_flags_usage(struct sb_doc *d);	/* every flag the parser passes to GB */
 bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
 
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);
-
-/* resume.c: DIR/run.json and what --resume needs; *complete only when
- * run.json says so and the files the readers take are whole (no
- * runs.jsonl.partial; gbench.json, or a runs.jsonl with no cut line) */
-int sb_resume_record(const char *dir, int argc, char **argv, const char *label, bool complete,
-		     char *err, size_t errlen);
-int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,
-		   size_t errlen);
-void sb_resume_free_argv(int argc, char **argv);
 
 #endif

@@ -8,29 +8,20 @@
  * Every write is checked: a file gets its final name only once it is
  * complete and synced (NAME.partial, fsync, rename, fsync of DIR); a failed
  * write stops the run, keeps every file under its .partial name (what
- * --resume reads) and is one line, exit 1.  DIR/.lock is flock()ed for the
- * whole run or resume: a second one of DIR is refused, naming the pid. */
+ * --resume reads) and is one line, exit 1.  The directory's files, its
+ * lock and what a resume keeps: results/rundir.h. */
 #include "cmd/cmd.h"
 #include "cmd/suite.h"
 #include "console/console.h"
+#include "results/rundir.h"
 #include "run/limits.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-/* Results are written under .partial names and renamed when the run ends,
- * so a crash leaves the finished results in *.partial and never a file
- * that looks complete. */
-static const char *const out_files[] = {
-	"gbench.json", "results.csv", "runs.jsonl", "windows.jsonl", "gbench.json.partial",
-	"results.csv.partial", "runs.jsonl.partial", "windows.jsonl.partial", "run.json", NULL,
-};
 
 static volatile sig_atomic_t got_signal;
 
@@ -44,311 +35,6 @@ static void on_signal(int sig)
 	signal(sig, SIG_DFL);	/* a second one kills */
 	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
 		return;
-}
-
-static int path_of(char *buf, size_t n, const char *dir, const char *name)
-{
-	return snprintf(buf, n, "%s/%s", dir, name) >= (int)n ? -1 : 0;
-}
-
-/* DIR/NAME.partial to DIR/NAME, synced (report.h); an absent partial is
- * no error (no fidelity benchmark: no windows.jsonl) */
-static int commit_partial(const char *dir, const char *name, char *err, size_t errlen)
-{
-	char from[4300], to[4200];
-
-	path_of(to, sizeof(to), dir, name);
-	snprintf(from, sizeof(from), "%s.partial", to);
-	if (access(from, F_OK) && errno == ENOENT)
-		return 0;
-	return sb_file_commit(from, to, err, errlen);
-}
-
-static void remove_out(const char *dir, const char *name)
-{
-	char p[4200];
-
-	path_of(p, sizeof(p), dir, name);
-	if (unlink(p) && errno != ENOENT)
-		fprintf(stderr, "stratbench: cannot remove %s: %s\n", p, strerror(errno));
-}
-
-/* The directories prepare_out created, outermost first: removed again
- * when the run turns out to have nothing to run. */
-static char *created[64];
-static int ncreated;
-
-static void remove_created(void)
-{
-	while (ncreated > 0) {
-		rmdir(created[--ncreated]);
-		free(created[ncreated]);
-	}
-}
-
-/* The pid in DIR/.lock if a live process holds its lock (another run or
- * resume writing DIR), else false.  fd: the lock file, open. */
-static bool lock_held(int fd, char *pid, size_t n)
-{
-	int k;
-
-	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
-		flock(fd, LOCK_UN);
-		return false;
-	}
-	/* the holder writes its pid just after it took the lock: until
-	 * then the file is empty or names a dead one (a killed run's) */
-	for (int tries = 0; tries < 100; tries++) {
-		k = (int)pread(fd, pid, n - 1, 0);
-		pid[k > 0 ? k : 0] = '\0';
-		pid[strcspn(pid, "\n")] = '\0';
-		if (*pid && (kill((pid_t)atol(pid), 0) == 0 || errno == EPERM))
-			return true;
-		usleep(10000);
-	}
-	snprintf(pid, n, "?");
-	return true;
-}
-
-/* mkdir -p; refuses a directory that already holds results. */
-static int prepare_out(const char *dir, char *err, size_t errlen)
-{
-	char path[4096], *p;
-	struct stat sb;
-
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path) || !*dir) {
-		snprintf(err, errlen, "bad output directory '%s'", dir);
-		return -1;
-	}
-	for (p = path + 1;; p++) {
-		bool last = !*p;
-
-		if (*p && *p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) == 0) {
-			if (ncreated < 64)
-				created[ncreated++] = strdup(path);
-		} else if (errno != EEXIST) {
-			goto fail;
-		}
-		if (last)
-			break;
-		*p = '/';
-	}
-	if (stat(path, &sb) || !S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen, "output '%s' is not a directory", dir);
-		return -1;
-	}
-	if (access(path, W_OK)) {
-		snprintf(err, errlen, "cannot write to output directory '%s': %s", dir,
-			 strerror(errno));
-		return -1;
-	}
-	for (const char *const *f = out_files; *f; f++) {
-		char pid[32];
-		int fd;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, *f);
-		if (access(path, F_OK))
-			continue;
-		snprintf(path, sizeof(path), "%s/.lock", dir);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && lock_held(fd, pid, sizeof(pid)))
-			snprintf(err, errlen, "'%s' is in use: stratbench pid %s is writing it "
-				 "(a run or --resume holds %s); choose a new --out", dir, pid, path);
-		else
-			snprintf(err, errlen, "'%s' already holds results (%s): choose a new --out, "
-				 "or --resume=%s to finish an interrupted run", dir, *f, dir);
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return 0;
-fail:
-	snprintf(err, errlen, "cannot create output directory '%s': %s", path, strerror(errno));
-	return -1;
-}
-
-/* DIR/.lock, flock()ed exclusively for the life of the process (the
- * descriptor is never closed: the kernel drops the lock at exit, however
- * it ends); it holds the holder's pid.  Readers take it shared
- * (results_read.c).  -1 with err naming the holder if another has it. */
-static int lock_out(const char *dir, char *err, size_t errlen)
-{
-	char path[4200], pid[32];
-	int fd, n;
-
-	path_of(path, sizeof(path), dir, ".lock");
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-		return -1;
-	}
-	/* a reader's shared lock is only tried and dropped at once (see
-	 * results_read.c): wait that out, never a writer's */
-	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB); tries++) {
-		int e = errno;
-
-		if (e == EWOULDBLOCK && !lock_held(fd, pid, sizeof(pid)) && tries < 100) {
-			usleep(10000);
-			continue;
-		}
-		if (e == EWOULDBLOCK)
-			snprintf(err, errlen, "'%s' is in use: stratbench pid %s is writing it "
-				 "(a run or --resume holds %s); wait for it to end", dir,
-				 tries < 100 ? pid : "?", path);
-		else
-			snprintf(err, errlen, "cannot lock %s: %s", path, strerror(e));
-		close(fd);
-		return -1;
-	}
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* --- what --resume finds done ------------------------------------------- */
-
-struct done {
-	char **names;
-	int n, cap;
-	json_t *context;	/* the latest session's */
-	json_t *benchmarks;	/* every finished benchmark's entries, in order */
-};
-
-static bool done_has(const char *name, void *arg)
-{
-	const struct done *d = arg;
-
-	for (int i = 0; i < d->n; i++)
-		if (strcmp(d->names[i], name) == 0)
-			return true;
-	return false;
-}
-
-static void done_line(const char *key, json_t *v, void *arg)
-{
-	struct done *d = arg;
-	json_t *e;
-	size_t i;
-
-	if (strcmp(key, "context") == 0 && json_is_object(v)) {
-		json_decref(d->context);
-		d->context = json_incref(v);
-		return;
-	}
-	if (strcmp(key, "name") == 0 && json_is_string(v)) {	/* as registered */
-		if (d->n == d->cap) {
-			d->cap = d->cap ? 2 * d->cap : 64;
-			d->names = realloc(d->names, sizeof(char *) * d->cap);
-		}
-		d->names[d->n++] = strdup(json_string_value(v));
-		return;
-	}
-	if (strcmp(key, "benchmarks") || !json_is_array(v))
-		return;
-	json_array_foreach(v, i, e) {
-		json_array_append(d->benchmarks, e);
-	}
-}
-
-/* A CSV row's run name belongs to a finished benchmark (point.h's rule:
- * the registered name, or it followed by Google Benchmark's own parts). */
-static bool done_has_run(const char *run_name, const struct done *d)
-{
-	for (int i = 0; i < d->n; i++)
-		if (sb_name_belongs(run_name, d->names[i]))
-			return true;
-	return false;
-}
-
-static void done_free(struct done *d)
-{
-	for (int i = 0; i < d->n; i++)
-		free(d->names[i]);
-	free(d->names);
-	json_decref(d->context);
-	json_decref(d->benchmarks);
-	memset(d, 0, sizeof(*d));
-}
-
-/* Keeps the CSV rows of finished benchmarks: src (results.csv or its
- * partial) to DIR/results.csv.partial, atomically and synced.  -2 (err
- * names the line) when src is not a results.csv, -1 when it cannot be
- * written. */
-static int keep_done_rows(const char *src, const char *dir, const struct done *d, char *err,
-			  size_t errlen)
-{
-	char dst[4200], tmp[4300], *line = NULL;
-	size_t cap = 0, total = 0;
-	ssize_t n;
-	FILE *in = sb_input_open(src, err, errlen);
-	int row = 0, fd = -1, e = 0, lineno = 0;
-	bool bad = false;
-
-	if (!in)
-		return -2;
-	path_of(dst, sizeof(dst), dir, "results.csv.partial");
-	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot rewrite %s: %s", src, strerror(errno));
-		fclose(in);
-		return -1;
-	}
-	while ((n = getline(&line, &cap, in)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
-		char *comma = strchr(line, ','), why[128];
-
-		lineno++;
-		if (line[n - 1] != '\n')
-			continue;	/* the last, cut by a kill */
-		if (row++ == 0) {
-			if (!sb_csv_header_ok(line)) {
-				snprintf(err, errlen, "%s:1: not results.csv's header", src);
-				bad = true;
-				break;
-			}
-		} else if (sb_csv_check_row(line, why, sizeof(why)) || !comma) {
-			snprintf(err, errlen, "%s:%d: not a results.csv row (%s)", src, lineno,
-				 comma ? why : "no field");
-			bad = true;
-			break;
-		} else {
-			*comma = '\0';
-			if (!done_has_run(line, d))
-				continue;
-			*comma = ',';
-		}
-		if (sb_write_all(fd, line, (size_t)n)) {
-			e = errno;
-			break;
-		}
-	}
-	free(line);
-	fclose(in);
-	if (!e && !bad && fsync(fd))
-		e = errno;
-	if (close(fd) && !e)
-		e = errno;
-	if (bad) {
-		unlink(tmp);
-		return -2;	/* not a results.csv: a usage error (err names the line) */
-	}
-	if (e || row == 0) {
-		snprintf(err, errlen, "cannot rewrite %s: %s", src, e ? strerror(e) : "empty");
-		unlink(tmp);
-		return -1;
-	}
-	if (sb_file_commit(tmp, dst, err, errlen)) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
 }
 
 /* The limits table (run/limits.h) as the finished runs left it: each
@@ -396,108 +82,6 @@ static void replay_limits(json_t *benchmarks)
 	}
 }
 
-/* gbench.json from the log: the latest context, every finished benchmark. */
-static int write_json_from_log(const char *dir, const struct done *d, char *err,
-			       size_t errlen)
-{
-	char path[4200];
-	json_t *j = json_object();
-	int rc;
-
-	path_of(path, sizeof(path), dir, "gbench.json");
-	json_object_set_new(j, "context", d->context ? json_incref(d->context) : json_object());
-	json_object_set(j, "benchmarks", d->benchmarks);
-	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
-	json_decref(j);
-	return rc;
-}
-
-/* An absent file, or one resume may read (report.h's bounds); false with
- * err saying why not. */
-static bool input_ok(const char *dir, const char *path, char *err, size_t errlen)
-{
-	char why[4400];
-	FILE *f;
-
-	if (access(path, F_OK) && errno == ENOENT)
-		return true;
-	f = sb_input_open(path, why, sizeof(why));
-	if (f) {
-		fclose(f);
-		return true;
-	}
-	snprintf(err, errlen, "cannot resume '%s': %s", dir, why);
-	return false;
-}
-
-/* Reads what DIR holds, leaves DIR/runs.jsonl.partial and
- * DIR/results.csv.partial with exactly the finished benchmarks. */
-static int resume_prepare(const char *dir, struct done *d, char *err, size_t errlen)
-{
-	char log[4200], logp[4200], csv[4200], csvp[4200], path[4200];
-	const char *src;
-	int dropped;
-
-	path_of(log, sizeof(log), dir, "runs.jsonl");
-	path_of(logp, sizeof(logp), dir, "runs.jsonl.partial");
-	path_of(csv, sizeof(csv), dir, "results.csv");
-	path_of(csvp, sizeof(csvp), dir, "results.csv.partial");
-	d->benchmarks = json_array();
-	src = access(logp, F_OK) == 0 ? logp : log;
-	if (!input_ok(dir, src, err, errlen))
-		return -2;
-	if (access(src, F_OK)) {
-		d->benchmarks = json_array();	/* killed before any benchmark finished */
-	} else if ((dropped = sb_runlog_compact(src, logp, done_line, d)) < 0) {
-		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s: %s", dir, src,
-			 strerror(errno));
-		return -1;
-	} else if (dropped) {
-		fprintf(stderr, "stratbench: resume: %d unfinished line%s of %s dropped (%s "
-			"again)\n", dropped, dropped > 1 ? "s" : "", src,
-			dropped > 1 ? "their benchmarks run" : "its benchmark runs");
-	}
-	if (src == log)
-		unlink(log);
-	src = access(csvp, F_OK) == 0 ? csvp : csv;
-	if (access(src, F_OK) == 0) {
-		int k = keep_done_rows(src, dir, d, err, errlen);
-
-		if (k)
-			return k;
-		if (src == csv)
-			unlink(csv);
-	}
-	/* windows.jsonl: the lines of finished benchmarks (a line is written
-	 * before its benchmark's runs.jsonl line, so a kill in between leaves
-	 * one of a benchmark that runs again: dropped here, not doubled) */
-	path_of(log, sizeof(log), dir, "windows.jsonl");
-	path_of(logp, sizeof(logp), dir, "windows.jsonl.partial");
-	src = access(logp, F_OK) == 0 ? logp : log;
-	if (!input_ok(dir, src, err, errlen))
-		return -2;
-	if (sb_timeline_keep(src, logp, done_has, d) < 0) {
-		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s: %s", dir, src,
-			 strerror(errno));
-		return -1;
-	}
-	if (src == log)
-		unlink(log);
-	path_of(path, sizeof(path), dir, "gbench.json.partial");
-	unlink(path);	/* GB's, cut short: runs.jsonl has its finished benchmarks */
-	/* and the last session's gbench.json: from now on runs.jsonl.partial
-	 * holds more, and a resume killed before its end must not leave a
-	 * stale gbench.json beside it (the next one writes it from the log) */
-	path_of(path, sizeof(path), dir, "gbench.json");
-	if (unlink(path) && errno != ENOENT) {
-		snprintf(err, errlen, "cannot resume '%s': cannot remove %s: %s", dir, path,
-			 strerror(errno));
-		return -1;
-	}
-	sb_fsync_dir_of(path);
-	return 0;
-}
-
 /* --- one session's hooks ------------------------------------------------ */
 
 /* arg: non-NULL when runs.jsonl is written (--out) */
@@ -531,7 +115,7 @@ static void on_group(const struct sb_run_report *runs, int n, const char *json, 
 	for (int k = 0; k < n; k++)
 		reps += runs[k].aggregate[0] == '\0';
 	sb_csv_group(cv);
-	sb_timeline_flush(n ? runs[0].registered : NULL);	/* before: see resume_prepare */
+	sb_timeline_flush(n ? runs[0].registered : NULL);	/* before: see sb_rundir_resume */
 	sb_console_group(runs, n, arr);	/* before the log takes arr */
 	sb_runlog_add_bench(n ? runs[0].registered : NULL, arr);
 	sb_progress_group(reps);
@@ -667,43 +251,6 @@ static int run_args_only(int argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
-/* The files of a finished session get their final names: results.csv,
- * gbench.json (GB's, or for a resume from the log), windows.jsonl, then
- * runs.jsonl last (a reader takes runs.jsonl.partial over gbench.json
- * while it exists), then run.json.  0, or -1 with err (nothing after the
- * first failure is renamed: every file keeps a complete .partial). */
-static int finish_files(const char *dir, bool resume, bool complete, int argc, char **argv,
-			const char *label, char *err, size_t errlen)
-{
-	char path[4200];
-
-	if (commit_partial(dir, "results.csv", err, errlen))
-		return -1;
-	if (resume) {
-		struct done all = { 0 };
-		int rc;
-
-		all.benchmarks = json_array();
-		path_of(path, sizeof(path), dir, "runs.jsonl.partial");
-		if (sb_runlog_read(path, done_line, &all) < 0) {
-			snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-			done_free(&all);
-			return -1;
-		}
-		rc = write_json_from_log(dir, &all, err, errlen);
-		done_free(&all);
-		if (rc)
-			return -1;
-		remove_out(dir, "gbench.json.partial");
-	} else if (commit_partial(dir, "gbench.json", err, errlen)) {
-		return -1;
-	}
-	if (commit_partial(dir, "windows.jsonl", err, errlen) ||
-	    commit_partial(dir, "runs.jsonl", err, errlen))
-		return -1;
-	return sb_resume_record(dir, argc, argv, label, complete, err, errlen);
-}
-
 /* The console: its mode, and whether stdout is Google Benchmark's JSON
  * (--benchmark_format=json, one value only: cli.c). */
 static void console_begin(const struct sb_opts *o, const struct sb_counters_spec *cnt)
@@ -720,295 +267,392 @@ static void console_begin(const struct sb_opts *o, const struct sb_counters_spec
 	sb_gbench_display_quiet(sb_console_owns());
 }
 
-static int run_main(int argc, char **argv)
-{
-	static char out_json[4200];
-	struct sb_counters_spec *cnt = NULL;
-	struct sb_topo *t = NULL;
-	struct done done = { 0 };
-	struct sb_opts o;
-	char err[8192], path[4200], **rargv = NULL;
-	const char *resume = NULL, *console = NULL;
-	int i, rc = SB_EXIT_USAGE, rargc = 0, total, lock_fd = -1;
-	bool list_only = false, quiet = false, complete, fresh = false;
+/* --- the command ---------------------------------------------------------- */
 
-	if (sb_opts_parse(&o, argc, argv, err, sizeof(err)))
-		goto usage;
-	if (o.suite) {
-		rc = sb_suite_main(o.suite, o.out, o.dry_run, argc, argv);
-		goto out;
+/* One `run` from its options to its files.  Each step returns STEP_OK to go
+ * on, STEP_DONE (rc set) to stop there, or STEP_USAGE (err set; rc, unless
+ * set, the usage error's) to say err and leave nothing behind. */
+enum { STEP_USAGE = -1, STEP_OK, STEP_DONE };
+
+struct run {
+	struct sb_opts o;
+	struct sb_counters_spec *cnt;
+	struct sb_topo *t;
+	struct sb_done done;
+	const char *resume;	/* --resume's DIR, or NULL */
+	int argc, rargc;	/* argv: the command line run (for a resume, DIR's) */
+	char **argv, **rargv;
+	int rc, total;
+	bool list_only, fresh;	/* fresh: DIR/.lock and run.json are ours */
+	char err[8192];
+};
+
+/* --resume=DIR: the command line DIR recorded, with --quiet and --console
+ * as given now; DIR locked unless it is complete. */
+static int resume_args(struct run *r)
+{
+	struct sb_opts *o = &r->o;
+	const char *resume = o->resume, *console = NULL;
+	bool quiet = o->quiet, complete;
+
+	console = console_given(r->argc, r->argv) ? o->console : NULL;
+	if (run_args_only(r->argc, r->argv, r->err, sizeof(r->err)))
+		return STEP_USAGE;
+	if (!sb_suite_stage() && sb_suite_is(resume)) {
+		r->rc = sb_suite_resume(resume, quiet);
+		return STEP_DONE;
 	}
-	if (o.ab || o.ab_pairs || o.trial_time > 0 || o.precision > 0 || o.max_time > 0) {
-		if (o.dry_run) {	/* it adds pairs as it goes: nothing to list */
-			snprintf(err, sizeof(err), "--dry-run and --ab do not combine: a paired "
-				 "comparison plans its pairs as it runs (its bound: --max-time)");
-			goto usage;
-		}
-		rc = sb_ab_main(&o, argc, argv);	/* paired comparisons: ab.c */
-		sb_opts_free(&o);
-		return rc;
+	if (sb_resume_load(resume, &r->rargc, &r->rargv, &complete, r->err, sizeof(r->err)))
+		return STEP_USAGE;
+	if (!complete) {
+		/* one writer: held until exit, before anything in DIR is read
+		 * for the resume or changed (a complete DIR is left as it is,
+		 * .lock included) */
+		if (sb_rundir_lock(resume, r->err, sizeof(r->err)) < 0)
+			return STEP_USAGE;
+		/* another resume may have finished it while we waited */
+		sb_resume_free_argv(r->rargc, r->rargv);
+		r->rargv = NULL;
+		if (sb_resume_load(resume, &r->rargc, &r->rargv, &complete, r->err,
+				   sizeof(r->err)))
+			return STEP_USAGE;
 	}
-	if (o.resume) {
-		resume = o.resume;
-		quiet = o.quiet;
-		console = console_given(argc, argv) ? o.console : NULL;
-		if (run_args_only(argc, argv, err, sizeof(err)))
-			goto usage;
-		if (!sb_suite_stage() && sb_suite_is(resume)) {
-			rc = sb_suite_resume(resume, quiet);
-			goto out;
-		}
-		if (sb_resume_load(resume, &rargc, &rargv, &complete, err, sizeof(err)))
-			goto usage;
-		if (!complete) {
-			/* one writer: held until exit, before anything in DIR is
-			 * read for the resume or changed (a complete DIR is left
-			 * as it is, .lock included) */
-			if ((lock_fd = lock_out(resume, err, sizeof(err))) < 0)
-				goto usage;
-			/* another resume may have finished it while we waited */
-			sb_resume_free_argv(rargc, rargv);
-			rargv = NULL;
-			if (sb_resume_load(resume, &rargc, &rargv, &complete, err, sizeof(err)))
-				goto usage;
-		}
-		if (complete) {
-			fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", resume);
-			rc = 0;
-			goto out;
-		}
-		sb_opts_free(&o);
-		if (sb_opts_parse(&o, rargc, rargv, err, sizeof(err)) || o.resume || !o.out) {
-			snprintf(err, sizeof(err), "cannot resume '%s': its recorded command line "
-				 "no longer parses", resume);
-			goto usage;
-		}
-		o.out = resume;
-		o.quiet |= quiet;
-		if (console)
-			o.console = console;
-		argc = rargc;
-		argv = rargv;
+	if (complete) {
+		fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", resume);
+		r->rc = 0;
+		return STEP_DONE;
 	}
-	for (i = 1; i < o.gb_argc; i++)
-		if (o.out && strncmp(o.gb_argv[i], "--benchmark_out", 15) == 0) {
-			snprintf(err, sizeof(err), "--out=DIR writes DIR/gbench.json itself: "
-				 "drop %s", o.gb_argv[i]);
-			goto usage;
+	sb_opts_free(o);
+	if (sb_opts_parse(o, r->rargc, r->rargv, r->err, sizeof(r->err)) || o->resume || !o->out) {
+		snprintf(r->err, sizeof(r->err), "cannot resume '%s': its recorded command line "
+			 "no longer parses", resume);
+		return STEP_USAGE;
+	}
+	o->out = r->resume = resume;
+	o->quiet |= quiet;
+	if (console)
+		o->console = console;
+	r->argc = r->rargc;
+	r->argv = r->rargv;
+	return STEP_OK;
+}
+
+/* The options, parsed: a suite or a paired comparison runs apart (*ab:
+ * sb_ab_main ran, its status in rc), a resume takes DIR's. */
+static int run_begin(struct run *r, bool *ab)
+{
+	struct sb_opts *o = &r->o;
+
+	if (sb_opts_parse(o, r->argc, r->argv, r->err, sizeof(r->err)))
+		return STEP_USAGE;
+	if (o->suite) {
+		r->rc = sb_suite_main(o->suite, o->out, o->dry_run, r->argc, r->argv);
+		return STEP_DONE;
+	}
+	if (o->ab || o->ab_pairs || o->trial_time > 0 || o->precision > 0 || o->max_time > 0) {
+		if (o->dry_run) {	/* it adds pairs as it goes: nothing to list */
+			snprintf(r->err, sizeof(r->err), "--dry-run and --ab do not combine: a "
+				 "paired comparison plans its pairs as it runs (its bound: "
+				 "--max-time)");
+			return STEP_USAGE;
 		}
-	if (sb_counters_parse(o.counters, &cnt, err, sizeof(err)))
-		goto usage;
-	if (o.counters_ab && !sb_counters_count(cnt)) {
-		snprintf(err, sizeof(err), "--counters-ab compares no counters with some: "
+		*ab = true;
+		r->rc = sb_ab_main(o, r->argc, r->argv);	/* paired comparisons: ab.c */
+		return STEP_DONE;
+	}
+	return o->resume ? resume_args(r) : STEP_OK;
+}
+
+/* The checks that need no plan: GB's flags, the counters, the machine. */
+static int run_check(struct run *r)
+{
+	struct sb_opts *o = &r->o;
+	char *err = r->err;
+	size_t errlen = sizeof(r->err);
+
+	for (int i = 1; i < o->gb_argc; i++)
+		if (o->out && strncmp(o->gb_argv[i], "--benchmark_out", 15) == 0) {
+			snprintf(err, errlen, "--out=DIR writes DIR/gbench.json itself: drop %s",
+				 o->gb_argv[i]);
+			return STEP_USAGE;
+		}
+	if (sb_counters_parse(o->counters, &r->cnt, err, errlen))
+		return STEP_USAGE;
+	if (o->counters_ab && !sb_counters_count(r->cnt)) {
+		snprintf(err, errlen, "--counters-ab compares no counters with some: "
 			 "drop --counters=none");
-		goto usage;
+		return STEP_USAGE;
 	}
 	/* --dry-run binds nothing: it may plan for a lab machine's shape */
-	if (sb_topo_load(&t, o.topology, err, sizeof(err)) ||
-	    (!o.dry_run && sb_topo_check_bindable(t, err, sizeof(err))))
-		goto usage;
-	if (o.home_node >= 0) {
-		if (!sb_topo_has_node(t, o.home_node)) {
-			snprintf(err, sizeof(err), "NUMA node %d does not exist here (%d node%s)",
-				 o.home_node, sb_topo_nnodes(t), sb_topo_nnodes(t) > 1 ? "s" : "");
-			goto usage;
-		}
+	if (sb_topo_load(&r->t, o->topology, err, errlen) ||
+	    (!o->dry_run && sb_topo_check_bindable(r->t, err, errlen)))
+		return STEP_USAGE;
+	if (o->home_node >= 0 && !sb_topo_has_node(r->t, o->home_node)) {
+		snprintf(err, errlen, "NUMA node %d does not exist here (%d node%s)", o->home_node,
+			 sb_topo_nnodes(r->t), sb_topo_nnodes(r->t) > 1 ? "s" : "");
+		return STEP_USAGE;
 	}
-	if (sb_gbench_filter_check(o.gb_argc, o.gb_argv, err, sizeof(err)))
-		goto usage;
-	for (i = 1; i < o.gb_argc; i++) {	/* one value only (cli.c) */
-		const char *a = o.gb_argv[i];
+	if (sb_gbench_filter_check(o->gb_argc, o->gb_argv, err, errlen))
+		return STEP_USAGE;
+	for (int i = 1; i < o->gb_argc; i++) {	/* one value only (cli.c) */
+		const char *a = o->gb_argv[i];
 
 		if (strncmp(a, "--benchmark_list_tests", 22) == 0 && (!a[22] || a[22] == '='))
-			list_only = sb_gb_truthy(a[22] ? a + 23 : "");
+			r->list_only = sb_gb_truthy(a[22] ? a + 23 : "");
 	}
-	if (o.out && list_only) {
+	if (o->out && r->list_only) {
 		fprintf(stderr, "stratbench: note: --benchmark_list_tests runs nothing; "
 			"--out ignored\n");
-		o.out = NULL;
+		o->out = NULL;
 	}
+	return STEP_OK;
+}
+
+/* "--benchmark_filter='F' matches none": a fresh run with nothing to run */
+static int filter_none(struct run *r)
+{
+	const char *flt = NULL;
+
+	for (int i = 1; i < r->o.gb_argc; i++)
+		if (!strncmp(r->o.gb_argv[i], "--benchmark_filter=", 19))
+			flt = r->o.gb_argv[i] + 19;
+	snprintf(r->err, sizeof(r->err), "--benchmark_filter='%s' matches none of the %d "
+		 "benchmarks planned (see --benchmark_list_tests)", flt ? flt : "",
+		 sb_gbench_count(1, r->argv));
+	return STEP_USAGE;
+}
+
+/* A resume's DIR rewritten to what finished, the plan registered, less
+ * what finished; --dry-run lists it. */
+static int run_plan(struct run *r)
+{
 	/* from before the first file is changed to the last renamed: a signal
 	 * stops the run (every body skipped, if none started yet) and the
 	 * files are finished; a second one kills */
 	sb_catch_stop_signals(on_signal);
-	if (resume) {
+	if (r->resume) {
 		/* -2: DIR holds what is not results (exit 2); -1: it could
 		 * not be rewritten (exit 1); either way DIR is as it was */
-		if ((i = resume_prepare(resume, &done, err, sizeof(err)))) {
-			rc = i == -2 ? SB_EXIT_USAGE : 1;
-			goto usage;
+		int k = sb_rundir_resume(r->resume, &r->done, r->err, sizeof(r->err));
+
+		if (k) {
+			r->rc = k == -2 ? SB_EXIT_USAGE : 1;
+			return STEP_USAGE;
 		}
-		o.skip = done_has;
-		o.skip_arg = &done;
+		r->o.skip = sb_done_has;
+		r->o.skip_arg = &r->done;
 	}
 	/* the plan keeps its "skipped" lines until every usage check passed */
-	switch (sb_plan_register(&o, t, err, sizeof(err))) {
+	switch (sb_plan_register(&r->o, r->t, r->err, sizeof(r->err))) {
 	case 0:
 		break;
 	case 1:		/* everything asked for cannot run here: each skip says why */
 		sb_plan_say_skipped();
-		rc = 0;
-		goto out;
+		r->rc = 0;
+		return STEP_DONE;
 	default:
-		goto usage;
+		return STEP_USAGE;
 	}
-	if (resume)	/* after the plan: its typed points key the table */
-		replay_limits(done.benchmarks);
-	total = sb_gbench_count(o.gb_argc, o.gb_argv);
-	if (total == 0 && !resume) {
-		const char *flt = NULL;
-
-		for (i = 1; i < o.gb_argc; i++)
-			if (!strncmp(o.gb_argv[i], "--benchmark_filter=", 19))
-				flt = o.gb_argv[i] + 19;
-		snprintf(err, sizeof(err), "--benchmark_filter='%s' matches none of the %d "
-			 "benchmarks planned (see --benchmark_list_tests)", flt ? flt : "",
-			 sb_gbench_count(1, argv));
-		goto usage;
-	}
-	if (o.dry_run) {	/* the plan and its estimate; nothing created */
+	if (r->resume)	/* after the plan: its typed points key the table */
+		replay_limits(r->done.benchmarks);
+	r->total = sb_gbench_count(r->o.gb_argc, r->o.gb_argv);
+	if (r->total == 0 && !r->resume)
+		return filter_none(r);
+	if (r->o.dry_run) {	/* the plan and its estimate; nothing created */
 		sb_plan_say_skipped();
-		dry_run_list(o.gb_argc, o.gb_argv, t);
-		rc = 0;
-		goto out;
+		dry_run_list(r->o.gb_argc, r->o.gb_argv, r->t);
+		r->rc = 0;
+		return STEP_DONE;
 	}
-	if (o.out && !resume) {
-		/* the last usage check: nothing is created before it */
-		if (prepare_out(o.out, err, sizeof(err)) ||
-		    (lock_fd = lock_out(o.out, err, sizeof(err))) < 0 ||
-		    prepare_out(o.out, err, sizeof(err)))	/* a run that started meanwhile */
-			goto usage;
-		fresh = true;	/* DIR/.lock and run.json are ours */
-		if (sb_resume_record(o.out, argc, argv, o.label, false, err, sizeof(err))) {
-			rc = 1;
-			goto usage;
-		}
+	return STEP_OK;
+}
+
+/* DIR/NAME opened for writing by open_fn; a path too long fails as
+ * open_fn's own open would, in its words (verb). */
+static int open_out(int (*open_fn)(const char *, char *, size_t), const char *verb,
+		    const char *dir, const char *name, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+
+	if (sb_pathf(path, "%s/%s", dir, name)) {
+		snprintf(err, errlen, "cannot %s %s/%s: %s", verb, dir, name, strerror(errno));
+		return -1;
+	}
+	return open_fn(path, err, errlen);
+}
+
+/* A fresh DIR made, locked and recorded (the last usage check: nothing
+ * is created before it), then the .partial files opened (exit 1 if not). */
+static int run_open(struct run *r)
+{
+	static char out_json[PATH_MAX + 32];
+	struct sb_opts *o = &r->o;
+	char path[PATH_MAX];
+	bool append;
+
+	if (o->out && !r->resume) {
+		if (sb_rundir_prepare(o->out, r->err, sizeof(r->err)) ||
+		    sb_rundir_lock(o->out, r->err, sizeof(r->err)) < 0 ||
+		    sb_rundir_prepare(o->out, r->err, sizeof(r->err)))	/* a run that started meanwhile */
+			return STEP_USAGE;
+		r->fresh = true;
+		r->rc = 1;	/* from here a failure is no usage error */
+		if (sb_resume_record(o->out, r->argc, r->argv, o->label, false, r->err,
+				     sizeof(r->err)))
+			return STEP_USAGE;
 	}
 	sb_plan_say_skipped();
-	if (o.out) {
-		path_of(path, sizeof(path), o.out, "results.csv.partial");
-		if ((resume && access(path, F_OK) == 0 ? sb_csv_append : sb_csv_open)(
-			    path, err, sizeof(err))) {
-			rc = 1;
-			goto usage;
-		}
-		sb_gbench_on_run(sb_csv_on_run, NULL);
-		sb_csv_cv_threshold(o.cv_threshold);
-		path_of(path, sizeof(path), o.out, "runs.jsonl.partial");
-		if (sb_runlog_open(path, err, sizeof(err))) {
-			rc = 1;
-			goto usage;
-		}
-		path_of(path, sizeof(path), o.out, "windows.jsonl.partial");
-		if (sb_timeline_open(path, err, sizeof(err))) {
-			rc = 1;
-			goto usage;
-		}
-		snprintf(out_json, sizeof(out_json), "--benchmark_out=%s/gbench.json.partial", o.out);
-		o.gb_argv[o.gb_argc++] = out_json;
-		o.gb_argv[o.gb_argc++] = "--benchmark_out_format=json";
-		o.gb_argv[o.gb_argc] = NULL;
-	}
+	if (!o->out)
+		return STEP_OK;
+	r->rc = 1;
+	append = r->resume && sb_pathf(path, "%s/results.csv.partial", o->out) == 0 &&
+		 access(path, F_OK) == 0;
+	if (open_out(append ? sb_csv_append : sb_csv_open, append ? "append to" : "create",
+		     o->out, "results.csv.partial", r->err, sizeof(r->err)))
+		return STEP_USAGE;
+	sb_gbench_on_run(sb_csv_on_run, NULL);
+	sb_csv_cv_threshold(o->cv_threshold);
+	if (open_out(sb_runlog_open, "open", o->out, "runs.jsonl.partial", r->err, sizeof(r->err)) ||
+	    open_out(sb_timeline_open, "open", o->out, "windows.jsonl.partial", r->err,
+		     sizeof(r->err)))
+		return STEP_USAGE;
+	snprintf(out_json, sizeof(out_json), "--benchmark_out=%s/gbench.json.partial", o->out);
+	o->gb_argv[o->gb_argc++] = out_json;
+	o->gb_argv[o->gb_argc++] = "--benchmark_out_format=json";
+	o->gb_argv[o->gb_argc] = NULL;
+	return STEP_OK;
+}
+
+/* The hooks, the JSON context, then Google Benchmark (unless a resume
+ * finds nothing left to run): rc its status. */
+static void run_session(struct run *r)
+{
+	struct sb_opts *o = &r->o;
+	char *pts, v[64];
+
 	/* the limits table is fed from what is reported (run/limits.h) */
 	sb_gbench_on_run(sb_limits_on_run, NULL);
 	sb_gbench_on_group(on_group, NULL);
-	console_begin(&o, cnt);
-	sb_gbench_on_context(on_context, o.out ? (void *)o.out : NULL);
-	sb_context_fingerprint(t, argc, argv);
-	if (!list_only)
-		sb_counters_context(cnt);
-	sb_context_add("sb_label", o.label ? o.label : "");
-	{	/* every planned point as typed fields (results/point.h) */
-		char *pts = sb_points_json();
-
-		snprintf(path, sizeof(path), "%d", SB_SCHEMA_VERSION);
-		sb_context_add("sb_schema", path);
-		sb_context_add("sb_points", pts ? pts : "{}");
-		free(pts);
+	console_begin(o, r->cnt);
+	sb_gbench_on_context(on_context, o->out ? (void *)o->out : NULL);
+	sb_context_fingerprint(r->t, r->argc, r->argv);
+	if (!r->list_only)
+		sb_counters_context(r->cnt);
+	sb_context_add("sb_label", o->label ? o->label : "");
+	/* every planned point as typed fields (results/point.h) */
+	pts = sb_points_json();
+	snprintf(v, sizeof(v), "%d", SB_SCHEMA_VERSION);
+	sb_context_add("sb_schema", v);
+	sb_context_add("sb_points", pts ? pts : "{}");
+	free(pts);
+	snprintf(v, sizeof(v), "%g", o->cv_threshold);
+	sb_context_add("sb_cv_threshold", v);
+	if (r->resume) {
+		snprintf(v, sizeof(v), "%d benchmarks finished before this session", r->done.n);
+		sb_context_add("sb_resumed", v);
 	}
-	snprintf(path, sizeof(path), "%g", o.cv_threshold);
-	sb_context_add("sb_cv_threshold", path);
-	if (resume) {
-		snprintf(path, sizeof(path), "%d benchmarks finished before this session", done.n);
-		sb_context_add("sb_resumed", path);
-	}
-	if (!list_only && total > 0)
+	if (!r->list_only && r->total > 0)
 		sb_quiet_check(!sb_console_owns());
-	if (resume && total == 0) {
-		rc = 0;		/* everything had finished: only the files to complete */
-	} else {
-		if (sb_progress_begin(total, o.quiet || list_only)) {
-			sb_gbench_on_start(sb_progress_on_start, NULL);
-			sb_gbench_on_display(sb_progress_clear, NULL);
-		}
-		sb_drive_set_counters(cnt);
-		rc = sb_gbench_main(o.gb_argc, o.gb_argv);
-		sb_drive_set_counters(NULL);
-		sb_progress_end();
-		sb_console_end();
+	if (r->resume && r->total == 0) {
+		r->rc = 0;	/* everything had finished: only the files to complete */
+		return;
 	}
+	if (sb_progress_begin(r->total, o->quiet || r->list_only)) {
+		sb_gbench_on_start(sb_progress_on_start, NULL);
+		sb_gbench_on_display(sb_progress_clear, NULL);
+	}
+	sb_drive_set_counters(r->cnt);
+	r->rc = sb_gbench_main(o->gb_argc, o->gb_argv);
+	sb_drive_set_counters(NULL);
+	sb_progress_end();
+	sb_console_end();
+}
+
+/* The files closed and given their final names, or, when nothing ran, DIR
+ * left as it was; what became of them said on stderr. */
+static void run_end(struct run *r)
+{
+	const char *out = r->o.out;
+	char path[PATH_MAX];
+
 	sb_csv_close();
 	sb_runlog_close();
 	sb_timeline_close();	/* an empty file is removed: no fidelity benchmark */
-	if (o.out && sb_gbench_out_errno()) {
-		path_of(path, sizeof(path), o.out, "gbench.json.partial");
+	if (out && sb_gbench_out_errno()) {
+		sb_pathf(path, "%s/gbench.json.partial", out);
 		sb_out_fail(path, sb_gbench_out_errno());
 	}
-	if (o.out && rc == SB_EXIT_USAGE && !resume) {
+	if (out && r->rc == SB_EXIT_USAGE && !r->resume) {
 		/* nothing ran (GB refused its flags): leave the directory as it was */
-		for (const char *const *f = out_files + 4; *f; f++)
-			remove_out(o.out, *f);
-		remove_out(o.out, ".lock");
-		remove_created();
-	} else if (o.out && sb_out_failure()) {
+		sb_rundir_clear(out);
+		sb_rundir_remove_created();
+	} else if (out && sb_out_failure()) {
 		/* never a final name on a file that failed; GB's JSON, cut, goes
 		 * (runs.jsonl.partial has every finished benchmark) */
 		if (sb_gbench_out_errno())
-			remove_out(o.out, "gbench.json.partial");
+			sb_rundir_remove(out, "gbench.json.partial");
 		fprintf(stderr, "stratbench: %s: results not complete (the finished ones stay in "
 			"%s/*.partial; 'stratbench run --resume=%s' when it can write)\n",
-			sb_out_failure(), o.out, o.out);
-		rc = 1;
-		goto out;
-	} else if (o.out) {
-		if (finish_files(o.out, resume, !got_signal, argc, argv, o.label, err,
-				 sizeof(err))) {
+			sb_out_failure(), out, out);
+		r->rc = 1;
+		return;
+	} else if (out) {
+		if (sb_rundir_finish(out, r->resume, r->err, sizeof(r->err)) ||
+		    sb_resume_record(out, r->argc, r->argv, r->o.label, !got_signal, r->err,
+				     sizeof(r->err))) {
 			fprintf(stderr, "stratbench: %s: results not complete ('stratbench run "
-				"--resume=%s' when it can write)\n", err, o.out);
-			rc = 1;
-			goto out;
+				"--resume=%s' when it can write)\n", r->err, out);
+			r->rc = 1;
+			return;
 		}
 		if (got_signal)
 			fprintf(stderr, "stratbench: interrupted: finished results kept in %s/; "
-				"'stratbench run --resume=%s' runs the rest\n", o.out, o.out);
+				"'stratbench run --resume=%s' runs the rest\n", out, out);
 		else
 			fprintf(stderr, "stratbench: results in %s/ (gbench.json, results.csv)\n",
-				o.out);
+				out);
 	}
 	if (got_signal)
-		rc = 128 + got_signal;
-	goto out;
-usage:
-	fprintf(stderr, "stratbench: %s\n", err);
-	if (fresh) {	/* ours: leave nothing behind */
-		remove_out(o.out, "run.json");
-		remove_out(o.out, ".lock");
+		r->rc = 128 + got_signal;
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct run r = { .argc = argc, .argv = argv, .rc = SB_EXIT_USAGE };
+	bool ab = false;
+	int step = run_begin(&r, &ab);
+
+	if (ab) {
+		sb_opts_free(&r.o);
+		return r.rc;
 	}
-	remove_created();	/* the directories made here, if still empty */
-out:
+	if (step == STEP_OK)
+		step = run_check(&r);
+	if (step == STEP_OK)
+		step = run_plan(&r);
+	if (step == STEP_OK)
+		step = run_open(&r);
+	if (step == STEP_OK) {
+		run_session(&r);
+		run_end(&r);
+	} else if (step == STEP_USAGE) {
+		fprintf(stderr, "stratbench: %s\n", r.err);
+		if (r.fresh) {	/* ours: leave nothing behind */
+			sb_rundir_remove(r.o.out, "run.json");
+			sb_rundir_remove(r.o.out, ".lock");
+		}
+		sb_rundir_remove_created();	/* the directories made here, if still empty */
+	}
 	sb_catch_stop_signals(NULL);
-	for (i = 0; i < ncreated; i++)
-		free(created[i]);
-	ncreated = 0;
-	done_free(&done);
+	sb_rundir_forget_created();
+	sb_done_free(&r.done);
 	sb_plan_free();
-	sb_counters_spec_free(cnt);
-	sb_topo_destroy(t);
-	sb_opts_free(&o);
-	if (rargv)
-		sb_resume_free_argv(rargc, rargv);
-	(void)lock_fd;	/* held until exit */
-	return rc;
+	sb_counters_spec_free(r.cnt);
+	sb_topo_destroy(r.t);
+	sb_opts_free(&r.o);
+	if (r.rargv)
+		sb_resume_free_argv(r.rargc, r.rargv);
+	return r.rc;	/* the lock (sb_rundir_lock) is held until exit */
 }
 
 const struct sb_command sb_cmd_run = {

@@ -41,12 +41,28 @@ static const struct sb_option topo_options[] = {
 	{ NULL },
 };
 
+/* The plan: the CPU of each of n threads. */
+static void print_plan(const struct sb_topo *t, const int *cpus, int n)
+{
+	printf("plan %s, %d threads:", placement, n);
+	for (int i = 0; i < n; i++)
+		printf("%s%d", i ? "," : " ", cpus[i]);
+	printf("\n");
+	for (int i = 0; i < n; i++) {
+		int pkg, core, node;
+
+		sb_topo_cpu_where(t, cpus[i], &pkg, &core, &node);
+		printf("  thread %d -> CPU %d (package %d, core %d, node %d)\n", i, cpus[i], pkg,
+		       core, node);
+	}
+}
+
 static int topo_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 0 };
 	struct sb_topo *t;
 	char err[256], *end = NULL;
-	int n, i, *cpus;
+	int n, *cpus, rc = SB_EXIT_USAGE;
 
 	topology = placement = threads = NULL;
 	pairs = "auto";
@@ -77,31 +93,16 @@ static int topo_main(int argc, char **argv)
 	cpus = calloc(n > 0 ? n : 1, sizeof(int));
 	if (placement && (!cpus || sb_topo_plan(t, placement, n, cpus, err, sizeof(err)))) {
 		fprintf(stderr, "stratbench: %s\n", cpus ? err : "out of memory");
-		free(cpus);
-		sb_topo_destroy(t);
-		return SB_EXIT_USAGE;
-	}
-	sb_topo_print(t, stdout);
-	print_pairs(t);
-	if (!placement) {
-		free(cpus);
-		sb_topo_destroy(t);
-		return 0;
-	}
-	printf("plan %s, %d threads:", placement, n);
-	for (i = 0; i < n; i++)
-		printf("%s%d", i ? "," : " ", cpus[i]);
-	printf("\n");
-	for (i = 0; i < n; i++) {
-		int pkg, core, node;
-
-		sb_topo_cpu_where(t, cpus[i], &pkg, &core, &node);
-		printf("  thread %d -> CPU %d (package %d, core %d, node %d)\n", i, cpus[i], pkg,
-		       core, node);
+	} else {
+		sb_topo_print(t, stdout);
+		print_pairs(t);
+		if (placement)
+			print_plan(t, cpus, n);
+		rc = 0;
 	}
 	free(cpus);
 	sb_topo_destroy(t);
-	return 0;
+	return rc;
 }
 
 const struct sb_command sb_cmd_topo = {

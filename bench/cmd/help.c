@@ -235,6 +235,70 @@ static void doc_usage(struct sb_doc *d, const struct sb_command *c)
 	}
 }
 
+/* A later driver's option of a family, its help naming its strategies:
+ * kernel-madvise, kernel-mprotect: "kernel-*: HELP". */
+static void doc_driver_option(struct sb_doc *d, const struct sb_family_driver *drv,
+			      const struct sb_option *op)
+{
+	struct sb_option o = *op;
+	char help[512];
+	size_t k = strcspn(drv->names[0], "-") + 1;
+
+	for (int i = 1; drv->names[i]; i++)
+		if (strncmp(drv->names[i], drv->names[0], k))
+			k = 0;
+	if (k > strlen(drv->names[0]))
+		k = 0;
+	snprintf(help, sizeof(help), "%.*s%s: %s", (int)k, drv->names[0], k ? "*" : drv->names[0],
+		 op->help ? op->help : "");
+	o.help = help;
+	doc_table_option(d, &o);
+}
+
+/* One section per family, with the options of every driver of it
+ * (shootdown: simulated and kernel); a name two drivers share is one
+ * option each parses, both rows shown, the later one's help naming its
+ * strategies. */
+static void doc_family_options(struct sb_doc *d, int f)
+{
+	const char *fam = sb_drivers[f]->family;
+	bool titled = false;
+	char title[128];
+
+	for (int g = 0; g < f; g++)
+		if (!strcmp(sb_drivers[g]->family, fam))
+			return;
+	snprintf(title, sizeof(title), "Options of the %s family", fam);
+	for (int g = f; sb_drivers[g]; g++) {
+		const struct sb_family_driver *drv = sb_drivers[g];
+
+		if (strcmp(drv->family, fam) || !drv->options)
+			continue;
+		for (const struct sb_option *op = drv->options; op->name; op++) {
+			if (!titled)
+				doc_heading(d, title);
+			titled = true;
+			if (g > f && drv->names && drv->names[0])
+				doc_driver_option(d, drv, op);
+			else
+				doc_table_option(d, op);
+		}
+	}
+}
+
+static void doc_exit_status(struct sb_doc *d, const struct sb_command *c)
+{
+	if (d->man) {
+		doc_heading(d, "Exit status");
+		fputs(".PP\n", d->f);
+		roff_puts(d->f, exit_status_of(c->name));
+		fputs("\n", d->f);
+	} else {
+		fputs("\nExit status: ", d->f);
+		wrap(d->f, exit_status_of(c->name), 13);
+	}
+}
+
 void sb_help_command(struct sb_doc *d, const struct sb_command *c)
 {
 	if (d->man) {
@@ -256,65 +320,15 @@ void sb_help_command(struct sb_doc *d, const struct sb_command *c)
 		for (const struct sb_option *op = c->options; op->name; op++)
 			doc_table_option(d, op);
 	}
-	/* one section per family, with the options of every driver of it
-	 * (shootdown: simulated and kernel); a name two drivers share is one
-	 * option each parses, both rows shown, the later one's help naming
-	 * its strategies */
-	for (int f = 0; c->family_options && sb_drivers[f]; f++) {
-		const char *fam = sb_drivers[f]->family;
-		bool seen = false, titled = false;
-		char title[128];
-
-		for (int g = 0; g < f; g++)
-			seen |= !strcmp(sb_drivers[g]->family, fam);
-		if (seen)
-			continue;
-		snprintf(title, sizeof(title), "Options of the %s family", fam);
-		for (int g = f; sb_drivers[g]; g++) {
-			const struct sb_family_driver *drv = sb_drivers[g];
-
-			if (strcmp(drv->family, fam) || !drv->options)
-				continue;
-			for (const struct sb_option *op = drv->options; op->name; op++) {
-				struct sb_option o = *op;
-				char help[512];
-
-				if (!titled)
-					doc_heading(d, title);
-				titled = true;
-				if (g > f && drv->names && drv->names[0]) {
-					/* kernel-madvise, kernel-mprotect: "kernel-*" */
-					size_t k = strcspn(drv->names[0], "-") + 1;
-
-					for (int i = 1; drv->names[i]; i++)
-						if (strncmp(drv->names[i], drv->names[0], k))
-							k = 0;
-					if (k > strlen(drv->names[0]))
-						k = 0;
-					snprintf(help, sizeof(help), "%.*s%s: %s", (int)k,
-						 drv->names[0], k ? "*" : drv->names[0],
-						 op->help ? op->help : "");
-					o.help = help;
-				}
-				doc_table_option(d, &o);
-			}
-		}
-	}
+	for (int f = 0; c->family_options && sb_drivers[f]; f++)
+		doc_family_options(d, f);
 	if (c->gbench_flags) {
 		doc_heading(d, "Google Benchmark 1.7.1 flags (passed through, values checked first)");
 		sb_gb_flags_usage(d);
 	}
 	if (c->example)
 		doc_example(d, c->example);
-	if (d->man) {
-		doc_heading(d, "Exit status");
-		fputs(".PP\n", d->f);
-		roff_puts(d->f, exit_status_of(c->name));
-		fputs("\n", d->f);
-	} else {
-		fputs("\nExit status: ", d->f);
-		wrap(d->f, exit_status_of(c->name), 13);
-	}
+	doc_exit_status(d, c);
 }
 
 void sb_version_print(FILE *f)
@@ -338,7 +352,7 @@ void sb_help_overview(FILE *f)
 	wrap(f, exit_status, 13);
 }
 
-void sb_help_man(FILE *f)
+static void help_man(FILE *f)
 {
 	struct sb_doc d = { .f = f, .man = true };
 
@@ -404,7 +418,7 @@ static int help_main(int argc, char **argv)
 			fprintf(stderr, "stratbench: help --man takes no command\n");
 			return SB_EXIT_USAGE;
 		}
-		sb_help_man(stdout);
+		help_man(stdout);
 		return 0;
 	}
 	if (!args.npos) {

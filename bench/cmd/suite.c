@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "results/rundir.h"
 #include "tables/summary.h"
 
 extern char **environ;
@@ -107,15 +109,6 @@ static const struct suite suites[] = {
 	{ "quick", "the same stages, briefly: a smoke test of about a minute", quick_stages },
 	{ NULL },
 };
-
-const char *const *sb_suite_names(void)
-{
-	static const char *names[sizeof(suites) / sizeof(suites[0])];
-
-	for (size_t i = 0; suites[i].name; i++)
-		names[i] = suites[i].name;
-	return names;
-}
 
 static const struct suite *suite_find(const char *name)
 {
@@ -231,70 +224,72 @@ static bool same_option(const char *a, const char *b)
 	return na == nb && !strncmp(a, b, na);
 }
 
-/* The user's options besides --suite, --dry-run and --out. */
-static int user_args(int argc, char **argv, char **v, int max)
-{
-	int n = 0;
+/* The user's options besides --suite, --dry-run and --out.  Options for
+ * the first stage only narrow the run: the later stages are left out (the
+ * old scripts/run.sh's rule), said once. */
+struct user {
+	char *v[128];
+	int n;
+	bool narrow;
+};
 
-	for (int i = 1; i < argc && n < max; i++)
+static void user_args(int argc, char **argv, struct user *u)
+{
+	u->n = 0;
+	u->narrow = false;
+	for (int i = 1; i < argc && u->n < 128; i++)
 		if (strncmp(argv[i], "--suite=", 8) && strcmp(argv[i], "--dry-run") &&
 		    strncmp(argv[i], "--out=", 6))
-			v[n++] = argv[i];
-	return n;
+			u->v[u->n++] = argv[i];
+	for (int i = 0; i < u->n; i++)
+		u->narrow |= !every_stage(u->v[i]);
 }
 
-/* Stage k's argv: "run", --out=DIR[/subdir], the stage's options less those
- * the user gave, then the user's (all of them for the first stage, those
- * of every_stage for the others).  NULL-terminated in v[max]. */
-static int stage_argv(const struct stage *st, bool first, const char *dir, char **user, int nuser,
-		      char **v, int max, char *outarg, size_t outlen)
+/* --out=DIR[/subdir]: DIR is a path, so it always fits */
+#define OUTARG_LEN (PATH_MAX + 16)
+
+/* Stage k's argv: "run", --out=DIR[/subdir] (in outarg, OUTARG_LEN bytes),
+ * the stage's options less those the user gave, then the user's (all of
+ * them for the first stage, those of every_stage for the others).
+ * NULL-terminated in v[max]. */
+static int stage_argv(const struct stage *st, bool first, const char *dir, const struct user *u,
+		      char **v, int max, char *outarg)
 {
 	int n = 0;
 
 	v[n++] = "run";
-	snprintf(outarg, outlen, "--out=%s%s%s", dir, *st->subdir ? "/" : "", st->subdir);
+	snprintf(outarg, OUTARG_LEN, "--out=%s%s%s", dir, *st->subdir ? "/" : "", st->subdir);
 	v[n++] = outarg;
 	for (const char *const *a = st->args; *a && n < max - 1; a++) {
 		bool given = false;
 
-		for (int i = 0; i < nuser; i++)
-			given |= (first || every_stage(user[i])) && same_option(*a, user[i]);
+		for (int i = 0; i < u->n; i++)
+			given |= (first || every_stage(u->v[i])) && same_option(*a, u->v[i]);
 		/* a machine with one CPU runs the kernel drivers at 1 thread */
 		if (!strcmp(*a, "--threads=1,2") && sysconf(_SC_NPROCESSORS_ONLN) < 2)
 			v[n++] = "--threads=1";
 		else if (!given)
 			v[n++] = (char *)*a;
 	}
-	for (int i = 0; i < nuser && n < max - 1; i++)
-		if (first || every_stage(user[i]))
-			v[n++] = user[i];
+	for (int i = 0; i < u->n && n < max - 1; i++)
+		if (first || every_stage(u->v[i]))
+			v[n++] = u->v[i];
 	v[n] = NULL;
 	return n;
 }
 
-/* Options for the first stage only narrow the run: the later stages are
- * left out (the old scripts/run.sh's rule), said once. */
-static bool narrowed(char **user, int nuser)
-{
-	for (int i = 0; i < nuser; i++)
-		if (!every_stage(user[i]))
-			return true;
-	return false;
-}
-
 /* --- suite.json ---------------------------------------------------------- */
 
-static int record(const char *dir, const struct suite *s, char **user, int nuser, bool narrow,
-		  char *err, size_t errlen)
+static int record(const char *dir, const struct suite *s, const struct user *u, char *err,
+		  size_t errlen)
 {
 	json_t *j = json_object(), *st = json_array();
-	char path[4200], outarg[4200], *v[256];
-	int rc;
+	char path[PATH_MAX], outarg[OUTARG_LEN], *v[256];
+	int rc = -1;
 
 	for (const struct stage *g = s->stages; g->name; g++) {
 		json_t *o = json_object(), *a = json_array();
-		int n = stage_argv(g, g == s->stages, dir, user, nuser, v, 256, outarg,
-				   sizeof(outarg));
+		int n = stage_argv(g, g == s->stages, dir, u, v, 256, outarg);
 
 		for (int i = 0; i < n; i++)
 			json_array_append_new(a, json_string(v[i]));
@@ -302,44 +297,34 @@ static int record(const char *dir, const struct suite *s, char **user, int nuser
 		json_object_set_new(o, "dir", json_string(g->subdir));
 		json_object_set_new(o, "argv", a);
 		json_array_append_new(st, o);
-		if (narrow)
+		if (u->narrow)
 			break;
 	}
 	json_object_set_new(j, "stratbench_suite", json_integer(1));
 	json_object_set_new(j, "suite", json_string(s->name));
 	json_object_set_new(j, "stages", st);
-	snprintf(path, sizeof(path), "%s/suite.json", dir);
-	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
+	if (sb_pathf(path, "%s/suite.json", dir))
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	else
+		rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
 	json_decref(j);
 	return rc;
 }
 
+/* DIR/NAME exists (a path too long for the kernel does not) */
+static bool has_file(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	return sb_pathf(path, "%s/%s", dir, name) == 0 && access(path, F_OK) == 0;
+}
+
 bool sb_suite_is(const char *dir)
 {
-	char path[4200];
-
-	snprintf(path, sizeof(path), "%s/suite.json", dir);
-	return access(path, F_OK) == 0;
+	return has_file(dir, "suite.json");
 }
 
 /* --- after the stages ---------------------------------------------------- */
-
-static bool has_results(const char *dir)
-{
-	char path[4200];
-
-	snprintf(path, sizeof(path), "%s/results.csv", dir);
-	return access(path, F_OK) == 0;
-}
-
-/* finish() got to its end: the summary is its last file */
-static bool summarised(const char *dir)
-{
-	char path[4200];
-
-	snprintf(path, sizeof(path), "%s/summary.md", dir);
-	return access(path, F_OK) == 0;
-}
 
 /* plots, then the summary, of the stage directories that hold results */
 static void finish(const char *dir, char **dirs, int n)
@@ -351,7 +336,7 @@ static void finish(const char *dir, char **dirs, int n)
 	for (int i = 0; i < n && k < 16; i++) {
 		char *pv[] = { "plot", dirs[i], NULL };
 
-		if (!has_results(dirs[i]))
+		if (!has_file(dirs[i], "results.csv"))
 			continue;
 		have[k++] = dirs[i];
 		if (spawn_wait(pv))
@@ -392,19 +377,19 @@ static bool stage_done(const char *name, int st, int *rc)
 
 /* --- --dry-run: each stage's points and the total estimate --------------- */
 
-static int dry_run(const struct suite *s, const char *dir, char **user, int nuser, bool narrow)
+static int dry_run(const struct suite *s, const char *dir, const struct user *u)
 {
 	double total = 0;
 	int rc = 0;
 
 	printf("suite %s: %s\n", s->name, s->what);
 	for (const struct stage *g = s->stages; g->name; g++) {
-		char outarg[4200], *v[256], line[512];
+		char outarg[OUTARG_LEN], *v[256], line[512];
 		int fds[2], n, st;
 		FILE *in;
 		pid_t pid;
 
-		n = stage_argv(g, g == s->stages, dir, user, nuser, v, 255, outarg, sizeof(outarg));
+		n = stage_argv(g, g == s->stages, dir, u, v, 255, outarg);
 		v[n++] = "--dry-run";
 		v[n] = NULL;
 		printf("\nstage %s (%s%s%s): %s\n", g->name, dir, *g->subdir ? "/" : "", g->subdir,
@@ -436,7 +421,7 @@ static int dry_run(const struct suite *s, const char *dir, char **user, int nuse
 		st = spawn_finish(pid);
 		if (st)
 			rc = st > 0 ? st : 1;
-		if (narrow) {
+		if (u->narrow) {
 			printf("\n(the later stages are left out: options were given for the first "
 			       "stage only)\n");
 			break;
@@ -461,6 +446,60 @@ static bool is_ab(json_t *argv)
 	return false;
 }
 
+/* --resume=DIR of a stage's directory, or sb_resume_load's err */
+#define RESUME_LEN (PATH_MAX + 256)
+
+/* The command line of the stage whose recorded argv is a, in v[256]
+ * (NULL-terminated): --resume of its directory sdir when its run started,
+ * else a.  false: nothing to run (a complete run, a run --ab that ended). */
+static bool stage_command(json_t *a, const char *sdir, bool quiet, char **v, char *resume)
+{
+	bool ab = is_ab(a), complete = false;
+	int k = 0;
+
+	if (has_file(sdir, ab ? "ab.json" : "run.json")) {
+		int ac;
+		char **av;
+
+		if (ab)
+			return false;	/* its comparisons are kept as they ended */
+		/* a resume: finished, or to finish */
+		if (!sb_resume_load(sdir, &ac, &av, &complete, resume, RESUME_LEN))
+			sb_resume_free_argv(ac, av);
+		if (complete)
+			return false;
+		snprintf(resume, RESUME_LEN, "--resume=%s", sdir);
+		v[k++] = "run";
+		v[k++] = resume;
+		if (quiet)
+			v[k++] = "--quiet";
+	} else {
+		for (size_t j = 0; j < json_array_size(a) && k < 255; j++)
+			v[k++] = (char *)json_string_value(json_array_get(a, j));
+	}
+	v[k] = NULL;
+	return true;
+}
+
+/* After the stages (ran of them run now): the plots and the summary of
+ * the n stage directories, unless the suite was complete or stopped. */
+static int suite_end(const char *dir, char **dirs, int n, int ran, int rc)
+{
+	if (!ran && !got_signal && has_file(dir, "summary.md")) {
+		/* a finished suite (the summary is finish()'s last file):
+		 * nothing is redrawn or rewritten */
+		fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", dir);
+	} else if (rc < 128 && rc != SB_EXIT_USAGE) {
+		finish(dir, dirs, n);
+	}
+	if (rc >= 128 || got_signal) {
+		fprintf(stderr, "stratbench: suite interrupted: finished results kept in %s/; "
+			"'stratbench run --resume=%s' runs the rest\n", dir, dir);
+		rc = rc >= 128 ? rc : 128 + got_signal;
+	}
+	return rc;
+}
+
 static int run_stages(const char *dir, json_t *stages, bool quiet)
 {
 	char *dirs[16] = { NULL };
@@ -475,59 +514,27 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 		const char *name = json_string_value(json_object_get(g, "name"));
 		const char *sub = json_string_value(json_object_get(g, "dir"));
 		json_t *a = json_object_get(g, "argv");
-		char sdir[4200], runjson[4300], *v[256], resume[4300];
-		bool complete = false;
-		int st, k = 0;
+		char sdir[PATH_MAX], *v[256], resume[RESUME_LEN];
+		int k;
 
 		if (!name || !sub || !json_is_array(a) || n >= 16)
 			continue;
-		snprintf(sdir, sizeof(sdir), "%s%s%s", dir, *sub ? "/" : "", sub);
+		sb_pathf(sdir, "%s%s%s", dir, *sub ? "/" : "", sub);
 		for (k = 0; k < n && strcmp(dirs[k], sdir); k++)
 			;
 		if (k == n)	/* a stage beside another's results: once */
 			dirs[n++] = strdup(sdir);
-		k = 0;
-		snprintf(runjson, sizeof(runjson), "%s/%s", sdir, is_ab(a) ? "ab.json" : "run.json");
-		if (is_ab(a) && !access(runjson, F_OK))
-			continue;	/* its comparisons are kept as they ended */
-		if (!is_ab(a) && !access(runjson, F_OK)) {	/* a resume: finished, or to finish */
-			int ac;
-			char **av;
-
-			if (!sb_resume_load(sdir, &ac, &av, &complete, resume, sizeof(resume)))
-				sb_resume_free_argv(ac, av);
-			if (complete)
-				continue;
-			snprintf(resume, sizeof(resume), "--resume=%s", sdir);
-			v[k++] = "run";
-			v[k++] = resume;
-			if (quiet)
-				v[k++] = "--quiet";
-		} else {
-			for (size_t j = 0; j < json_array_size(a) && k < 255; j++)
-				v[k++] = (char *)json_string_value(json_array_get(a, j));
-		}
-		v[k] = NULL;
+		if (!stage_command(a, sdir, quiet, v, resume))
+			continue;
 		if (got_signal)
 			break;
 		fprintf(stderr, "stratbench: suite stage %zu/%zu: %s -> %s/\n", i + 1,
 			json_array_size(stages), name, sdir);
-		st = spawn_wait(v);
 		ran++;
-		if (!stage_done(name, st, &rc))
+		if (!stage_done(name, spawn_wait(v), &rc))
 			break;
 	}
-	if (!ran && !got_signal && summarised(dir)) {
-		/* a finished suite: nothing is redrawn or rewritten */
-		fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", dir);
-	} else if (rc < 128 && rc != SB_EXIT_USAGE) {
-		finish(dir, dirs, n);
-	}
-	if (rc >= 128 || got_signal) {
-		fprintf(stderr, "stratbench: suite interrupted: finished results kept in %s/; "
-			"'stratbench run --resume=%s' runs the rest\n", dir, dir);
-		rc = rc >= 128 ? rc : 128 + got_signal;
-	}
+	rc = suite_end(dir, dirs, n, ran, rc);
 	sb_catch_stop_signals(NULL);
 	while (n > 0)
 		free(dirs[--n]);
@@ -539,11 +546,8 @@ static int check_new(const char *dir, char *err, size_t errlen)
 {
 	static const char *const files[] = { "suite.json", "run.json", "gbench.json",
 					     "results.csv", "runs.jsonl.partial", NULL };
-	char path[4200];
-
 	for (const char *const *f = files; *f; f++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, *f);
-		if (!access(path, F_OK)) {
+		if (has_file(dir, *f)) {
 			snprintf(err, errlen, "'%.1500s' already holds results (%s): choose a new "
 				 "--out, or --resume=%.1500s to finish an interrupted suite", dir, *f,
 				 dir);
@@ -556,17 +560,18 @@ static int check_new(const char *dir, char *err, size_t errlen)
 int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc, char **argv)
 {
 	const struct suite *s = suite_find(name);
-	char dir[4096], err[8192], *user[128];
-	int nuser = user_args(argc, argv, user, 128), rc;
-	bool narrow = narrowed(user, nuser);
+	char dir[PATH_MAX], err[8192];
+	struct user u;
 	json_t *j;
+	int rc;
 
 	if (!s) {
 		fprintf(stderr, "stratbench: unknown suite '%s' (want default or quick)\n", name);
 		return SB_EXIT_USAGE;
 	}
-	for (int i = 0; i < nuser; i++)
-		if (!strncmp(user[i], "--resume", 8)) {
+	user_args(argc, argv, &u);
+	for (int i = 0; i < u.n; i++)
+		if (!strncmp(u.v[i], "--resume", 8)) {
 			fprintf(stderr, "stratbench: --suite and --resume do not combine: "
 				"--resume=DIR alone finishes a suite\n");
 			return SB_EXIT_USAGE;
@@ -582,13 +587,13 @@ int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc
 		snprintf(dir, sizeof(dir), "results/%s-%s", host, stamp);
 	}
 	if (dry_run_only)
-		return dry_run(s, dir, user, nuser, narrow);
+		return dry_run(s, dir, &u);
 	if (check_new(dir, err, sizeof(err)) || sb_mkdirs(dir, err, sizeof(err)) ||
-	    record(dir, s, user, nuser, narrow, err, sizeof(err))) {
+	    record(dir, s, &u, err, sizeof(err))) {
 		fprintf(stderr, "stratbench: %s\n", err);
 		return SB_EXIT_USAGE;
 	}
-	if (narrow)
+	if (u.narrow)
 		fprintf(stderr, "stratbench: suite %s: options for the first stage given: the later "
 			"stages are left out\n", s->name);
 	snprintf(err, sizeof(err), "%s/suite.json", dir);
@@ -603,12 +608,12 @@ int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc
 
 int sb_suite_resume(const char *dir, bool quiet)
 {
-	char path[4200];
+	char path[PATH_MAX];
 	json_error_t e;
 	json_t *j;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/suite.json", dir);
+	sb_pathf(path, "%s/suite.json", dir);	/* it fits: sb_suite_is(dir) */
 	j = json_load_file(path, 0, &e);
 	if (!j || !json_is_array(json_object_get(j, "stages"))) {
 		fprintf(stderr, "stratbench: cannot resume '%s': %s is not a suite's record (%s)\n",

@@ -25,7 +25,5 @@ bool sb_suite_is(const char *dir);
 int sb_suite_resume(const char *dir, bool quiet);
 /* This process is a suite's stage (its --resume=DIR is a run's). */
 bool sb_suite_stage(void);
-/* The suites' names and what each is, for the help: "default, quick". */
-const char *const *sb_suite_names(void);
 
 #endif

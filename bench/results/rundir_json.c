@@ -1,8 +1,9 @@
-/* resume.c — DIR/run.json: what `run --resume=DIR` needs to finish a sweep
+/* rundir_json.c — rundir.h: DIR/run.json: what `run --resume=DIR` needs to finish a sweep
  * with the same command line on the same machine and revision.  Written
  * (atomically: temporary file, rename) when the run starts and again when
  * it ends, with "complete" set when every planned benchmark finished. */
-#include "cmd/cmd.h"
+#include "results/results.h"
+#include "results/rundir.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 int sb_resume_record(const char *dir, int argc, char **argv, const char *label, bool complete,
 		     char *err, size_t errlen)
 {
-	char path[4200], buf[1024];
+	char path[PATH_MAX], buf[1024];
 	json_t *j = json_object(), *a = json_array();
 	int i, rc;
 
@@ -32,7 +33,11 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
 	json_object_set_new(j, "git_revision", json_string(STRATBENCH_GIT_REV));
 	json_object_set_new(j, "label", label ? json_string(label) : json_null());
 	json_object_set_new(j, "complete", json_boolean(complete));
-	snprintf(path, sizeof(path), "%s/run.json", dir);
+	if (sb_pathf(path, "%s/run.json", dir)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		json_decref(j);
+		return -1;
+	}
 	/* written whole and synced, then renamed (report.h) */
 	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
 	json_decref(j);
@@ -53,15 +58,13 @@ static void no_line(const char *key, json_t *v, void *arg)
  * say --resume runs it again, so it must). */
 static bool files_complete(const char *dir)
 {
-	char path[4200];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/runs.jsonl.partial", dir);
-	if (access(path, F_OK) == 0)
+	if (sb_pathf(path, "%s/runs.jsonl.partial", dir) == 0 && access(path, F_OK) == 0)
 		return false;
-	snprintf(path, sizeof(path), "%s/gbench.json", dir);
-	if (access(path, F_OK) == 0)
+	if (sb_pathf(path, "%s/gbench.json", dir) == 0 && access(path, F_OK) == 0)
 		return true;
-	snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+	sb_pathf(path, "%s/runs.jsonl", dir);
 	return sb_runlog_read(path, no_line, NULL) == 0;	/* -1: resume says why */
 }
 
@@ -75,14 +78,13 @@ static const char *str_of(json_t *j, const char *key)
 int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,
 		   size_t errlen)
 {
-	char path[4200], host[256], model[512];
+	char path[PATH_MAX], host[256], model[512];
 	json_error_t e;
 	json_t *j, *a;
 	const char *rhost, *rmodel, *rrev;
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	if (access(path, F_OK)) {
+	if (sb_pathf(path, "%s/run.json", dir) || access(path, F_OK)) {
 		snprintf(err, errlen, "cannot resume '%s': no run.json there (not a results "
 			 "directory of stratbench run --out)", dir);
 		return -1;
