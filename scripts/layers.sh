@@ -70,6 +70,7 @@ grep -ln '^#include "' include/stratbench/*.h strategies/*/*.c 2>/dev/null |
 
 # link edges and exported symbols nobody else uses
 if [ -n "$build" ]; then
+	declare -A seen
 	# nm -A: "OBJECT: VALUE TYPE NAME"; an object's room from its path
 	room_of='{ o = $1; sub(/:.*/, "", o)
 		if (o ~ /\/bench\//) { f = o; sub(/.*\/bench\//, "bench/", f); sub(/\.o$/, "", f)
@@ -77,14 +78,16 @@ if [ -n "$build" ]; then
 		else if (o ~ /\/strategies\//) { f = o; sub(/.*\/strategies\//, "strategies/", f)
 			sub(/\.o$/, "", f); r = "strategies" }
 		else { f = o; r = "-" } }'
-	# the objects of sources that still exist (a build dir keeps stale ones)
-	find "$build" -name '*.o' | while IFS= read -r o; do
+	# the objects of sources that still exist, the newest of each (a build
+	# dir keeps the objects of sources moved or of targets renamed)
+	find "$build" -name '*.o' -printf '%T@ %p\n' | sort -rn | while read -r _ o; do
 		case $o in
 		*/bench/*) f=bench/${o##*/bench/} ;;
 		*/strategies/*) f=strategies/${o##*/strategies/} ;;
-		*) f= ;;
+		*) printf '%s\0' "$o"; continue ;;
 		esac
-		[ -z "$f" ] || [ -f "${f%.o}" ] && printf '%s\0' "$o"
+		[ -f "${f%.o}" ] && [ -z "${seen[$f]:-}" ] && printf '%s\0' "$o"
+		seen[$f]=1
 	done >"$out.objs"
 	grep -z '/bench/' "$out.objs" | xargs -0 nm -A -g --defined-only |
 		awk "$room_of"' $2 ~ /^[TDBRV]$/ { print $3, r, f }' | sort -k1,1 >"$out.defs"
