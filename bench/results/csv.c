@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 static FILE *csv;
-static char csv_path[4200];
+static char csv_path[PATH_MAX];
 static FILE *rows;		/* the benchmark in progress (open_memstream) */
 static char *rows_buf;
 static size_t rows_len;
@@ -141,7 +141,7 @@ static int csv_check(void)
 
 static int csv_start(const char *path)
 {
-	snprintf(csv_path, sizeof(csv_path), "%s", path);
+	sb_pathf(csv_path, "%s", path);
 	rows = open_memstream(&rows_buf, &rows_len);
 	return rows ? 0 : -1;
 }

@@ -23,7 +23,7 @@
 #include <jansson.h>
 
 static int log_fd = -1;
-static char log_path[4200];
+static char log_path[PATH_MAX];
 static char out_failure[4400];
 static void (*out_stop)(void);
 
@@ -137,10 +137,10 @@ int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen)
 
 int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, size_t errlen)
 {
-	char tmp[4300], *s = json_dumps(j, flags);
+	char tmp[PATH_MAX], *s = json_dumps(j, flags);
 	int fd = -1, rc = -1;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp) || !s) {
+	if (sb_pathf(tmp, "%s.tmp", path) || !s) {
 		snprintf(err, errlen, "cannot write %s: %s", path, s ? "path too long" :
 			 "out of memory");
 		free(s);
@@ -202,7 +202,7 @@ static int write_line(json_t *j)
 
 int sb_runlog_open(const char *path, char *err, size_t errlen)
 {
-	snprintf(log_path, sizeof(log_path), "%s", path);
+	sb_pathf(log_path, "%s", path);
 	log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
 	if (log_fd < 0) {
 		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
@@ -365,12 +365,12 @@ static void compact_member(const char *key, json_t *v, void *arg)
 int sb_runlog_compact(const char *src, const char *dst,
 		      void (*fn)(const char *key, json_t *v, void *arg), void *arg)
 {
-	char tmp[4300];
+	char tmp[PATH_MAX];
 	struct compact c = { -1, 0, 0, 0, fn, arg };
 	char err[4400];
 	int skipped, e;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
+	sb_pathf(tmp, "%s.tmp", dst);
 	c.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (c.fd < 0)
 		return -1;
