@@ -80,9 +80,9 @@ static int load_both(const char *const paths[2], const char **metric, struct sb_
 static int compare_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 2 };
-	const char *paths[2], *metric;
+	const char *metric;
 	struct sb_results r[2];
-	enum sb_cmp_fmt f = SB_CMP_TEXT;
+	enum sb_cmp_fmt f;
 	struct sb_cmp_row *rows = NULL;
 	char err[8192];
 	int nrows = 0, rc = SB_EXIT_USAGE, worse;
@@ -94,9 +94,8 @@ static int compare_main(int argc, char **argv)
 		return SB_EXIT_USAGE;
 	sb_args_free(&args);
 	metric = opt_metric;
-	if (opt_format)
-		f = !strcmp(opt_format, "markdown") ? SB_CMP_MARKDOWN :
-		    !strcmp(opt_format, "csv") ? SB_CMP_CSV : SB_CMP_TEXT;
+	f = !opt_format || !strcmp(opt_format, "text") ? SB_CMP_TEXT :
+	    !strcmp(opt_format, "markdown") ? SB_CMP_MARKDOWN : SB_CMP_CSV;
 	if (args.npos == 1 && sb_cmp_ab_only(args.pos[0], err, sizeof(err)))
 		goto fail;	/* one run's paired comparisons */
 	if (args.npos == 1)
@@ -106,12 +105,10 @@ static int compare_main(int argc, char **argv)
 			"or Google Benchmark JSON files), or one directory holding ab.json\n");
 		return SB_EXIT_USAGE;
 	}
-	paths[0] = args.pos[0];
-	paths[1] = args.pos[1];
 	/* the page is written last: whether it can be is known first, so a
 	 * path that cannot take it is one line, before any table is printed */
 	if ((opt_html && sb_html_check(opt_html, err, sizeof(err))) ||
-	    load_both(paths, &metric, r, loaded, err, sizeof(err)))
+	    load_both(args.pos, &metric, r, loaded, err, sizeof(err)))
 		goto fail;
 	worse = opt_worse ? (!strcmp(opt_worse, "up") ? 1 : -1) : sb_cmp_worse(metric);
 	if (opt_fail_above >= 0 && !worse) {
@@ -121,10 +118,10 @@ static int compare_main(int argc, char **argv)
 	}
 	if (sb_cmp_rows(r, metric, worse, &rows, &nrows, err, sizeof(err)))
 		goto fail;
-	sb_cmp_report(f, paths, r, metric, rows, nrows);
+	sb_cmp_report(f, args.pos, r, metric, rows, nrows);
 	fflush(stdout);
 	rc = 1;
-	if (opt_html && sb_html_compare(opt_html, paths, r, metric, rows, nrows, err,
+	if (opt_html && sb_html_compare(opt_html, args.pos, r, metric, rows, nrows, err,
 					sizeof(err)))
 		goto fail;
 	rc = opt_fail_above >= 0 && sb_cmp_regressions(rows, nrows, metric, worse,
