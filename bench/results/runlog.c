@@ -89,9 +89,9 @@ int sb_fsync_dir_of(const char *path)
 
 int sb_mkdirs(const char *dir, char *err, size_t errlen)
 {
-	char path[4096];
+	char path[PATH_MAX];
 
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path) || !*dir) {
+	if (sb_pathf(path, "%s", dir) || !*dir) {
 		snprintf(err, errlen, "bad output directory '%.1000s'", dir);
 		return -1;
 	}
@@ -195,11 +195,6 @@ int sb_jsonl_write(int fd, json_t *j)
 	return rc;
 }
 
-static int write_line(json_t *j)
-{
-	return sb_jsonl_write(log_fd, j);
-}
-
 int sb_runlog_open(const char *path, char *err, size_t errlen)
 {
 	sb_pathf(log_path, "%s", path);
@@ -219,7 +214,7 @@ static int add_line(json_t *line)
 		json_decref(line);
 		return 0;
 	}
-	rc = write_line(line);
+	rc = sb_jsonl_write(log_fd, line);
 	if (rc)
 		sb_out_fail(log_path, errno);
 	json_decref(line);
@@ -274,28 +269,6 @@ int sb_runlog_close(void)
 
 static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg),
 		      void (*fn)(const char *key, json_t *v, void *arg), void *arg, char *err,
-		      size_t errlen);
-
-/* Reads a log: fn(key, value, arg) for each member of each line that
- * parses, in order; a line that does not (the tail a SIGKILL cut) is
- * skipped.  Returns the number of lines skipped, or -1 if the file cannot
- * be read. */
-int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		   void *arg)
-{
-	char why[4400];
-
-	return read_lines(path, NULL, fn, arg, why, sizeof(why));
-}
-
-int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		       void *arg, char *err, size_t errlen)
-{
-	return read_lines(path, NULL, fn, arg, err, errlen);
-}
-
-static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg),
-		      void (*fn)(const char *key, json_t *v, void *arg), void *arg, char *err,
 		      size_t errlen)
 {
 	FILE *f = sb_input_open(path, err, errlen);
@@ -332,6 +305,24 @@ static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg)
 	return skipped;
 }
 
+/* Reads a log: fn(key, value, arg) for each member of each line that
+ * parses, in order; a line that does not (the tail a SIGKILL cut) is
+ * skipped.  Returns the number of lines skipped, or -1 if the file cannot
+ * be read. */
+int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
+		   void *arg)
+{
+	char why[4400];
+
+	return read_lines(path, NULL, fn, arg, why, sizeof(why));
+}
+
+int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
+		       void *arg, char *err, size_t errlen)
+{
+	return read_lines(path, NULL, fn, arg, err, errlen);
+}
+
 struct compact {
 	int fd;
 	int written, failed, err;
@@ -343,15 +334,10 @@ struct compact {
 static void compact_line(json_t *line, void *arg)
 {
 	struct compact *c = arg;
-	int saved = log_fd;
-
-	log_fd = c->fd;
-	if (write_line(line) == 0) {
+	if (sb_jsonl_write(c->fd, line) == 0)
 		c->written++;
-	} else if (!c->failed++) {
+	else if (!c->failed++)
 		c->err = errno;
-	}
-	log_fd = saved;
 }
 
 static void compact_member(const char *key, json_t *v, void *arg)

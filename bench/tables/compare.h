@@ -51,8 +51,6 @@ int sb_cmp_row_cells(char **c, const struct sb_cmp_row *w, bool cvs, bool sig, i
  * pipe table.  A row whose cells after the first are all "" is a
  * sub-header: printed whole, not padded, not widening the first column. */
 #define SB_CMP_MAXCOLS 20
-void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
-			int nrows);
 void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
 			 int nrows);
 

@@ -145,7 +145,7 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 		c[0] = strdup(rows[k].threads < 0 ? "-" : buf);
 		sb_cmp_row_cells(c + 1, &rows[k], cvs, sig, 4);
 	}
-	sb_cmp_print_table(f, rows[i].group, ncols, cells, end - i + 1);
+	sb_cmp_fprint_table(stdout, f, rows[i].group, ncols, cells, end - i + 1);
 	for (k = 0; k < ncols * (end - i + 1); k++)
 		free(cells[k]);
 	free(cells);

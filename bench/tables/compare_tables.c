@@ -147,11 +147,6 @@ void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncol
 	fputc('\n', o);
 }
 
-void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **cells, int nrows)
-{
-	sb_cmp_fprint_table(stdout, f, title, ncols, cells, nrows);
-}
-
 /* The row's %Change, p(U), each side's CV and noisy mark, and the verdict:
  * within the noise when p(U) >= 0.05, or, without p(U) (a side with fewer
  * than 2 repetitions), when |%Change| is at most the larger CV; with neither
@@ -323,7 +318,7 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 	if (events && c.n % 4 == 0) {
 		snprintf(title, sizeof(title), "%s counters: totals per run (median over repetitions)",
 			 fam);
-		sb_cmp_print_table(f, title, 4, c.v, c.n / 4);
+		sb_cmp_fprint_table(stdout, f, title, 4, c.v, c.n / 4);
 	}
 	for (int i = 0; i < c.n; i++)
 		free(c.v[i]);
