@@ -10,23 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* name and the typed point as CSV fields (empty without a point) */
-static void put_point(FILE *f, const struct sb_bm *b)
-{
-	char params[1200], place[sizeof(b->pt.placement)];
-
-	sb_csv_field(f, b->name);
-	if (!b->has_point) {
-		fputs(",,,,,,", f);
-		return;
-	}
-	sb_params_str(&b->pt.params, NULL, params, sizeof(params));
-	fprintf(f, ",%s,%s,%s,%d,", b->pt.family, b->pt.strategy, b->pt.lock, b->pt.threads);
-	sb_point_place(&b->pt, place, sizeof(place));	/* comma-free, as results.csv */
-	fprintf(f, "%s,", place);
-	sb_csv_field(f, params);
-}
-
 static void put_num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -47,7 +30,9 @@ static void put_rows(FILE *f, const char *metric, const struct sb_results *r,
 			if (isnan(b->median))
 				continue;	/* failed: no value */
 			fprintf(f, "%s,", names[i]);
-			put_point(f, b);
+			sb_csv_field(f, b->name);
+			fputc(',', f);
+			sb_csv_point(f, b->has_point ? &b->pt : NULL);
 			fprintf(f, ",%s", metric);
 			put_num(f, b->median);
 			put_num(f, b->nreps ? b->min : NAN);

@@ -49,6 +49,10 @@ int sb_csv_close(void);		/* flushed, synced and closed: 0, or -1 (said) */
 /* One CSV field: quoted when it holds a comma, quote or newline (a
  * newline becomes a space) */
 void sb_csv_field(FILE *f, const char *s);
+/* A typed point as the fields family,strategy,lock,threads,placement,params
+ * (results.csv's and machines.csv's); five empty ones for NULL (a benchmark
+ * without a point: the harness's self-benchmarks, plain GB JSON) */
+void sb_csv_point(FILE *o, const struct sb_point_fields *f);
 /* csv.c: is line (with or without its newline) results.csv's header; is a
  * row whole (the header's field count, numbers where numbers go): 0, or -1
  * with why */
