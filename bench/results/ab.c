@@ -15,7 +15,7 @@ static const char *const stop_names[] = {
 	[SB_AB_MAX_TIME] = "max-time", [SB_AB_INTERRUPTED] = "interrupted",
 };
 
-const char *sb_ab_stop_name(enum sb_ab_stop s)
+static const char *stop_name(enum sb_ab_stop s)
 {
 	return s <= SB_AB_INTERRUPTED ? stop_names[s] : "?";
 }
@@ -75,7 +75,7 @@ json_t *sb_ab_to_json(const struct sb_ab_cmp *c, const struct sb_ab_trial *t, in
 			    json_null());
 	json_object_set_new(j, "precision_reached", c->precision_pct > 0 ?
 			    json_boolean(c->stop == SB_AB_PRECISION) : json_null());
-	json_object_set_new(j, "stop", json_string(sb_ab_stop_name(c->stop)));
+	json_object_set_new(j, "stop", json_string(stop_name(c->stop)));
 	for (int k = 0; k < c->nmetrics; k++)
 		json_array_append_new(res, metric_json(&c->m[k]));
 	json_object_set_new(j, "results", res);
@@ -104,8 +104,8 @@ static double get_num(json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static int read_side(json_t *j, char *spec, size_t sn, char *name, size_t nn,
-		     struct sb_point_fields *f, long long *iters, char *err, size_t errlen)
+/* Side A (b false) or B of the comparison c. */
+static int read_side(json_t *j, struct sb_ab_cmp *c, bool b, char *err, size_t errlen)
 {
 	const char *s = json_string_value(json_object_get(j, "spec"));
 	const char *n = json_string_value(json_object_get(j, "name"));
@@ -115,13 +115,14 @@ static int read_side(json_t *j, char *spec, size_t sn, char *name, size_t nn,
 		snprintf(err, errlen, "a comparison's side lacks spec or name");
 		return -1;
 	}
-	snprintf(spec, sn, "%s", s);
-	snprintf(name, nn, "%s", n);
-	if (sb_point_from_json(json_object_get(j, "point"), f, why, sizeof(why))) {
+	snprintf(b ? c->b_spec : c->a_spec, sizeof(c->a_spec), "%s", s);
+	snprintf(b ? c->b_name : c->a_name, sizeof(c->a_name), "%s", n);
+	if (sb_point_from_json(json_object_get(j, "point"), b ? &c->b : &c->a, why, sizeof(why))) {
 		snprintf(err, errlen, "side %s: %s", s, why);
 		return -1;
 	}
-	*iters = json_integer_value(json_object_get(j, "iterations"));
+	*(b ? &c->b_iterations : &c->a_iterations) =
+		json_integer_value(json_object_get(j, "iterations"));
 	return 0;
 }
 
@@ -133,10 +134,8 @@ static int read_cmp(json_t *j, struct sb_ab_cmp *c, char *err, size_t errlen)
 
 	memset(c, 0, sizeof(*c));
 	if (!json_is_object(j) ||
-	    read_side(json_object_get(j, "a"), c->a_spec, sizeof(c->a_spec), c->a_name,
-		      sizeof(c->a_name), &c->a, &c->a_iterations, err, errlen) ||
-	    read_side(json_object_get(j, "b"), c->b_spec, sizeof(c->b_spec), c->b_name,
-		      sizeof(c->b_name), &c->b, &c->b_iterations, err, errlen))
+	    read_side(json_object_get(j, "a"), c, false, err, errlen) ||
+	    read_side(json_object_get(j, "b"), c, true, err, errlen))
 		return -1;
 	c->pairs = (int)json_integer_value(json_object_get(j, "pairs"));
 	c->elapsed_s = get_num(j, "elapsed_s");
@@ -183,7 +182,7 @@ static int read_cmp(json_t *j, struct sb_ab_cmp *c, char *err, size_t errlen)
 
 int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size_t errlen)
 {
-	char file[4200], why[4400];
+	char file[PATH_MAX], why[4400];
 	struct stat sb;
 	json_t *root, *cmps, *e;
 	json_error_t je;
@@ -194,9 +193,9 @@ int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size
 	*out = NULL;
 	*n = 0;
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-		snprintf(file, sizeof(file), "%s/%s", path, SB_AB_FILE);
+		sb_pathf(file, "%s/%s", path, SB_AB_FILE);
 	else
-		snprintf(file, sizeof(file), "%s", path);
+		sb_pathf(file, "%s", path);
 	if (access(file, F_OK) && errno == ENOENT)
 		return 1;
 	f = sb_input_open(file, why, sizeof(why));

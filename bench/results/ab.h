@@ -57,8 +57,6 @@ struct sb_ab_trial {
 	double a[SB_AB_METRICS], b[SB_AB_METRICS];
 };
 
-const char *sb_ab_stop_name(enum sb_ab_stop s);	/* "pairs", "precision", ... */
-
 /* The JSON object of one comparison, its pairs included (new reference). */
 json_t *sb_ab_to_json(const struct sb_ab_cmp *c, const struct sb_ab_trial *t, int n);
 

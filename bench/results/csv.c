@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 static FILE *csv;
-static char csv_path[4200];
+static char csv_path[PATH_MAX];
 static FILE *rows;		/* the benchmark in progress (open_memstream) */
 static char *rows_buf;
 static size_t rows_len;
@@ -60,25 +60,21 @@ static void put_field(const char *s)
 	sb_csv_field(rows, s);
 }
 
-/* The run's typed point (point.h) as family,strategy,lock,threads,
- * placement,params; empty fields for a benchmark registered without one
- * (the harness's self-benchmarks). */
-static void put_point_fields(const char *registered)
+void sb_csv_point(FILE *o, const struct sb_point_fields *f)
 {
-	const struct sb_point_fields *f = registered ? sb_points_find(registered) : NULL;
 	char params[1200], place[sizeof(f->placement)];
 
 	if (!f) {
-		fputs(",,,,,", rows);
+		fputs(",,,,,", o);
 		return;
 	}
 	sb_params_str(&f->params, NULL, params, sizeof(params));
-	fprintf(rows, "%s,%s,%s,%d,", f->family, f->strategy, f->lock, f->threads);
+	fprintf(o, "%s,%s,%s,%d,", f->family, f->strategy, f->lock, f->threads);
 	/* list:0,1 as list:0+1, as in the name: every field stays comma-free
 	 * for awk and cut (the JSON files hold the placement as given) */
 	sb_point_place(f, place, sizeof(place));
-	fprintf(rows, "%s,", place);
-	put_field(params);
+	fprintf(o, "%s,", place);
+	sb_csv_field(o, params);
 }
 
 static void put_num(double v)
@@ -98,7 +94,7 @@ void sb_csv_on_run(const struct sb_run_report *r, void *arg)
 	(void)arg;
 	put_field(r->name);
 	fputc(',', rows);
-	put_point_fields(r->registered);
+	sb_csv_point(rows, r->registered ? sb_points_find(r->registered) : NULL);
 	fprintf(rows, ",%s,%lld,%lld,", r->aggregate, (long long)r->repetition_index,
 		(long long)r->iterations);
 	put_num(r->real_ns);	/* empty on cv rows: a fraction is no time */
@@ -141,7 +137,7 @@ static int csv_check(void)
 
 static int csv_start(const char *path)
 {
-	snprintf(csv_path, sizeof(csv_path), "%s", path);
+	sb_pathf(csv_path, "%s", path);
 	rows = open_memstream(&rows_buf, &rows_len);
 	return rows ? 0 : -1;
 }

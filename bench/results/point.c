@@ -2,6 +2,8 @@
  * fields, their JSON form and the run's table of them. */
 #include "results/point.h"
 
+#include "core/util.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,15 +217,8 @@ void sb_points_add(const char *name, const struct sb_point_fields *f)
 			table[i].f = *f;
 			return;
 		}
-	if (ntable == captable) {
-		int cap = captable ? 2 * captable : 64;
-		struct entry *t = realloc(table, sizeof(*t) * cap);
-
-		if (!t)
-			return;
-		table = t;
-		captable = cap;
-	}
+	if (SB_GROW(table, captable, ntable + 1))
+		return;
 	table[ntable].name = strdup(name);
 	table[ntable++].f = *f;
 }

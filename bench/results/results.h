@@ -49,6 +49,10 @@ int sb_csv_close(void);		/* flushed, synced and closed: 0, or -1 (said) */
 /* One CSV field: quoted when it holds a comma, quote or newline (a
  * newline becomes a space) */
 void sb_csv_field(FILE *f, const char *s);
+/* A typed point as the fields family,strategy,lock,threads,placement,params
+ * (results.csv's and machines.csv's); five empty ones for NULL (a benchmark
+ * without a point: the harness's self-benchmarks, plain GB JSON) */
+void sb_csv_point(FILE *o, const struct sb_point_fields *f);
 /* csv.c: is line (with or without its newline) results.csv's header; is a
  * row whole (the header's field count, numbers where numbers go): 0, or -1
  * with why */
@@ -104,9 +108,9 @@ struct sb_bm {
 	bool has_point;		/* pt is set: the results carry typed points */
 	struct sb_point_fields pt;
 	json_t **runs;		/* every repetition's entry (any metric) */
-	int nruns;
+	int nruns, runs_cap;
 	double *reps;		/* the metric of each repetition */
-	int nreps;
+	int nreps, reps_cap;
 	double median, min, max;/* median: GB's aggregate, else of reps; NaN: none */
 	double cv;		/* % from GB's cv aggregate, NaN: none */
 	bool failed;		/* a run reported an error */
@@ -116,7 +120,7 @@ struct sb_results {
 	char *path;
 	json_t *root, *context;
 	struct sb_bm *bm;
-	int n;
+	int n, cap;
 	const char *label, *host, *cpu_model;	/* from the context; NULL: absent */
 	int schema;		/* sb_schema of the context, 0: none (plain GB JSON) */
 	json_t *points;		/* sb_points parsed: registered name -> point */
@@ -133,6 +137,12 @@ int sb_results_load(const char *path_or_dir, const char *metric, struct sb_resul
 		    char *err, size_t errlen);
 bool sb_results_has_metric(const struct sb_results *r, const char *metric);
 void sb_results_free(struct sb_results *r);
+/* merge.c: `stratbench merge`'s out/machines.csv (metric of each machine
+ * r[i] named names[i]) and out/merge.json; 0, or with err -1 before
+ * anything is written (out cannot be made or holds a merge), 1 when a
+ * file cannot be written */
+int sb_merge_write(const char *out, const char *metric, const struct sb_results *r,
+		   const char *const *names, int n, char *err, size_t errlen);
 /* a counter, or real_time/cpu_time in ns; NaN when absent */
 double sb_entry_value(json_t *entry, const char *metric);
 json_t *sb_json_loads_gb(const char *text, json_error_t *e);

@@ -140,7 +140,8 @@ static struct sb_bm *find_or_add(struct sb_results *r, const char *name)
 	for (int i = 0; i < r->n; i++)
 		if (!strcmp(r->bm[i].name, name))
 			return &r->bm[i];
-	r->bm = realloc(r->bm, sizeof(*r->bm) * (r->n + 1));
+	if (SB_GROW(r->bm, r->cap, r->n + 1))
+		return NULL;
 	memset(&r->bm[r->n], 0, sizeof(*r->bm));
 	r->bm[r->n].name = strdup(name);
 	r->bm[r->n].median = NAN;
@@ -152,9 +153,6 @@ static const char *ctx_str(const struct sb_results *r, const char *key)
 {
 	return json_string_value(json_object_get(r->context, key));
 }
-
-static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
-		size_t errlen);
 
 /* sb_schema and sb_points of the context (docs/results.md "Versions"):
  * none is plain Google Benchmark JSON (no points); a version above ours
@@ -210,18 +208,6 @@ static int attach_point(const struct sb_results *r, struct sb_bm *b, json_t *poi
 	return 0;
 }
 
-int sb_results_load(const char *arg, const char *metric, struct sb_results *r, char *err,
-		    size_t errlen)
-{
-	int rc = load(arg, metric, r, err, errlen);
-
-	if (rc) {
-		sb_results_free(r);
-		sb_err_oneline(err);	/* jansson's messages quote the input */
-	}
-	return rc;
-}
-
 static void log_line(const char *key, json_t *v, void *arg)
 {
 	json_t *root = arg;
@@ -237,7 +223,7 @@ static void log_line(const char *key, json_t *v, void *arg)
  * NULL with err if it cannot be read, or with *path set to DIR/gbench.json
  * and err empty if there is none.  Lines that do not parse (a benchmark
  * cut by a kill) are skipped and said, in one line. */
-static char *from_log(const char *dir, char *path, size_t n, char *err, size_t errlen)
+static char *from_log(const char *dir, char *path, char *err, size_t errlen)
 {
 	static const char *const names[] = { "runs.jsonl.partial", "runs.jsonl" };
 	json_t *root;
@@ -245,7 +231,7 @@ static char *from_log(const char *dir, char *path, size_t n, char *err, size_t e
 	int skipped;
 
 	for (int i = 0; i < 2; i++) {
-		snprintf(path, n, "%s/%s", dir, names[i]);
+		sb_pathf(path, "%s/%s", dir, names[i]);
 		if (access(path, F_OK))
 			continue;
 		root = json_object();
@@ -260,7 +246,7 @@ static char *from_log(const char *dir, char *path, size_t n, char *err, size_t e
 		json_decref(root);
 		return text;
 	}
-	snprintf(path, n, "%s/gbench.json", dir);
+	sb_pathf(path, "%s/gbench.json", dir);
 	return NULL;
 }
 
@@ -270,10 +256,10 @@ static char *from_log(const char *dir, char *path, size_t n, char *err, size_t e
  * a reader never holds up a run. */
 static void say_if_written(const char *dir)
 {
-	char path[4200], pid[32];
+	char path[PATH_MAX], pid[32];
 	int fd, k;
 
-	snprintf(path, sizeof(path), "%s/.lock", dir);
+	sb_pathf(path, "%s/.lock", dir);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -290,135 +276,142 @@ static void say_if_written(const char *dir)
 		"benchmarks finished so far\n", dir, *pid ? pid : "?");
 }
 
-static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
-		size_t errlen)
+/* The text of arg, NUL-terminated (*len long): DIR's gbench.json or the
+ * finished part of its runs.jsonl[.partial], or the file arg.  r->path
+ * names what was read, on success or not; NULL with err. */
+static char *read_text(const char *arg, struct sb_results *r, size_t *len, char *err,
+		       size_t errlen)
 {
-	char path[4200], *text;
+	char path[PATH_MAX], lp[PATH_MAX], *text;
 	struct stat st;
-	json_error_t e;
-	json_t *bms, *ent, *points = NULL;
-	size_t len, i;
 
-	memset(r, 0, sizeof(*r));
 	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-		char lp[4200];
-
 		say_if_written(arg);
-		snprintf(path, sizeof(path), "%s/gbench.json", arg);
-		snprintf(lp, sizeof(lp), "%s/runs.jsonl.partial", arg);
+		sb_pathf(path, "%s/gbench.json", arg);
+		sb_pathf(lp, "%s/runs.jsonl.partial", arg);
 		/* runs.jsonl.partial is newer than any gbench.json beside it (a
 		 * resume in progress or killed: cmd_run.c), and without a
 		 * gbench.json runs.jsonl is all there is */
 		if (access(lp, F_OK) == 0 || access(path, F_OK)) {
 			err[0] = '\0';
-			text = from_log(arg, path, sizeof(path), err, errlen);
-			if (text) {
-				len = strlen(text);
-				goto parse;
-			}
-			if (err[0]) {
+			text = from_log(arg, path, err, errlen);
+			if (text || err[0]) {
 				r->path = strdup(path);
-				return -1;
+				*len = text ? strlen(text) : 0;
+				return text;
 			}
 		}
 	} else {
-
-		snprintf(path, sizeof(path), "%s", arg);
+		sb_pathf(path, "%s", arg);
 	}
-	text = slurp(path, &len, err, errlen);
-	if (!text) {
-		r->path = strdup(path);
-		return -1;
-	}
-parse:
 	r->path = strdup(path);
+	return slurp(path, len, err, errlen);
+}
+
+/* text (len long) parsed as Google Benchmark JSON into r->root, r->context
+ * and the schema: its benchmarks array, or NULL with err. */
+static json_t *parse(struct sb_results *r, const char *text, size_t len, char *err,
+		     size_t errlen)
+{
+	const char *path = r->path;
+	char *clean;
+	json_error_t e;
+	json_t *bms;
+
 	if (strspn(text, " \t\r\n") == len) {
 		snprintf(err, errlen, "%s: empty file", path);
-		free(text);
-		return -1;
+		return NULL;
 	}
-	{
-		char *clean = nan_to_null(text);
-
-		free(text);
-		text = clean;
-		len = strlen(text);
-	}
-	r->root = json_loads(text, 0, &e);
-	free(text);
+	clean = nan_to_null(text);
+	len = strlen(clean);
+	r->root = json_loads(clean, 0, &e);
+	free(clean);
 	if (!r->root) {
 		snprintf(err, errlen, "%s: not valid JSON (%s at line %d, column %d)%s", path,
 			 e.text, e.line, e.column,
 			 e.position >= (int)len - 1 ? ": truncated?" : "");
-		return -1;
+		return NULL;
 	}
 	bms = json_object_get(r->root, "benchmarks");
 	if (!json_is_object(r->root) || !json_is_array(bms)) {
 		snprintf(err, errlen, "%s: not Google Benchmark JSON (no \"benchmarks\" array)", path);
-		return -1;
+		return NULL;
 	}
 	r->context = json_object_get(r->root, "context");
 	if (!json_is_object(r->context))
 		r->context = NULL;
 	if (read_schema(r, err, errlen))
-		return -1;
-	points = r->points;
+		return NULL;
 	if (!json_array_size(bms)) {
 		snprintf(err, errlen, "%s: no benchmarks in it", path);
+		return NULL;
+	}
+	return bms;
+}
+
+/* Benchmark entry ent, the i-th (from 0), into its sb_bm: a repetition, a
+ * median or cv aggregate, or a failure.  0, or -1 with err. */
+static int add_entry(struct sb_results *r, json_t *ent, size_t i, const char *metric, char *err,
+		     size_t errlen)
+{
+	const char *name = json_string_value(json_object_get(ent, "name"));
+	const char *type = json_string_value(json_object_get(ent, "run_type"));
+	const char *agg = json_string_value(json_object_get(ent, "aggregate_name"));
+	bool error = json_is_true(json_object_get(ent, "error_occurred"));
+	struct sb_bm *b;
+	char *pn;
+	double v;
+
+	if (!json_is_object(ent) || !name || (!error && !json_is_number(json_object_get(
+							ent, "real_time")))) {
+		snprintf(err, errlen, "%s: benchmark entry %zu is not Google Benchmark's "
+			 "(needs \"name\" and \"real_time\")", r->path, i + 1);
 		return -1;
 	}
-	json_array_foreach(bms, i, ent) {
-		const char *name = json_string_value(json_object_get(ent, "name"));
-		const char *type = json_string_value(json_object_get(ent, "run_type"));
-		const char *agg = json_string_value(json_object_get(ent, "aggregate_name"));
-		bool error = json_is_true(json_object_get(ent, "error_occurred"));
-		struct sb_bm *b;
-		char *pn;
-		double v;
-
-		if (!json_is_object(ent) || !name || (!error && !json_is_number(json_object_get(
-								ent, "real_time")))) {
-			snprintf(err, errlen, "%s: benchmark entry %zu is not Google Benchmark's "
-				 "(needs \"name\" and \"real_time\")", path, i + 1);
-			return -1;
-		}
-		pn = plain_name(ent);
-		b = find_or_add(r, pn);
-		free(pn);
-		if (error) {
-			b->failed = true;
-			continue;
-		}
-		if (!b->entry)
-			b->entry = ent;
-		if (!b->has_point && points && attach_point(r, b, points, ent, err, errlen))
-			return -1;
-		v = sb_entry_value(ent, metric);
-		if (type && !strcmp(type, "aggregate")) {
-			if (agg && !strcmp(agg, "median")) {
-				b->median = v;
-				b->entry = ent;	/* counters of the median run */
-			} else if (agg && !strcmp(agg, "cv")) {
-				b->cv = 100 * v;
-			}
-			continue;
-		}
-		b->runs = realloc(b->runs, sizeof(json_t *) * (size_t)(b->nruns + 1));
-		b->runs[b->nruns++] = ent;
-		if (isnan(v))
-			continue;
-		b->reps = realloc(b->reps, sizeof(double) * (b->nreps + 1));
-		b->reps[b->nreps++] = v;
+	pn = plain_name(ent);
+	b = find_or_add(r, pn);
+	free(pn);
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
+	if (error) {
+		b->failed = true;
+		return 0;
+	}
+	if (!b->entry)
+		b->entry = ent;
+	if (!b->has_point && r->points && attach_point(r, b, r->points, ent, err, errlen))
+		return -1;
+	v = sb_entry_value(ent, metric);
+	if (type && !strcmp(type, "aggregate")) {
+		if (agg && !strcmp(agg, "median")) {
+			b->median = v;
+			b->entry = ent;	/* counters of the median run */
+		} else if (agg && !strcmp(agg, "cv")) {
+			b->cv = 100 * v;
+		}
+		return 0;
+	}
+	if (!SB_GROW(b->runs, b->runs_cap, b->nruns + 1))
+		b->runs[b->nruns++] = ent;
+	if (!isnan(v) && !SB_GROW(b->reps, b->reps_cap, b->nreps + 1))
+		b->reps[b->nreps++] = v;
+	return 0;
+}
+
+/* Each benchmark's min and max over its repetitions, and its median where
+ * Google Benchmark wrote none (as GB computes it). */
+static void finish(struct sb_results *r)
+{
 	for (int k = 0; k < r->n; k++) {
 		struct sb_bm *b = &r->bm[k];
 		double *s;
 
-		if (!b->nreps)
+		if (!b->nreps || !(s = malloc(sizeof(double) * b->nreps)))
 			continue;
-		s = malloc(sizeof(double) * b->nreps);
 		memcpy(s, b->reps, sizeof(double) * b->nreps);
-		if (isnan(b->median))	/* as GB computes it */
+		if (isnan(b->median))
 			b->median = sb_median(s, b->nreps);
 		else
 			sb_median(s, b->nreps);	/* sorted: min and max */
@@ -431,7 +424,40 @@ parse:
 		r->label = NULL;
 	r->host = ctx_str(r, "sb_host") ? ctx_str(r, "sb_host") : ctx_str(r, "host_name");
 	r->cpu_model = ctx_str(r, "sb_cpu_model");
+}
+
+static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
+		size_t errlen)
+{
+	json_t *bms, *ent;
+	size_t len, i;
+	char *text;
+
+	memset(r, 0, sizeof(*r));
+	text = read_text(arg, r, &len, err, errlen);
+	if (!text)
+		return -1;
+	bms = parse(r, text, len, err, errlen);
+	free(text);
+	if (!bms)
+		return -1;
+	json_array_foreach(bms, i, ent)
+		if (add_entry(r, ent, i, metric, err, errlen))
+			return -1;
+	finish(r);
 	return 0;
+}
+
+int sb_results_load(const char *arg, const char *metric, struct sb_results *r, char *err,
+		    size_t errlen)
+{
+	int rc = load(arg, metric, r, err, errlen);
+
+	if (rc) {
+		sb_results_free(r);
+		sb_err_oneline(err);	/* jansson's messages quote the input */
+	}
+	return rc;
 }
 
 bool sb_results_has_metric(const struct sb_results *r, const char *metric)

@@ -23,7 +23,7 @@
 #include <jansson.h>
 
 static int log_fd = -1;
-static char log_path[4200];
+static char log_path[PATH_MAX];
 static char out_failure[4400];
 static void (*out_stop)(void);
 
@@ -89,9 +89,9 @@ int sb_fsync_dir_of(const char *path)
 
 int sb_mkdirs(const char *dir, char *err, size_t errlen)
 {
-	char path[4096];
+	char path[PATH_MAX];
 
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path) || !*dir) {
+	if (sb_pathf(path, "%s", dir) || !*dir) {
 		snprintf(err, errlen, "bad output directory '%.1000s'", dir);
 		return -1;
 	}
@@ -137,10 +137,10 @@ int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen)
 
 int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, size_t errlen)
 {
-	char tmp[4300], *s = json_dumps(j, flags);
+	char tmp[PATH_MAX], *s = json_dumps(j, flags);
 	int fd = -1, rc = -1;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp) || !s) {
+	if (sb_pathf(tmp, "%s.tmp", path) || !s) {
 		snprintf(err, errlen, "cannot write %s: %s", path, s ? "path too long" :
 			 "out of memory");
 		free(s);
@@ -195,14 +195,9 @@ int sb_jsonl_write(int fd, json_t *j)
 	return rc;
 }
 
-static int write_line(json_t *j)
-{
-	return sb_jsonl_write(log_fd, j);
-}
-
 int sb_runlog_open(const char *path, char *err, size_t errlen)
 {
-	snprintf(log_path, sizeof(log_path), "%s", path);
+	sb_pathf(log_path, "%s", path);
 	log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
 	if (log_fd < 0) {
 		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
@@ -219,7 +214,7 @@ static int add_line(json_t *line)
 		json_decref(line);
 		return 0;
 	}
-	rc = write_line(line);
+	rc = sb_jsonl_write(log_fd, line);
 	if (rc)
 		sb_out_fail(log_path, errno);
 	json_decref(line);
@@ -274,28 +269,6 @@ int sb_runlog_close(void)
 
 static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg),
 		      void (*fn)(const char *key, json_t *v, void *arg), void *arg, char *err,
-		      size_t errlen);
-
-/* Reads a log: fn(key, value, arg) for each member of each line that
- * parses, in order; a line that does not (the tail a SIGKILL cut) is
- * skipped.  Returns the number of lines skipped, or -1 if the file cannot
- * be read. */
-int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		   void *arg)
-{
-	char why[4400];
-
-	return read_lines(path, NULL, fn, arg, why, sizeof(why));
-}
-
-int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		       void *arg, char *err, size_t errlen)
-{
-	return read_lines(path, NULL, fn, arg, err, errlen);
-}
-
-static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg),
-		      void (*fn)(const char *key, json_t *v, void *arg), void *arg, char *err,
 		      size_t errlen)
 {
 	FILE *f = sb_input_open(path, err, errlen);
@@ -332,6 +305,24 @@ static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg)
 	return skipped;
 }
 
+/* Reads a log: fn(key, value, arg) for each member of each line that
+ * parses, in order; a line that does not (the tail a SIGKILL cut) is
+ * skipped.  Returns the number of lines skipped, or -1 if the file cannot
+ * be read. */
+int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
+		   void *arg)
+{
+	char why[4400];
+
+	return read_lines(path, NULL, fn, arg, why, sizeof(why));
+}
+
+int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
+		       void *arg, char *err, size_t errlen)
+{
+	return read_lines(path, NULL, fn, arg, err, errlen);
+}
+
 struct compact {
 	int fd;
 	int written, failed, err;
@@ -343,15 +334,10 @@ struct compact {
 static void compact_line(json_t *line, void *arg)
 {
 	struct compact *c = arg;
-	int saved = log_fd;
-
-	log_fd = c->fd;
-	if (write_line(line) == 0) {
+	if (sb_jsonl_write(c->fd, line) == 0)
 		c->written++;
-	} else if (!c->failed++) {
+	else if (!c->failed++)
 		c->err = errno;
-	}
-	log_fd = saved;
 }
 
 static void compact_member(const char *key, json_t *v, void *arg)
@@ -365,12 +351,12 @@ static void compact_member(const char *key, json_t *v, void *arg)
 int sb_runlog_compact(const char *src, const char *dst,
 		      void (*fn)(const char *key, json_t *v, void *arg), void *arg)
 {
-	char tmp[4300];
+	char tmp[PATH_MAX];
 	struct compact c = { -1, 0, 0, 0, fn, arg };
 	char err[4400];
 	int skipped, e;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
+	sb_pathf(tmp, "%s.tmp", dst);
 	c.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (c.fd < 0)
 		return -1;

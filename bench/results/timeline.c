@@ -18,12 +18,12 @@
 #include <unistd.h>
 
 static int tl_fd = -1;
-static char tl_path[4200];
+static char tl_path[PATH_MAX];
 static json_t *held;		/* the latest run's line, not yet written */
 
 int sb_timeline_open(const char *path, char *err, size_t errlen)
 {
-	if (snprintf(tl_path, sizeof(tl_path), "%s", path) >= (int)sizeof(tl_path)) {
+	if (sb_pathf(tl_path, "%s", path)) {
 		snprintf(err, errlen, "path too long: %s", path);
 		return -1;
 	}
@@ -87,7 +87,7 @@ int sb_timeline_close(void)
 int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
 		     void *arg)
 {
-	char tmp[4300], why[4400], *line = NULL;
+	char tmp[PATH_MAX], why[4400], *line = NULL;
 	size_t cap = 0, total = 0;
 	ssize_t n;
 	int fd, dropped = 0, failed = 0, e = 0;
@@ -98,7 +98,7 @@ int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *
 	in = sb_input_open(src, why, sizeof(why));
 	if (!in)
 		return -1;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
+	sb_pathf(tmp, "%s.tmp", dst);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		fclose(in);

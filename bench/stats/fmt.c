@@ -1,8 +1,9 @@
-/* fmt.c — how a value and a results path are shown, the same in compare's
- * tables, its figure and its HTML page. */
+/* fmt.c — how a value, a p-value and a results path are shown, the same in
+ * compare's tables, its figure, its HTML page and the summary. */
 #include "stats/stats.h"
 
 #include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -16,9 +17,26 @@ void sb_fmt_value(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.6g", v);
 }
 
+void sb_fmt_g(char *buf, size_t n, double v, int digits)
+{
+	if (isnan(v))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.*g", digits, v);
+}
+
+/* A known difference, kept until it is decided (outputs stay as they
+ * were): compare and its HTML page show p(U) to 4 digits, the summary to 3. */
+void sb_fmt_p(char *buf, size_t n, double p, int digits)
+{
+	sb_fmt_g(buf, n, p, digits);
+	if (p < 0.05)
+		snprintf(buf + strlen(buf), n - strlen(buf), " *");
+}
+
 void sb_results_base(const char *path, char *buf, size_t n)
 {
-	char copy[4200], *b, *dot;
+	char copy[PATH_MAX], *b, *dot;
 
 	snprintf(copy, sizeof(copy), "%s", path);
 	for (size_t len = strlen(copy); len > 1 && copy[len - 1] == '/'; len--)

@@ -13,6 +13,10 @@
  * more in full, n/a for NaN); a results path's short name ("prev" of
  * results/prev/ or prev.json) */
 void sb_fmt_value(char *buf, size_t n, double v);
+/* fmt.c: v to digits significant digits ("%.*g"), n/a for NaN; a p-value
+ * the same with " *" below 0.05 (compare and HTML: 4 digits, summary: 3) */
+void sb_fmt_g(char *buf, size_t n, double v, int digits);
+void sb_fmt_p(char *buf, size_t n, double p, int digits);
 void sb_results_base(const char *path, char *buf, size_t n);
 /* stats.c: the median of v[0..n) (sorts v; NaN when n < 1), shared by every
  * reader and the limits */

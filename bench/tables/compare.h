@@ -4,8 +4,9 @@
  * uses: core machine stats results
  *
  * compare.h — for `stratbench compare` (cmd_compare.c) and summary.c: the table
- * printer, the number formats and the counter tables (compare_tables.c),
- * and which way a metric gets worse (for --fail-above and the verdicts). */
+ * printer, the number formats, the row cells and the counter tables
+ * (compare_tables.c), which way a metric gets worse (for --fail-above and
+ * the verdicts), and compare's report (compare_report.c). */
 #ifndef STRATBENCH_COMPARE_H
 #define STRATBENCH_COMPARE_H
 
@@ -34,22 +35,22 @@ struct sb_cmp_row {
 
 enum sb_cmp_fmt { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV };
 
-/* counter totals as perf stat prints them: whole numbers with thousands
- * separators (14,285,708); below 1000 and fractional: 6 significant digits */
-void sb_cmp_fmt_count(char *buf, size_t n, double v);
 /* %Change = (new - old) / old * 100, 6 significant digits; NaN: n/a */
 void sb_cmp_fmt_change(char *buf, size_t n, double change);
-double sb_cmp_change(double old, double new);
 /* a CV as the tables show it: "3.2%", "7.5% noisy", n/a for NaN */
 void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy);
+
+/* A row's value cells as compare's and the summary's tables show them, into
+ * c (strdup'd): OLD's median, its CV when cvs, NEW's median, its CV when
+ * cvs, %Change (" ~" within the noise), p(U) to p_digits digits when sig
+ * (sb_fmt_p); how many. */
+int sb_cmp_row_cells(char **c, const struct sb_cmp_row *w, bool cvs, bool sig, int p_digits);
 
 /* One table of ncols columns (at most SB_CMP_MAXCOLS) and nrows rows of
  * cells, the first the header: text pads to the widest cell, markdown is a
  * pipe table.  A row whose cells after the first are all "" is a
  * sub-header: printed whole, not padded, not widening the first column. */
 #define SB_CMP_MAXCOLS 20
-void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
-			int nrows);
 void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
 			 int nrows);
 
@@ -57,6 +58,25 @@ void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncol
  * cnt:NAME totals per run (median over repetitions) with thousands
  * separators, a sub-header per benchmark, rows zero on both sides dropped. */
 void sb_cmp_counter_tables(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows);
+
+/* compare_report.c: the rows of OLD r[0] and NEW r[1], the points both
+ * have, judged and sorted by group, then threads: *rows (free with
+ * sb_cmp_rows_free); 0, or -1 with err (nothing in common, no memory). */
+int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
+		struct sb_cmp_row **rows, int *nrows, char *err, size_t errlen);
+void sb_cmp_rows_free(struct sb_cmp_row *rows, int nrows);
+/* compare's report on stdout: one CSV row per row, or the header, a
+ * changelog table per group, the legend, the counter tables and each
+ * side's paired comparisons (paths[]/ab.json); then what one side only has
+ * and (not in CSV) the failed runs. */
+void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct sb_results r[2],
+		   const char *metric, const struct sb_cmp_row *rows, int nrows);
+/* `compare DIR`: DIR's ab.json alone, on stdout; 0, or -1 with err. */
+int sb_cmp_ab_only(const char *dir, char *err, size_t errlen);
+/* --fail-above=PCT: each significant change the worse way beyond pct, one
+ * line on stderr; how many. */
+int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *metric, int worse,
+		       double pct);
 
 /* Which way metric gets worse: +1 up (times, costs per page or op), -1 down
  * (rates: *_per_s), 0 unknown */

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-void sb_cmp_fmt_count(char *buf, size_t n, double v)
+/* counter totals as perf stat prints them: whole numbers with thousands
+ * separators (14,285,708); below 1000 and fractional: 6 significant digits */
+static void fmt_count(char *buf, size_t n, double v)
 {
 	char digits[64];
 	size_t len, o = 0;
@@ -45,7 +46,7 @@ void sb_cmp_fmt_count(char *buf, size_t n, double v)
 	buf[o] = '\0';
 }
 
-double sb_cmp_change(double old, double new)
+static double change_of(double old, double new)
 {
 	if (isnan(old) || isnan(new) || old == 0)
 		return NAN;
@@ -66,6 +67,30 @@ void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy)
 		snprintf(buf, n, "n/a");
 	else
 		snprintf(buf, n, "%.3g%%%s", cv, noisy ? " noisy" : "");
+}
+
+int sb_cmp_row_cells(char **c, const struct sb_cmp_row *w, bool cvs, bool sig, int p_digits)
+{
+	char buf[80];
+	int k = 0;
+
+	for (int s = 0; s < 2; s++) {
+		sb_fmt_value(buf, sizeof(buf), s ? w->new->median : w->old->median);
+		c[k++] = strdup(buf);
+		if (cvs) {
+			sb_cmp_fmt_cv(buf, sizeof(buf), w->cv[s], w->noisy[s]);
+			c[k++] = strdup(buf);
+		}
+	}
+	sb_cmp_fmt_change(buf, sizeof(buf), w->change);
+	if (w->noise)
+		strcat(buf, " ~");
+	c[k++] = strdup(buf);
+	if (sig) {
+		sb_fmt_p(buf, sizeof(buf), w->p, p_digits);
+		c[k++] = strdup(buf);
+	}
+	return k;
 }
 
 static bool subheader(char **row, int ncols)
@@ -122,11 +147,6 @@ void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncol
 	fputc('\n', o);
 }
 
-void sb_cmp_print_table(enum sb_cmp_fmt f, const char *title, int ncols, char **cells, int nrows)
-{
-	sb_cmp_fprint_table(stdout, f, title, ncols, cells, nrows);
-}
-
 /* The row's %Change, p(U), each side's CV and noisy mark, and the verdict:
  * within the noise when p(U) >= 0.05, or, without p(U) (a side with fewer
  * than 2 repetitions), when |%Change| is at most the larger CV; with neither
@@ -137,7 +157,7 @@ void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *m
 	const struct sb_bm *side[2] = { w->old, w->new };
 	double big = NAN;
 
-	w->change = sb_cmp_change(w->old->median, w->new->median);
+	w->change = change_of(w->old->median, w->new->median);
 	w->p = w->old->nreps >= 2 && w->new->nreps >= 2 ?
 	       sb_mann_whitney_p(w->old->reps, w->old->nreps, w->new->reps, w->new->nreps) : NAN;
 	for (int s = 0; s < 2; s++) {
@@ -209,7 +229,7 @@ static int cmp_key(const void *a, const void *b)
 static int event_keys(const struct sb_cmp_row *w, const char ***keys)
 {
 	const struct sb_bm *side[2] = { w->old, w->new };
-	int n = 0;
+	int n = 0, cap = 0;
 
 	*keys = NULL;
 	for (int s = 0; s < 2; s++) {
@@ -220,16 +240,13 @@ static int event_keys(const struct sb_cmp_row *w, const char ***keys)
 			continue;
 		json_object_foreach(side[s]->entry, key, v) {
 			bool dup = false;
-			const char **more;
 
 			if (!is_total(key, v))
 				continue;
 			for (int i = 0; i < n && !dup; i++)
 				dup = !strcmp((*keys)[i], key);
-			if (dup || !(more = realloc(*keys, sizeof(*more) * (size_t)(n + 1))))
-				continue;
-			*keys = more;
-			(*keys)[n++] = key;
+			if (!dup && !SB_GROW(*keys, cap, n + 1))
+				(*keys)[n++] = key;
 		}
 	}
 	if (n)
@@ -244,16 +261,8 @@ struct cells {
 
 static void add(struct cells *c, const char *s)
 {
-	if (c->n == c->cap) {
-		int cap = c->cap ? 2 * c->cap : 64;
-		char **more = realloc(c->v, sizeof(char *) * (size_t)cap);
-
-		if (!more)
-			return;
-		c->v = more;
-		c->cap = cap;
-	}
-	c->v[c->n++] = strdup(s);
+	if (!SB_GROW(c->v, c->cap, c->n + 1))
+		c->v[c->n++] = strdup(s);
 }
 
 static double total(const struct sb_bm *b, const char *key)
@@ -294,9 +303,9 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 				add(&c, "");
 				head = true;
 			}
-			sb_cmp_fmt_count(vb, sizeof(vb), b);
-			sb_cmp_fmt_count(va, sizeof(va), a);
-			sb_cmp_fmt_change(ch, sizeof(ch), sb_cmp_change(b, a));
+			fmt_count(vb, sizeof(vb), b);
+			fmt_count(va, sizeof(va), a);
+			sb_cmp_fmt_change(ch, sizeof(ch), change_of(b, a));
 			snprintf(name, sizeof(name), "  %s", keys[k] + 4);
 			add(&c, name);
 			add(&c, vb);
@@ -309,7 +318,7 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 	if (events && c.n % 4 == 0) {
 		snprintf(title, sizeof(title), "%s counters: totals per run (median over repetitions)",
 			 fam);
-		sb_cmp_print_table(f, title, 4, c.v, c.n / 4);
+		sb_cmp_fprint_table(stdout, f, title, 4, c.v, c.n / 4);
 	}
 	for (int i = 0; i < c.n; i++)
 		free(c.v[i]);

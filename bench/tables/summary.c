@@ -234,23 +234,7 @@ static int row_cells(char **c, const struct spec *s, const struct row *w, const 
 		if (sig)
 			c[k++] = strdup("");
 	} else {
-		c[k++] = fmt(x->old->median);
-		sb_cmp_fmt_cv(buf, sizeof(buf), x->cv[0], x->noisy[0]);
-		c[k++] = strdup(buf);
-		c[k++] = fmt(x->new->median);
-		sb_cmp_fmt_cv(buf, sizeof(buf), x->cv[1], x->noisy[1]);
-		c[k++] = strdup(buf);
-		sb_cmp_fmt_change(buf, sizeof(buf), x->change);
-		if (x->noise)
-			strcat(buf, " ~");
-		c[k++] = strdup(buf);
-		if (sig) {
-			if (isnan(x->p))
-				snprintf(buf, sizeof(buf), "n/a");
-			else
-				snprintf(buf, sizeof(buf), "%.3g%s", x->p, x->p < 0.05 ? " *" : "");
-			c[k++] = strdup(buf);
-		}
+		k += sb_cmp_row_cells(c + k, x, true, sig, 3);
 	}
 	for (int e = 0; e < NEXTRA && s->extra[e]; e++)
 		c[k++] = fmt(value_of(w->twin, s->extra[e]));
@@ -349,7 +333,7 @@ static void c2c_classes(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r)
 	static const char *const ops[] = { "store", "cas" };
 	static const char *const head[] = { "op", "class", "pairs", "min", "median", "max" };
 	double *v = calloc((size_t)r->n + 1, sizeof(double));
-	char **cells = calloc((size_t)6 * (2 * SB_REL_COUNT + 1), sizeof(char *)), title[4300];
+	char **cells = calloc((size_t)6 * (2 * SB_REL_COUNT + 1), sizeof(char *)), title[PATH_MAX + 128];
 	int rows = 1;
 
 	if (!v || !cells)
@@ -482,18 +466,18 @@ static void files_written(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, i
 
 	fprintf(o, f == SB_CMP_MARKDOWN ? "**Files**\n\n" : "Files:\n");
 	for (int d = 0; d < n; d++) {
-		char path[4200];
+		char path[PATH_MAX];
 		int figs = 0;
 		DIR *pd;
 		struct dirent *e;
 
 		fprintf(o, "%s%s/:", f == SB_CMP_MARKDOWN ? "- " : "  ", dirs[d]);
 		for (const char *const *m = names; *m; m++) {
-			snprintf(path, sizeof(path), "%s/%s", dirs[d], *m);
+			sb_pathf(path, "%s/%s", dirs[d], *m);
 			if (!access(path, F_OK))
 				fprintf(o, " %s", *m);
 		}
-		snprintf(path, sizeof(path), "%s/plots", dirs[d]);
+		sb_pathf(path, "%s/plots", dirs[d]);
 		if ((pd = opendir(path))) {
 			while ((e = readdir(pd)))
 				figs += strlen(e->d_name) > 4 &&
@@ -588,11 +572,11 @@ int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n,
 static int write_one(const char *path, enum sb_cmp_fmt f, const char *const *dirs, int n,
 		     char *err, size_t errlen)
 {
-	char tmp[4300];
+	char tmp[PATH_MAX];
 	FILE *o;
 	int rc;
 
-	snprintf(tmp, sizeof(tmp), "%s.partial", path);
+	sb_pathf(tmp, "%s.partial", path);
 	if (!(o = fopen(tmp, "w"))) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		return -1;
@@ -616,14 +600,14 @@ static int write_one(const char *path, enum sb_cmp_fmt f, const char *const *dir
 
 int sb_summary_write(const char *dir, const char *const *dirs, int n, char *err, size_t errlen)
 {
-	char path[4200];
+	char path[PATH_MAX];
 
 	if (sb_summary_print(stdout, SB_CMP_TEXT, dirs, n, err, errlen))
 		return -1;
 	fflush(stdout);
-	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	sb_pathf(path, "%s/summary.txt", dir);
 	if (write_one(path, SB_CMP_TEXT, dirs, n, err, errlen))
 		return -1;
-	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	sb_pathf(path, "%s/summary.md", dir);
 	return write_one(path, SB_CMP_MARKDOWN, dirs, n, err, errlen);
 }

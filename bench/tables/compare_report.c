@@ -1,0 +1,318 @@
+/* compare_report.c — compare.h: what `stratbench compare` prints (cmd_compare.c
+ * keeps the options): the rows both sides have, the changelog table of each
+ * group, the CSV rows, the legend, the paired comparisons and the
+ * --fail-above regressions. */
+#include "tables/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "results/ab.h"
+
+/* A benchmark's group and threads from its typed point: "family/strategy
+ * [/lock] place:P k=v..."; without a point (plain Google Benchmark JSON)
+ * the name is its own group, one row. */
+static char *group_of(const struct sb_bm *b, long *threads)
+{
+	const struct sb_point_fields *f = &b->pt;
+	char params[1024], g[1400];
+
+	*threads = -1;
+	if (!b->has_point)
+		return strdup(b->name);
+	*threads = f->threads;
+	sb_params_human(&f->params, NULL, params, sizeof(params));
+	snprintf(g, sizeof(g), "%s/%s%s%s place:%s%s", f->family, f->strategy, *f->lock ? "/" : "",
+		 f->lock, f->placement, params);
+	return strdup(g);
+}
+
+/* The same point on both sides: by the typed fields when both have them
+ * (the names are only keys for people), else by name. */
+static bool same_point(const struct sb_bm *a, const struct sb_bm *b)
+{
+	char ga[1400], gb[1400];
+
+	if (!a->has_point || !b->has_point)
+		return !strcmp(a->name, b->name);
+	sb_point_group(&a->pt, NULL, ga, sizeof(ga));
+	sb_point_group(&b->pt, NULL, gb, sizeof(gb));
+	return !strcmp(ga, gb) && a->pt.threads == b->pt.threads &&
+	       !strcmp(a->pt.placement, b->pt.placement);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct sb_cmp_row *x = a, *y = b;
+	int c = strcmp(x->group, y->group);	/* groups by name: stable output */
+
+	return c ? c : (x->threads > y->threads) - (x->threads < y->threads);
+}
+
+int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
+		struct sb_cmp_row **rows, int *nrows, char *err, size_t errlen)
+{
+	const double thr[2] = { r[0].cv_threshold, r[1].cv_threshold };
+	struct sb_cmp_row *w;
+	int cap = 0;
+
+	*rows = NULL;
+	*nrows = 0;
+	for (int i = 0; i < r[0].n; i++)
+		for (int j = 0; j < r[1].n; j++) {
+			if (!same_point(&r[0].bm[i], &r[1].bm[j]))
+				continue;
+			if (SB_GROW(*rows, cap, *nrows + 1)) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			w = &(*rows)[(*nrows)++];
+			memset(w, 0, sizeof(*w));
+			w->group = group_of(&r[0].bm[i], &w->threads);
+			w->old = &r[0].bm[i];
+			w->new = &r[1].bm[j];
+			sb_cmp_judge(w, thr, metric, worse);
+		}
+	if (!*nrows) {
+		snprintf(err, errlen, "compare: nothing in common: none of OLD's %d benchmarks "
+			 "(%s) is in NEW (%s, %d)", r[0].n, r[0].path, r[1].path, r[1].n);
+		return -1;
+	}
+	qsort(*rows, *nrows, sizeof(**rows), cmp_row);
+	return 0;
+}
+
+void sb_cmp_rows_free(struct sb_cmp_row *rows, int nrows)
+{
+	for (int i = 0; i < nrows; i++)
+		free(rows[i].group);
+	free(rows);
+}
+
+static void csv_rows(const struct sb_cmp_row *rows, int nrows)
+{
+	for (int k = 0; k < nrows; k++) {
+		const struct sb_cmp_row *w = &rows[k];
+		char o[64], n[64], c[64], p[64], om[64], oM[64], nm[64], nM[64], cv[2][64];
+
+		sb_fmt_value(o, sizeof(o), w->old->median);
+		sb_fmt_value(n, sizeof(n), w->new->median);
+		sb_cmp_fmt_change(c, sizeof(c), w->change);
+		sb_fmt_g(p, sizeof(p), w->p, 4);
+		sb_fmt_value(om, sizeof(om), w->old->nreps ? w->old->min : NAN);
+		sb_fmt_value(oM, sizeof(oM), w->old->nreps ? w->old->max : NAN);
+		sb_fmt_value(nm, sizeof(nm), w->new->nreps ? w->new->min : NAN);
+		sb_fmt_value(nM, sizeof(nM), w->new->nreps ? w->new->max : NAN);
+		sb_fmt_g(cv[0], sizeof(cv[0]), w->cv[0], 4);
+		sb_fmt_g(cv[1], sizeof(cv[1]), w->cv[1], 4);
+		printf("%s,%s,%ld,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%d,%s\n", w->old->name,
+		       w->group, w->threads, o, n, c, p, w->old->nreps, w->new->nreps, om, oM, nm,
+		       nM, cv[0], cv[1], w->noisy[0], w->noisy[1], w->verdict);
+	}
+}
+
+/* rows[i..end) share a group: its changelog table; returns end.  The CV
+ * columns where a row of the group has a CV, p(U) where one has a test. */
+static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows, int i,
+		       bool *shown_cv)
+{
+	static const char *const head[] = { "Prev", "CV", "Current", "CV", "%Change", "p(U)" };
+	int end = i, ncols = 4, k, col = 0;
+	bool sig = false, cvs = false;
+	char **cells;
+
+	while (end < nrows && !strcmp(rows[end].group, rows[i].group))
+		end++;
+	for (k = i; k < end; k++) {
+		sig |= !isnan(rows[k].p) || (rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2);
+		cvs |= !isnan(rows[k].cv[0]) || !isnan(rows[k].cv[1]);
+	}
+	*shown_cv |= cvs;
+	ncols += (cvs ? 2 : 0) + (sig ? 1 : 0);
+	cells = calloc((size_t)ncols * (end - i + 1), sizeof(char *));
+	if (!cells)
+		return end;
+	cells[col++] = strdup(rows[i].threads < 0 ? "benchmark" : "threads");
+	for (k = 0; k < 6; k++)
+		if ((cvs || (k != 1 && k != 3)) && (sig || k != 5))
+			cells[col++] = strdup(head[k]);
+	for (k = i; k < end; k++) {
+		char **c = cells + (size_t)ncols * (k - i + 1), buf[32];
+
+		snprintf(buf, sizeof(buf), "%ld", rows[k].threads);
+		c[0] = strdup(rows[k].threads < 0 ? "-" : buf);
+		sb_cmp_row_cells(c + 1, &rows[k], cvs, sig, 4);
+	}
+	sb_cmp_fprint_table(stdout, f, rows[i].group, ncols, cells, end - i + 1);
+	for (k = 0; k < ncols * (end - i + 1); k++)
+		free(cells[k]);
+	free(cells);
+	return end;
+}
+
+/* what the marks mean, once, under the tables */
+static void legend(const struct sb_results r[2], const struct sb_cmp_row *rows, int nrows,
+		   bool shown_cv)
+{
+	bool bare = false;
+
+	for (int i = 0; i < nrows; i++)
+		bare |= !isnan(rows[i].change) && isnan(rows[i].p) && isnan(rows[i].cv[0]) &&
+			isnan(rows[i].cv[1]);
+	if (shown_cv)
+		printf("CV: of the repetitions, \"noisy\" above the run's threshold (OLD %g %%, NEW "
+		       "%g %%).  ~ after %%Change: within the noise, not a change (p(U) >= 0.05; "
+		       "without p(U), |%%Change| at most the larger CV)\n\n", r[0].cv_threshold,
+		       r[1].cv_threshold);
+	if (bare)
+		printf("A %%Change without CV or p(U) (single runs) has no noise estimate: run "
+		       "with --benchmark_repetitions=5 or more to know what to trust\n\n");
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].old->nreps >= 2 && rows[i].new->nreps >= 2 &&
+		    (rows[i].old->nreps <= 8 || rows[i].new->nreps <= 8)) {
+			int m = rows[i].old->nreps, n = rows[i].new->nreps;
+
+			printf("p(U): two-sided Mann-Whitney U over repetitions (* below 0.05); "
+			       "with %d and %d repetitions it cannot go below %.3g: 9 or more "
+			       "give a verdict\n\n", m, n, sb_mann_whitney_min_p(m, n));
+			break;
+		}
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* The paired comparisons of a side's ab.json (run --ab), when it has one:
+ * within-run intervals, which say more than medians of separate runs. */
+static void ab_section(const char *side, const char *path)
+{
+	struct sb_ab_cmp *c;
+	char err[4400], where[PATH_MAX + 8];
+	int n, rc = is_dir(path) ? sb_ab_read(path, &c, &n, err, sizeof(err)) : 1;
+
+	if (rc < 0)
+		fprintf(stderr, "stratbench: note: %s: its paired comparisons are not shown\n", err);
+	if (rc)
+		return;
+	snprintf(where, sizeof(where), "%s %s", side, path);
+	putchar('\n');
+	sb_ab_print_section(stdout, where, c, n);
+	free(c);
+}
+
+int sb_cmp_ab_only(const char *dir, char *err, size_t errlen)
+{
+	struct sb_ab_cmp *c;
+	int n, rc = is_dir(dir) ? sb_ab_read(dir, &c, &n, err, errlen) : 1;
+
+	if (rc > 0 && !is_dir(dir))
+		snprintf(err, errlen, "compare needs two results, OLD and NEW (directories "
+			 "or Google Benchmark JSON files), or one directory holding ab.json");
+	else if (rc > 0)
+		snprintf(err, errlen, "compare needs two results, OLD and NEW, or one "
+			 "directory holding ab.json ('%s' holds none: see run --ab)", dir);
+	if (rc)
+		return -1;
+	sb_ab_print_section(stdout, NULL, c, n);
+	free(c);
+	return 0;
+}
+
+/* "kernel: Prev's vs Current's", from the contexts' sb_kernel: a kernel A/B
+ * (scripts/lab-ab.sh) is read by it */
+static void print_kernels(const struct sb_results *r)
+{
+	const char *k[2];
+
+	for (int i = 0; i < 2; i++) {
+		json_t *v = r[i].context ? json_object_get(r[i].context, "sb_kernel") : NULL;
+
+		k[i] = json_is_string(v) ? json_string_value(v) : NULL;
+	}
+	if (k[0] || k[1])
+		printf("kernel: %s vs %s\n", k[0] ? k[0] : "unknown", k[1] ? k[1] : "unknown");
+}
+
+static bool in_rows(const struct sb_bm *b, const struct sb_cmp_row *rows, int nrows)
+{
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].old == b || rows[i].new == b)
+			return true;
+	return false;
+}
+
+/* never dropped silently: what only one side has, and the failed runs */
+static void print_rest(enum sb_cmp_fmt f, const struct sb_results r[2],
+		       const struct sb_cmp_row *rows, int nrows)
+{
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < r[s].n; i++) {
+			if (in_rows(&r[s].bm[i], rows, nrows))
+				continue;
+			if (f == SB_CMP_CSV)
+				printf("%s,,,%s,%s,,,,,,,,,,,,,\n", r[s].bm[i].name, s ? "" : "only",
+				       s ? "only" : "");
+			else
+				printf("only in %s (%s): %s\n", s ? "NEW" : "OLD", r[s].path,
+				       r[s].bm[i].name);
+		}
+	for (int i = 0; i < nrows; i++)
+		if ((rows[i].old->failed || rows[i].new->failed) && f != SB_CMP_CSV)
+			printf("failed runs in %s: %s\n", rows[i].old->failed ? "OLD" : "NEW",
+			       rows[i].old->name);
+}
+
+void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct sb_results r[2],
+		   const char *metric, const struct sb_cmp_row *rows, int nrows)
+{
+	bool shown_cv = false;
+
+	if (f == SB_CMP_CSV) {
+		printf("name,group,threads,old,new,change_pct,p_value,old_n,new_n,old_min,"
+		       "old_max,new_min,new_max,old_cv_pct,new_cv_pct,old_noisy,new_noisy,verdict\n");
+		csv_rows(rows, nrows);
+	} else {
+		printf("%s: %s (%s) vs %s (%s)\n", metric, r[0].label ? r[0].label : "Prev",
+		       r[0].path, r[1].label ? r[1].label : "Current", r[1].path);
+		print_kernels(r);
+		putchar('\n');
+		for (int i = 0; i < nrows;)
+			i = group_table(f, rows, nrows, i, &shown_cv);
+		legend(r, rows, nrows, shown_cv);
+		sb_cmp_counter_tables(f, rows, nrows);
+		for (int i = 0; i < 2; i++)
+			ab_section(i ? "NEW" : "OLD", paths[i]);
+	}
+	print_rest(f, r, rows, nrows);
+}
+
+int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *metric, int worse,
+		       double pct)
+{
+	int n = 0;
+
+	for (int i = 0; i < nrows; i++) {
+		const struct sb_cmp_row *w = &rows[i];
+		char p[64] = "no p(U)";
+
+		if (isnan(w->change) || w->noise || worse * w->change <= pct)
+			continue;
+		if (!isnan(w->p))
+			snprintf(p, sizeof(p), "p(U) %.4g", w->p);
+		else if (!isnan(w->cv[0]) || !isnan(w->cv[1]))
+			snprintf(p, sizeof(p), "above the CVs %.3g %% and %.3g %%", w->cv[0],
+				 w->cv[1]);
+		else
+			snprintf(p, sizeof(p), "single runs: no noise estimate");
+		fprintf(stderr, "stratbench: compare: regression beyond %g %%: %s: %s %.6g %% "
+			"(%s)\n", pct, w->old->name, metric, w->change, p);
+		n++;
+	}
+	return n;
+}
