@@ -52,20 +52,16 @@ static void group_row(struct sb_html *h, const struct sb_results r[2],
 	}
 	side_cells(h, &r[0], w->old, w->cv[0], w->noisy[0], cvs);
 	side_cells(h, &r[1], w->new, w->cv[1], w->noisy[1], cvs);
-	if (isnan(w->change))
-		snprintf(buf, sizeof(buf), "n/a");
-	else
-		snprintf(buf, sizeof(buf), "%.6g%s", w->change, w->noise ? " ~" : "");
+	sb_cmp_fmt_change(buf, sizeof(buf), w->change);
+	if (!isnan(w->change) && w->noise)
+		strcat(buf, " ~");
 	sb_html_raw(h, "<td class=\"n\" title=\"");
 	sb_html_text(h, w->verdict ? w->verdict : "", false);
 	sb_html_raw(h, "\">");
 	sb_html_text(h, buf, false);
 	sb_html_raw(h, "</td>");
 	if (sig) {
-		if (isnan(w->p))
-			snprintf(buf, sizeof(buf), "n/a");
-		else
-			snprintf(buf, sizeof(buf), "%.4g%s", w->p, w->p < 0.05 ? " *" : "");
+		sb_fmt_p(buf, sizeof(buf), w->p, 4);
 		sb_html_el(h, "td", "n", buf);
 	}
 	if (failed)
