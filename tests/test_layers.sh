@@ -62,14 +62,16 @@ sed -i 's/^| figures\/ | \(.*\) | results stats core |$/| figures\/ | \1 | resul
 fails "DESIGN.md's table drifting from a uses line" "docs/DESIGN.md: the room figures/ uses" --src="$tmp/t"
 
 # link level: the build's objects, and one more in results/ that calls up
+plant
 mkdir -p "$tmp/b"
-cp -r "$build/CMakeFiles" "$tmp/b/"
-(cd "$build" && find tests -name '*.o' -exec cp --parents {} "$tmp/b/" \;)
-printf 'void sb_gbench_stop(void);\nvoid sb_planted(void)\n{\n\tsb_gbench_stop();\n}\n' >"$tmp/planted.c"
-"$cc" -c -o "$tmp/b/CMakeFiles/sb_harness.dir/bench/results/planted.c.o" "$tmp/planted.c"
+cp -a "$build/CMakeFiles" "$tmp/b/"
+(cd "$build" && find tests -name '*.o' -exec cp -a --parents {} "$tmp/b/" \;)
+printf 'void sb_gbench_stop(void);\nvoid sb_planted(void)\n{\n\tsb_gbench_stop();\n}\n' \
+	>"$tmp/t/bench/results/planted.c"
+"$cc" -c -o "$tmp/b/CMakeFiles/sb_harness.dir/bench/results/planted.c.o" "$tmp/t/bench/results/planted.c"
 fails "a call up" "calls sb_gbench_stop of bench/run/gbench.cc, which results/ may not use" \
-	--src="$src" --build="$tmp/b"
+	--src="$tmp/t" --build="$tmp/b"
 fails "an export nobody uses" "bench/results/planted.c: sb_planted is used by no other file" \
-	--src="$src" --build="$tmp/b"
+	--src="$tmp/t" --build="$tmp/b"
 
 finish test_layers
