@@ -2,7 +2,7 @@
  * (docs/precision.md).  Each side A, B is strategy[+key:value...]; both
  * are planned as usual (plan.c) and every (thread count, placement) the
  * options give is one comparison of the A point and the B point there,
- * run by ab_pairs.c (cmd/ab.h) and reported here: two lines on stdout
+ * run by ab_pairs.c (ab/ab.h) and reported here: two lines on stdout
  * per comparison, and with --out=DIR, DIR/ab.json (results/ab.h) once
  * every comparison is done, beside whatever DIR holds (a run's results:
  * the suite adds its comparisons to its run's directory). */

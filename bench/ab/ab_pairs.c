@@ -1,4 +1,4 @@
-/* ab_pairs.c — the trials of one paired comparison (cmd/ab.h): each one
+/* ab_pairs.c — the trials of one paired comparison (ab/ab.h): each one
  * Google Benchmark run of one point (gbench.h's trials), in pairs whose
  * order is drawn at random, and the statistics of stats/paired.h after
  * every pair once --min-pairs are done (docs/precision.md). */

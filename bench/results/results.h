@@ -1,7 +1,9 @@
 /* results/ — the results a run writes and every reader reads back: the
  * typed point (point.h), the JSON context and machine fingerprint, results.csv,
- * runs.jsonl, windows.jsonl, run settings and quietness, ab.json (ab.h), and
- * the reader of a results directory (results_read.c, jansson).
+ * runs.jsonl, windows.jsonl, run settings and quietness, ab.json (ab.h),
+ * merge's files (merge.c), DIR itself (rundir.h: run.json, .lock, the
+ * .partial files, what --resume keeps) and the reader of a results
+ * directory (results_read.c, jansson).
  * uses: core machine stats
  * What it needs of the run (adding to Google Benchmark's context, stopping
  * the run on a failed write) it gets as callbacks the run registers. */
