@@ -172,6 +172,7 @@ static void summarize(struct sb_ab_cmp *c, const struct sb_ab_trial *t, int n, d
 	c->nmetrics = 0;
 	for (int k = 0; k < SB_AB_METRICS; k++) {
 		for (int i = 0; i < n; i++) {
+			/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): t has n (SB_GROW) */
 			a[i] = t[i].a[k];
 			b[i] = t[i].b[k];
 		}

@@ -211,7 +211,6 @@ static int gb_value_ok(const struct gb_flag *g, const char *a, const char *v, ch
 
 	switch (g->kind) {
 	case GB_BOOL:	/* GB reads any word as true: only these two mean what they say */
-		return 1;
 	case GB_ANY:	/* GB reads any value of these; nothing to check */
 		return 1;
 	case GB_COUNT:

@@ -170,6 +170,7 @@ static int read_csv(struct merged *m)
 			continue;
 		}
 		n = csv_split(line, f, 64);
+		/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): line 1 set idx */
 		if (idx[C_FAMILY] >= n || !*f[idx[C_FAMILY]]) {
 			m->untyped++;	/* no typed point: nothing to group it by */
 			continue;

@@ -150,7 +150,7 @@ void sb_figure_add(const struct sb_figure *f);
  * file's constructor is kept although nothing references it. */
 #define SB_FIGURE(fn, kind_, order_)						\
 	static const struct sb_figure sb_figure_##fn = {			\
-		.name = #fn, .kind = (kind_), .order = (order_), .draw = fn,	\
+		.name = #fn, .kind = (kind_), .order = (order_), .draw = (fn),	\
 	};									\
 	__attribute__((constructor)) static void sb_figure_add_##fn(void)	\
 	{									\

@@ -112,7 +112,7 @@ int sb_html_check(const char *path, char *err, size_t errlen)
 {
 	char partial[PATH_MAX];
 	struct stat st;
-	int fd;
+	int fd = -1;
 
 	*err = '\0';
 	if (!*path)
@@ -120,13 +120,13 @@ int sb_html_check(const char *path, char *err, size_t errlen)
 	else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		snprintf(err, errlen, "cannot write %s: %s, not a regular file", path,
 			 not_regular(st.st_mode));
-	else if (sb_pathf(partial, "%s.partial", path))
+	else if (sb_pathf(partial, "%s.partial", path) ||
+		 (lstat(partial, &st) != 0 &&
+		  (fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0))
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-	else if (lstat(partial, &st) == 0) {	/* a killed writer's: written over later */
+	else if (fd < 0) {	/* partial is a killed writer's: written over later */
 		if (!S_ISREG(st.st_mode) || access(partial, W_OK))
 			snprintf(err, errlen, "cannot write %s: %s is in the way", path, partial);
-	} else if ((fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 	} else {
 		close(fd);
 		unlink(partial);

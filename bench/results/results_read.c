@@ -393,6 +393,7 @@ static int add_entry(struct sb_results *r, json_t *ent, size_t i, const char *me
 		}
 		return 0;
 	}
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of json_t pointers */
 	if (!SB_GROW(b->runs, b->runs_cap, b->nruns + 1))
 		b->runs[b->nruns++] = ent;
 	if (!isnan(v) && !SB_GROW(b->reps, b->reps_cap, b->nreps + 1))
