@@ -50,6 +50,9 @@ static inline void sb_err_oneline(char *err)
 int sb_grow(void *vp, int *cap, int n, size_t elem);
 #define SB_GROW(v, cap, n) sb_grow(&(v), &(cap), (n), sizeof(*(v)))
 
+/* An error line that names a path: PATH_MAX and the words around it. */
+#define SB_ERR_MAX (PATH_MAX + 304)
+
 /* A path of at most PATH_MAX bytes, as the kernel takes them: printf
  * into buf (PATH_MAX bytes): 0, or -1 with errno ENAMETOOLONG (buf then
  * holds the cut path, still terminated, for a message). */

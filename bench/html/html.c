@@ -1,4 +1,4 @@
-/* html.c — DIR/index.html (plot.h's sb_html_write): one static file, no
+/* html.c — DIR/index.html (html.h's sb_html_write): one static file, no
  * external assets, no script.  The command line, quietness and CV
  * threshold, the machine's fingerprint (html_context.c), a summary table
  * per family (html_table.c), every figure as inline SVG with its title and

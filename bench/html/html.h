@@ -3,7 +3,7 @@
  *
  * html.h — internal to the HTML pages (html.c, html_context.c,
  * html_table.c, html_compare.c): one static file each, no external
- * assets, written as PATH.partial and renamed when complete (plot.h's
+ * assets, written as PATH.partial and renamed when complete (html.h's
  * sb_html_write and sb_html_compare).
  *
  * Every write goes through struct sb_html, which keeps the first failure

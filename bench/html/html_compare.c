@@ -1,4 +1,4 @@
-/* html_compare.c — `stratbench compare OLD NEW --html=FILE` (plot.h's
+/* html_compare.c — `stratbench compare OLD NEW --html=FILE` (html.h's
  * sb_html_compare): one static page, as DIR/index.html is.  Both runs'
  * fingerprints side by side (a row that differs is marked), the changelog
  * tables of compare's rows (Prev, Current, %Change, p(U), formatted as its

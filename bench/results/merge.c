@@ -43,7 +43,7 @@ static void put_rows(FILE *f, const char *metric, const struct sb_results *r,
 }
 
 /* path through path.partial, complete and synced before it gets its name
- * (report.h); with err and nothing left under either name: -1 when
+ * (results.h); with err and nothing left under either name: -1 when
  * path.partial cannot be created, 1 when it cannot be written */
 static int write_csv(const char *path, const char *metric, const struct sb_results *r,
 		     const char *const *names, int n, char *err, size_t errlen)

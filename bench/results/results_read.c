@@ -62,7 +62,7 @@ json_t *sb_json_loads_gb(const char *text, json_error_t *e)
 	return j;
 }
 
-/* A whole input file: regular, at most SB_INPUT_MAX bytes (report.h). */
+/* A whole input file: regular, at most SB_INPUT_MAX bytes (results.h). */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
 	char *buf = sb_input_read(path, "results file", SB_INPUT_MAX, len, err, errlen), *nul;

@@ -33,7 +33,7 @@ static bool exists(const char *dir, const char *name)
 	return path_of(p, dir, name) == 0 && access(p, F_OK) == 0;
 }
 
-/* DIR/NAME.partial to DIR/NAME, synced (report.h); an absent partial is
+/* DIR/NAME.partial to DIR/NAME, synced (results.h); an absent partial is
  * no error (no fidelity benchmark: no windows.jsonl) */
 static int commit_partial(const char *dir, const char *name, char *err, size_t errlen)
 {
@@ -370,7 +370,7 @@ static int write_json_from_log(const char *dir, const struct sb_done *d, char *e
 	return rc;
 }
 
-/* An absent file, or one resume may read (report.h's bounds); false with
+/* An absent file, or one resume may read (results.h's bounds); false with
  * err saying why not. */
 static bool input_ok(const char *dir, const char *path, char *err, size_t errlen)
 {

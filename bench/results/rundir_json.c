@@ -38,7 +38,7 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
 		json_decref(j);
 		return -1;
 	}
-	/* written whole and synced, then renamed (report.h) */
+	/* written whole and synced, then renamed (results.h) */
 	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
 	json_decref(j);
 	return rc;
@@ -89,7 +89,7 @@ int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, cha
 			 "directory of stratbench run --out)", dir);
 		return -1;
 	}
-	{	/* a regular file of bounded size (report.h) */
+	{	/* a regular file of bounded size (results.h) */
 		FILE *f = sb_input_open(path, err, errlen);
 
 		if (!f)

@@ -24,7 +24,7 @@
 
 static int log_fd = -1;
 static char log_path[PATH_MAX];
-static char out_failure[4400];
+static char out_failure[SB_ERR_MAX];
 static void (*out_stop)(void);
 
 void sb_out_fail_set_stop(void (*stop)(void))
@@ -312,7 +312,7 @@ static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg)
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
 		   void *arg)
 {
-	char why[4400];
+	char why[SB_ERR_MAX];
 
 	return read_lines(path, NULL, fn, arg, why, sizeof(why));
 }
@@ -353,7 +353,7 @@ int sb_runlog_compact(const char *src, const char *dst,
 {
 	char tmp[PATH_MAX];
 	struct compact c = { -1, 0, 0, 0, fn, arg };
-	char err[4400];
+	char err[SB_ERR_MAX];
 	int skipped, e;
 
 	sb_pathf(tmp, "%s.tmp", dst);

@@ -87,7 +87,7 @@ int sb_timeline_close(void)
 int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
 		     void *arg)
 {
-	char tmp[PATH_MAX], why[4400], *line = NULL;
+	char tmp[PATH_MAX], why[SB_ERR_MAX], *line = NULL;
 	size_t cap = 0, total = 0;
 	ssize_t n;
 	int fd, dropped = 0, failed = 0, e = 0;

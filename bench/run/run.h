@@ -1,7 +1,7 @@
 /* run/ — running benchmarks: the C API over Google Benchmark (gbench.cc,
  * the only C++), a point's rounds on a pinned team (driver.c), the limits
  * table (limits.c), the stop signals.  It registers with results/ the
- * callbacks results/ needs of it (report.h).
+ * callbacks results/ needs of it (results/report.h).
  * uses: core machine stats results console
  *
  * run.h — what a family driver is and how it runs.

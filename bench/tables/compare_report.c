@@ -193,7 +193,7 @@ static bool is_dir(const char *path)
 static void ab_section(const char *side, const char *path)
 {
 	struct sb_ab_cmp *c;
-	char err[4400], where[PATH_MAX + 8];
+	char err[SB_ERR_MAX], where[PATH_MAX + 8];
 	int n, rc = is_dir(path) ? sb_ab_read(path, &c, &n, err, sizeof(err)) : 1;
 
 	if (rc < 0)

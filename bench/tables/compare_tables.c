@@ -55,10 +55,7 @@ static double change_of(double old, double new)
 
 void sb_cmp_fmt_change(char *buf, size_t n, double change)
 {
-	if (isnan(change))
-		snprintf(buf, n, "n/a");
-	else
-		snprintf(buf, n, "%.6g", change);
+	sb_fmt_g(buf, n, change, 6);
 }
 
 void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy)

@@ -414,7 +414,7 @@ static void noisy_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r,
 static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
 {
 	struct sb_ab_cmp *c;
-	char err[4400];
+	char err[SB_ERR_MAX];
 	int n;
 
 	if (sb_ab_read(dir, &c, &n, err, sizeof(err)))
