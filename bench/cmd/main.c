@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 {
 	const struct sb_command *c;
 
+	sb_gbench_serve_results();
 	if (argc < 2) {	/* a usage error: one line, as any other */
 		fprintf(stderr, "stratbench: no command (want %s; see stratbench help)\n",
 			command_names());

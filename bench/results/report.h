@@ -35,7 +35,8 @@ typedef void (*sb_run_hook)(const struct sb_run_report *r, void *arg);
 typedef void (*sb_group_hook)(const struct sb_run_report *runs, int n, const char *json,
 			      void *arg);
 
-/* What results/ needs of the run, registered by the run (run/gbench.cc):
+/* What results/ needs of the run, registered by the run
+ * (run/gbench.cc sb_gbench_serve_results, which main() calls first):
  * where a key and value of the JSON context go (context.c; none: dropped),
  * and what stops the run when an output file cannot be written (runlog.c). */
 void sb_context_set_sink(void (*add)(const char *key, const char *value));

@@ -1,4 +1,4 @@
-// gbench.cc — the C API of include/stratbench/gbench.h over Google Benchmark.
+// gbench.cc — the C API of run/gbench.h over Google Benchmark.
 // The only C++ in stratbench: keep it a thin, checked translation layer.
 #include "run/gbench.h"
 
@@ -676,13 +676,17 @@ void sb_gbench_display_quiet(bool quiet) { display_quiet = quiet; }
 
 void sb_gbench_stop(void) { stop_requested = 1; }
 
+// results/ adds to the context and stops a run through these, never by
+// calling up into the run
+void sb_gbench_serve_results(void)
+{
+	sb_context_set_sink(sb_context_add);
+	sb_out_fail_set_stop(sb_gbench_stop);
+}
+
 }  // extern "C"
 
 namespace {
-// results/ adds to the context and stops a run through these, never by
-// calling up into the run
-[[maybe_unused]] const bool results_hooks_set = (sb_context_set_sink(sb_context_add),
-				sb_out_fail_set_stop(sb_gbench_stop), true);
 
 // What --benchmark_filter (the last one, as GB reads it) selects, by GB
 // 1.7.1's rules: a leading '-' negates, "all" and "" select everything,

@@ -70,6 +70,10 @@ void sb_state_append_label(sb_state *st, const char *label);
 void sb_state_skip_with_error(sb_state *st, const char *msg);
 bool sb_state_error_occurred(const sb_state *st);
 
+/* Gives results/ the run's context (sb_context_add) and stop
+ * (sb_gbench_stop) as its callbacks (results/report.h): main() calls it
+ * once, before anything is added to the context. */
+void sb_gbench_serve_results(void);
 /* JSON "context" entries; call before sb_gbench_main(). */
 void sb_context_add(const char *key, const char *value);
 
