@@ -244,7 +244,7 @@ static json_t *loadavg(void)
  * when the refusal comes. */
 static int prepare_dir(const char *dir, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 	struct stat sb;
 
 	if (!*dir || sb_pathf(path, "%s/%s", dir, SB_AB_FILE)) {
@@ -399,7 +399,7 @@ static int run_all(const struct sb_opts *o, const struct ab_plan *pl, json_t *do
 /* DIR/ab.json, when a comparison has pairs: 0, or 1 said on stderr. */
 static int write_doc(const char *dir, json_t *doc)
 {
-	char path[PATH_MAX], err[PATH_MAX + 256];
+	char path[SB_PATH], err[SB_ERR_MAX];
 
 	if (!json_array_size(json_object_get(doc, "comparisons")))
 		return 0;

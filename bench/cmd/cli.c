@@ -166,7 +166,7 @@ static int gb_seconds_1_8(const struct gb_flag *g, const char *a, const char *v,
 /* --benchmark_out=FILE: a file its directory lets GB create */
 static int gb_file_check(const char *v, char *err, size_t errlen)
 {
-	char dir[PATH_MAX];
+	char dir[SB_PATH];
 	char *slash;
 	struct stat st;
 

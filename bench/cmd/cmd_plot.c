@@ -26,13 +26,13 @@
  * lines name it) */
 static bool has_templates(char *dir)
 {
-	char path[PATH_MAX + 128], real[PATH_MAX];
+	char path[PATH_MAX + 128], real[SB_PATH];
 
 	snprintf(path, sizeof(path), "%s/common.gp", dir);
 	if (access(path, R_OK))
 		return false;
 	if (realpath(dir, real))
-		snprintf(dir, PATH_MAX, "%s", real);
+		snprintf(dir, SB_PATH, "%s", real);
 	return true;
 }
 
@@ -42,7 +42,7 @@ static bool has_templates(char *dir)
 static int find_templates(char *dir, size_t len, char *looked, size_t looklen)
 {
 	const char *env = getenv("SB_PLOTS");
-	char exe[PATH_MAX], *d;
+	char exe[SB_PATH], *d;
 	ssize_t n;
 
 	if (env && *env) {
@@ -70,14 +70,6 @@ static int find_templates(char *dir, size_t len, char *looked, size_t looklen)
 	return -1;
 }
 
-static bool exists(const char *dir, const char *file)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return access(path, F_OK) == 0;
-}
-
 static void print_figs(const struct sb_figs *figs, int from, const char *tpldir)
 {
 	for (int i = from; i < figs->n; i++) {
@@ -96,9 +88,9 @@ static int plot_dir(const char *dir, const char *tpldir, int *drawn)
 	struct sb_figs figs = { 0 };
 	struct sb_results r;
 	char err[8192];
-	bool machines = exists(dir, "machines.csv");
-	bool results = exists(dir, "gbench.json") || exists(dir, "runs.jsonl") ||
-		       exists(dir, "runs.jsonl.partial");
+	bool machines = sb_dir_has(dir, "machines.csv");
+	bool results = sb_dir_has(dir, "gbench.json") || sb_dir_has(dir, "runs.jsonl") ||
+		       sb_dir_has(dir, "runs.jsonl.partial");
 	int rc = 0;
 
 	if (!machines && !results) {
@@ -154,7 +146,7 @@ static int plot_compare(const char *old, const char *new, const char *tpldir)
 static int plot_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 16 };
-	char tpldir[PATH_MAX], looked[PATH_MAX + 16];
+	char tpldir[SB_PATH], looked[PATH_MAX + 16];
 	int drawn = 0, rc = 0;
 
 	compare = false;

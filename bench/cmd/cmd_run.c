@@ -472,7 +472,7 @@ static int run_plan(struct run *r)
 static int open_out(int (*open_fn)(const char *, char *, size_t), const char *verb,
 		    const char *dir, const char *name, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 
 	if (sb_pathf(path, "%s/%s", dir, name)) {
 		snprintf(err, errlen, "cannot %s %s/%s: %s", verb, dir, name, strerror(errno));
@@ -487,7 +487,7 @@ static int run_open(struct run *r)
 {
 	static char out_json[PATH_MAX + 32];
 	struct sb_opts *o = &r->o;
-	char path[PATH_MAX];
+	char path[SB_PATH];
 	bool append;
 
 	if (o->out && !r->resume) {
@@ -573,7 +573,7 @@ static void run_session(struct run *r)
 static void run_end(struct run *r)
 {
 	const char *out = r->o.out;
-	char path[PATH_MAX];
+	char path[SB_PATH];
 
 	sb_csv_close();
 	sb_runlog_close();

@@ -284,7 +284,7 @@ static int record(const char *dir, const struct suite *s, const struct user *u, 
 		  size_t errlen)
 {
 	json_t *j = json_object(), *st = json_array();
-	char path[PATH_MAX], outarg[OUTARG_LEN], *v[256];
+	char path[SB_PATH], outarg[OUTARG_LEN], *v[256];
 	int rc = -1;
 
 	for (const struct stage *g = s->stages; g->name; g++) {
@@ -311,17 +311,9 @@ static int record(const char *dir, const struct suite *s, const struct user *u, 
 	return rc;
 }
 
-/* DIR/NAME exists (a path too long for the kernel does not) */
-static bool has_file(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-
-	return sb_pathf(path, "%s/%s", dir, name) == 0 && access(path, F_OK) == 0;
-}
-
 bool sb_suite_is(const char *dir)
 {
-	return has_file(dir, "suite.json");
+	return sb_dir_has(dir, "suite.json");
 }
 
 /* --- after the stages ---------------------------------------------------- */
@@ -336,7 +328,7 @@ static void finish(const char *dir, char **dirs, int n)
 	for (int i = 0; i < n && k < 16; i++) {
 		char *pv[] = { "plot", dirs[i], NULL };
 
-		if (!has_file(dirs[i], "results.csv"))
+		if (!sb_dir_has(dirs[i], "results.csv"))
 			continue;
 		have[k++] = dirs[i];
 		if (spawn_wait(pv))
@@ -457,7 +449,7 @@ static bool stage_command(json_t *a, const char *sdir, bool quiet, char **v, cha
 	bool ab = is_ab(a), complete = false;
 	int k = 0;
 
-	if (has_file(sdir, ab ? "ab.json" : "run.json")) {
+	if (sb_dir_has(sdir, ab ? "ab.json" : "run.json")) {
 		int ac;
 		char **av;
 
@@ -485,7 +477,7 @@ static bool stage_command(json_t *a, const char *sdir, bool quiet, char **v, cha
  * the n stage directories, unless the suite was complete or stopped. */
 static int suite_end(const char *dir, char **dirs, int n, int ran, int rc)
 {
-	if (!ran && !got_signal && has_file(dir, "summary.md")) {
+	if (!ran && !got_signal && sb_dir_has(dir, "summary.md")) {
 		/* a finished suite (the summary is finish()'s last file):
 		 * nothing is redrawn or rewritten */
 		fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", dir);
@@ -514,7 +506,7 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 		const char *name = json_string_value(json_object_get(g, "name"));
 		const char *sub = json_string_value(json_object_get(g, "dir"));
 		json_t *a = json_object_get(g, "argv");
-		char sdir[PATH_MAX], *v[256], resume[RESUME_LEN];
+		char sdir[SB_PATH], *v[256], resume[RESUME_LEN];
 		int k;
 
 		if (!name || !sub || !json_is_array(a) || n >= 16)
@@ -547,7 +539,7 @@ static int check_new(const char *dir, char *err, size_t errlen)
 	static const char *const files[] = { "suite.json", "run.json", "gbench.json",
 					     "results.csv", "runs.jsonl.partial", NULL };
 	for (const char *const *f = files; *f; f++) {
-		if (has_file(dir, *f)) {
+		if (sb_dir_has(dir, *f)) {
 			snprintf(err, errlen, "'%.1500s' already holds results (%s): choose a new "
 				 "--out, or --resume=%.1500s to finish an interrupted suite", dir, *f,
 				 dir);
@@ -560,7 +552,7 @@ static int check_new(const char *dir, char *err, size_t errlen)
 int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc, char **argv)
 {
 	const struct suite *s = suite_find(name);
-	char dir[PATH_MAX], err[8192];
+	char dir[SB_PATH], err[8192];
 	struct user u;
 	json_t *j;
 	int rc;
@@ -608,7 +600,7 @@ int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc
 
 int sb_suite_resume(const char *dir, bool quiet)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 	json_error_t e;
 	json_t *j;
 	int rc;

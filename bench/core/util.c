@@ -136,11 +136,18 @@ int sb_pathf(char *buf, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, PATH_MAX, fmt, ap);
+	n = vsnprintf(buf, SB_PATH, fmt, ap);
 	va_end(ap);
 	if (n < 0 || n >= PATH_MAX) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	return 0;
+}
+
+bool sb_dir_has(const char *dir, const char *name)
+{
+	char path[SB_PATH];
+
+	return sb_pathf(path, "%s/%s", dir, name) == 0 && access(path, F_OK) == 0;
 }

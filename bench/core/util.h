@@ -17,6 +17,7 @@
 #define STRATBENCH_UTIL_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -53,9 +54,15 @@ int sb_grow(void *vp, int *cap, int n, size_t elem);
 /* An error line that names a path: PATH_MAX and the words around it. */
 #define SB_ERR_MAX (PATH_MAX + 304)
 
-/* A path of at most PATH_MAX bytes, as the kernel takes them: printf
- * into buf (PATH_MAX bytes): 0, or -1 with errno ENAMETOOLONG (buf then
- * holds the cut path, still terminated, for a message). */
+/* A path buffer: PATH_MAX, the longest path the kernel takes (its NUL
+ * included), and one byte more, so a path cut to fit is still one byte too
+ * long and the kernel refuses it (ENAMETOOLONG) as it would the whole one:
+ * a caller that misses sb_pathf's -1 never opens some other, shorter path.
+ * sb_pathf: printf into buf (SB_PATH bytes): 0, or -1 with errno
+ * ENAMETOOLONG when the path is too long for the kernel. */
+#define SB_PATH (PATH_MAX + 1)
 int sb_pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* DIR/NAME exists (a path too long for the kernel does not) */
+bool sb_dir_has(const char *dir, const char *name);
 
 #endif

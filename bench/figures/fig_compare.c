@@ -227,7 +227,7 @@ static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *n
 static int fig_compare(struct sb_plot *p)
 {
 	struct cmp c = { 0 };
-	char dir[PATH_MAX];
+	char dir[SB_PATH];
 	int rc;
 
 	if (load(&c, p->old, p->new, p->err, p->errlen))

@@ -27,7 +27,7 @@ struct mrow {
 struct merged {
 	struct mrow *row;
 	int n, cap, untyped;
-	char metric[64], path[PATH_MAX];
+	char metric[64], path[SB_PATH];
 	double cv_threshold;
 	int line;			/* of path, being read */
 	char *err;			/* one line on failure */
@@ -191,7 +191,7 @@ static int read_csv(struct merged *m)
 /* "A (CPU a), B (CPU b)" of merge.json, and the strictest noisy threshold */
 static void read_sources(const char *dir, struct merged *m, char *who, size_t n)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 	json_t *j, *src, *s;
 	size_t i;
 

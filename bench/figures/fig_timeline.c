@@ -29,7 +29,7 @@ struct tl {
 struct tls {
 	struct tl *v;
 	int n, cap;
-	char path[PATH_MAX];
+	char path[SB_PATH];
 };
 
 static void tls_free(struct tls *t)

@@ -73,7 +73,7 @@ static void put_num(struct sb_gp *g, double v)
 struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl)
 {
 	struct sb_gp *g = calloc(1, sizeof(*g));
-	char path[PATH_MAX];
+	char path[SB_PATH];
 
 	if (!g) {
 		snprintf(p->err, p->errlen, "out of memory");
@@ -182,7 +182,7 @@ static int append_file(FILE *f, const char *path, char *err, size_t errlen)
 static int write_script(struct sb_gp *g, const char *title)
 {
 	struct sb_plot *p = g->p;
-	char path[PATH_MAX], tpl[PATH_MAX];
+	char path[SB_PATH], tpl[SB_PATH];
 	FILE *f = NULL;
 	int rc;
 
@@ -250,7 +250,7 @@ static int run_gnuplot(const char *dir, const char *name, char *out, size_t outl
 
 static bool nonempty(const char *dir, const char *name, const char *ext)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 	struct stat st;
 
 	return !sb_pathf(path, "%s/%s.%s", dir, name, ext) && stat(path, &st) == 0 &&
@@ -259,7 +259,7 @@ static bool nonempty(const char *dir, const char *name, const char *ext)
 
 static void remove_outputs(const char *dir, const char *name)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 
 	if (!sb_pathf(path, "%s/%s.png", dir, name))
 		unlink(path);
@@ -345,7 +345,7 @@ static int add_fig(struct sb_gp *g, const char *dir, const char *title, int nnoi
 int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy)
 {
 	struct sb_plot *p = g->p;
-	char dir[PATH_MAX];
+	char dir[SB_PATH];
 	int rc;
 
 	sb_pathf(dir, "%s/plots", p->dir);	/* sb_gp_new wrote a file under it */

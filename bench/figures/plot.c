@@ -91,7 +91,7 @@ void sb_plot_slug(char *name)
 
 int sb_plot_compare_dir(const char *new, char *dir)
 {
-	char copy[PATH_MAX];
+	char copy[SB_PATH];
 	struct stat st;
 	int rc;
 
@@ -103,7 +103,7 @@ int sb_plot_compare_dir(const char *new, char *dir)
 
 int sb_plot_compare_svg(const char *old, const char *new, char *svg)
 {
-	char dir[PATH_MAX], ob[200];
+	char dir[SB_PATH], ob[200];
 
 	sb_results_base(old, ob, sizeof(ob));
 	sb_plot_slug(ob);
@@ -114,7 +114,7 @@ int sb_plot_compare_svg(const char *old, const char *new, char *svg)
 
 int sb_plot_mkdir(const char *dir, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 
 	if (sb_pathf(path, "%s/plots", dir) || (mkdir(path, 0777) && errno != EEXIST)) {
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));

@@ -24,7 +24,7 @@ struct sb_fig {
 	char name[128];		/* DIR/plots/<name>.{png,svg,dat,gp} */
 	char title[512];	/* as drawn */
 	char caption[2][400];	/* what it shows; how to read it */
-	char svg[PATH_MAX];	/* the SVG's path */
+	char svg[SB_PATH];	/* the SVG's path */
 	char tpl[64];		/* the template it was drawn with (NAME.gp) */
 	int nnoisy;		/* noisy points marked on it */
 };
@@ -40,19 +40,19 @@ void sb_figs_free(struct sb_figs *f);
 int sb_plot_results(const char *dir, const struct sb_results *r, const char *tpldir,
 		    struct sb_figs *figs, char *err, size_t errlen);
 
-/* fig_merge.c: one figure per benchmark group measured on two or more
+/* plot.c, through fig_merge.c: one figure per benchmark group measured on two or more
  * machines of dir/machines.csv (stratbench merge), a line per machine;
  * 0, or -1 with one line in err. */
 int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, char *err,
 		     size_t errlen);
 
-/* fig_compare.c: %Change bars of the points both OLD and NEW have (the
+/* plot.c, through fig_compare.c: %Change bars of the points both OLD and NEW have (the
  * same typed point: stratbench compare's matching) into NEW/plots (NEW's
  * directory's when NEW is a file); noisy points outlined, not solid. */
 int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
 		    char *err, size_t errlen);
 /* plot.c: where sb_plot_compare draws (dir) and its figure's SVG (svg),
- * PATH_MAX bytes each: NEW/plots (the plots beside a NEW file), and
+ * SB_PATH bytes each: NEW/plots (the plots beside a NEW file), and
  * compare-vs-<OLD's base> with anything but [A-Za-z0-9._-] as '_'; 0, or
  * -1 (ENAMETOOLONG) */
 int sb_plot_compare_dir(const char *new, char *dir);

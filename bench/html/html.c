@@ -110,7 +110,7 @@ static const char *not_regular(mode_t m)
 
 int sb_html_check(const char *path, char *err, size_t errlen)
 {
-	char partial[PATH_MAX];
+	char partial[SB_PATH];
 	struct stat st;
 	int fd = -1;
 

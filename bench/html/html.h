@@ -23,7 +23,7 @@
 struct sb_html {
 	FILE *f;
 	int err;		/* errno of the first failed write, 0: none */
-	char partial[PATH_MAX];	/* PATH.partial */
+	char partial[SB_PATH];	/* PATH.partial */
 };
 
 /* Opens path.partial and writes the document's head (title escaped) and

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 static FILE *csv;
-static char csv_path[PATH_MAX];
+static char csv_path[SB_PATH];
 static FILE *rows;		/* the benchmark in progress (open_memstream) */
 static char *rows_buf;
 static size_t rows_len;

@@ -48,7 +48,7 @@ static void put_rows(FILE *f, const char *metric, const struct sb_results *r,
 static int write_csv(const char *path, const char *metric, const struct sb_results *r,
 		     const char *const *names, int n, char *err, size_t errlen)
 {
-	char tmp[PATH_MAX];
+	char tmp[SB_PATH];
 	FILE *f;
 
 	sb_pathf(tmp, "%s.partial", path);
@@ -81,7 +81,7 @@ static int write_meta(const char *out, const char *metric, const struct sb_resul
 		      const char *const *names, int n, char *err, size_t errlen)
 {
 	json_t *meta = json_object(), *src = json_array();
-	char path[PATH_MAX];
+	char path[SB_PATH];
 	int rc;
 
 	for (int i = 0; i < n; i++) {
@@ -106,7 +106,7 @@ static int write_meta(const char *out, const char *metric, const struct sb_resul
 int sb_merge_write(const char *out, const char *metric, const struct sb_results *r,
 		   const char *const *names, int n, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 	int rc;
 
 	if (mkdir(out, 0777) && errno != EEXIST) {

@@ -26,18 +26,11 @@ static int path_of(char *buf, const char *dir, const char *name)
 	return sb_pathf(buf, "%s/%s", dir, name);
 }
 
-static bool exists(const char *dir, const char *name)
-{
-	char p[PATH_MAX];
-
-	return path_of(p, dir, name) == 0 && access(p, F_OK) == 0;
-}
-
 /* DIR/NAME.partial to DIR/NAME, synced (results.h); an absent partial is
  * no error (no fidelity benchmark: no windows.jsonl) */
 static int commit_partial(const char *dir, const char *name, char *err, size_t errlen)
 {
-	char from[PATH_MAX], to[PATH_MAX];
+	char from[SB_PATH], to[SB_PATH];
 
 	path_of(to, dir, name);
 	if (sb_pathf(from, "%s.partial", to) == 0 && access(from, F_OK) && errno == ENOENT)
@@ -47,7 +40,7 @@ static int commit_partial(const char *dir, const char *name, char *err, size_t e
 
 void sb_rundir_remove(const char *dir, const char *name)
 {
-	char p[PATH_MAX];
+	char p[SB_PATH];
 
 	if (path_of(p, dir, name) == 0 && unlink(p) && errno != ENOENT)
 		fprintf(stderr, "stratbench: cannot remove %s: %s\n", p, strerror(errno));
@@ -129,11 +122,11 @@ static int mkdirs(char *path)
  * holding results */
 static int holds_results(const char *dir, char *err, size_t errlen)
 {
-	char path[PATH_MAX], pid[32];
+	char path[SB_PATH], pid[32];
 	int fd;
 
 	for (const char *const *f = out_files; *f; f++) {
-		if (!exists(dir, *f))
+		if (!sb_dir_has(dir, *f))
 			continue;
 		path_of(path, dir, ".lock");
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -152,7 +145,7 @@ static int holds_results(const char *dir, char *err, size_t errlen)
 
 int sb_rundir_prepare(const char *dir, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 	struct stat sb;
 
 	if (sb_pathf(path, "%s", dir) || !*dir) {
@@ -179,7 +172,7 @@ int sb_rundir_prepare(const char *dir, char *err, size_t errlen)
 /* Readers take DIR/.lock shared (results_read.c); it holds the pid. */
 int sb_rundir_lock(const char *dir, char *err, size_t errlen)
 {
-	char path[PATH_MAX], pid[32];
+	char path[SB_PATH], pid[32];
 	int fd = -1, n;
 
 	if (path_of(path, dir, ".lock") == 0)
@@ -318,7 +311,7 @@ static int copy_done_rows(FILE *in, const char *src, int fd, const struct sb_don
 static int keep_done_rows(const char *src, const char *dir, const struct sb_done *d, char *err,
 			  size_t errlen)
 {
-	char dst[PATH_MAX], tmp[PATH_MAX];
+	char dst[SB_PATH], tmp[SB_PATH];
 	FILE *in = sb_input_open(src, err, errlen);
 	int rows = 0, fd = -1, e = 0, rc;
 
@@ -358,7 +351,7 @@ static int keep_done_rows(const char *src, const char *dir, const struct sb_done
 static int write_json_from_log(const char *dir, const struct sb_done *d, char *err,
 			       size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 	json_t *j = json_object();
 	int rc;
 
@@ -402,7 +395,7 @@ static void resume_source(const char *dir, const char *name, char *src, char *pa
  * DIR/runs.jsonl.partial. */
 static int resume_log(const char *dir, struct sb_done *d, char *err, size_t errlen)
 {
-	char src[PATH_MAX], logp[PATH_MAX];
+	char src[SB_PATH], logp[SB_PATH];
 	int dropped;
 
 	resume_source(dir, "runs.jsonl", src, logp);
@@ -426,7 +419,7 @@ static int resume_log(const char *dir, struct sb_done *d, char *err, size_t errl
 
 int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errlen)
 {
-	char src[PATH_MAX], partial[PATH_MAX], path[PATH_MAX];
+	char src[SB_PATH], partial[SB_PATH], path[SB_PATH];
 	int rc;
 
 	d->benchmarks = json_array();
@@ -469,7 +462,7 @@ int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errle
 
 int sb_rundir_finish(const char *dir, bool resume, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 
 	if (commit_partial(dir, "results.csv", err, errlen))
 		return -1;

@@ -17,7 +17,7 @@
 int sb_resume_record(const char *dir, int argc, char **argv, const char *label, bool complete,
 		     char *err, size_t errlen)
 {
-	char path[PATH_MAX], buf[1024];
+	char path[SB_PATH], buf[1024];
 	json_t *j = json_object(), *a = json_array();
 	int i, rc;
 
@@ -58,7 +58,7 @@ static void no_line(const char *key, json_t *v, void *arg)
  * say --resume runs it again, so it must). */
 static bool files_complete(const char *dir)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 
 	if (sb_pathf(path, "%s/runs.jsonl.partial", dir) == 0 && access(path, F_OK) == 0)
 		return false;
@@ -78,7 +78,7 @@ static const char *str_of(json_t *j, const char *key)
 int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,
 		   size_t errlen)
 {
-	char path[PATH_MAX], host[256], model[512];
+	char path[SB_PATH], host[256], model[512];
 	json_error_t e;
 	json_t *j, *a;
 	const char *rhost, *rmodel, *rrev;

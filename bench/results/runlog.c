@@ -23,7 +23,7 @@
 #include <jansson.h>
 
 static int log_fd = -1;
-static char log_path[PATH_MAX];
+static char log_path[SB_PATH];
 static char out_failure[SB_ERR_MAX];
 static void (*out_stop)(void);
 
@@ -89,7 +89,7 @@ int sb_fsync_dir_of(const char *path)
 
 int sb_mkdirs(const char *dir, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 
 	if (sb_pathf(path, "%s", dir) || !*dir) {
 		snprintf(err, errlen, "bad output directory '%.1000s'", dir);
@@ -137,7 +137,7 @@ int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen)
 
 int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, size_t errlen)
 {
-	char tmp[PATH_MAX], *s = json_dumps(j, flags);
+	char tmp[SB_PATH], *s = json_dumps(j, flags);
 	int fd = -1, rc = -1;
 
 	if (sb_pathf(tmp, "%s.tmp", path) || !s) {
@@ -351,7 +351,7 @@ static void compact_member(const char *key, json_t *v, void *arg)
 int sb_runlog_compact(const char *src, const char *dst,
 		      void (*fn)(const char *key, json_t *v, void *arg), void *arg)
 {
-	char tmp[PATH_MAX];
+	char tmp[SB_PATH];
 	struct compact c = { -1, 0, 0, 0, fn, arg };
 	char err[SB_ERR_MAX];
 	int skipped, e;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 static int tl_fd = -1;
-static char tl_path[PATH_MAX];
+static char tl_path[SB_PATH];
 static json_t *held;		/* the latest run's line, not yet written */
 
 int sb_timeline_open(const char *path, char *err, size_t errlen)
@@ -87,7 +87,7 @@ int sb_timeline_close(void)
 int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
 		     void *arg)
 {
-	char tmp[PATH_MAX], why[SB_ERR_MAX], *line = NULL;
+	char tmp[SB_PATH], why[SB_ERR_MAX], *line = NULL;
 	size_t cap = 0, total = 0;
 	ssize_t n;
 	int fd, dropped = 0, failed = 0, e = 0;

@@ -2,6 +2,8 @@
  * compare's tables, its figure, its HTML page and the summary. */
 #include "stats/stats.h"
 
+#include "core/util.h"
+
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -36,7 +38,7 @@ void sb_fmt_p(char *buf, size_t n, double p, int digits)
 
 void sb_results_base(const char *path, char *buf, size_t n)
 {
-	char copy[PATH_MAX], *b, *dot;
+	char copy[SB_PATH], *b, *dot;
 
 	snprintf(copy, sizeof(copy), "%s", path);
 	for (size_t len = strlen(copy); len > 1 && copy[len - 1] == '/'; len--)

@@ -466,7 +466,7 @@ static void files_written(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, i
 
 	fprintf(o, f == SB_CMP_MARKDOWN ? "**Files**\n\n" : "Files:\n");
 	for (int d = 0; d < n; d++) {
-		char path[PATH_MAX];
+		char path[SB_PATH];
 		int figs = 0;
 		DIR *pd;
 		struct dirent *e;
@@ -572,7 +572,7 @@ int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n,
 static int write_one(const char *path, enum sb_cmp_fmt f, const char *const *dirs, int n,
 		     char *err, size_t errlen)
 {
-	char tmp[PATH_MAX];
+	char tmp[SB_PATH];
 	FILE *o;
 	int rc;
 
@@ -600,7 +600,7 @@ static int write_one(const char *path, enum sb_cmp_fmt f, const char *const *dir
 
 int sb_summary_write(const char *dir, const char *const *dirs, int n, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
+	char path[SB_PATH];
 
 	if (sb_summary_print(stdout, SB_CMP_TEXT, dirs, n, err, errlen))
 		return -1;
