@@ -6,7 +6,8 @@
 # is, not another one) and docs/shootdown.md's "Strategies (`stratbench
 # list`): `a` ...; `b` ..." (the name opening each clause).  A strategy
 # added or renamed without its page fails here.  Broken fixtures: a copy of
-# each page with one strategy removed, and one with an extra, must fail.
+# each page with one strategy removed, and one with a strategy renamed to a
+# made-up one, must fail.
 set -u
 sb=$1 src=$2
 tmp=$(mktemp -d /tmp/sb_docstrat.XXXXXX)

@@ -298,6 +298,10 @@ static void window_report_fidelity(sb_state *st, const struct sb_point *pt,
 		.end = end, .interval = w->interval,
 	};
 
+	if (!logs) {
+		sb_state_skip_with_error(st, "out of memory");
+		return;
+	}
 	for (int i = 0; i < pt->threads; i++)
 		logs[i] = &run->m[i].log;
 	/* lost = admitted - what the windows' counts held at their resets and

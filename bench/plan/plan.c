@@ -394,8 +394,13 @@ static int parse_locks(struct plan *p, char *err, size_t errlen)
 	} else if (lock) {
 		p->nlocks = sb_registry_count(SB_FAMILY_lock, false);
 		p->locks = calloc(p->nlocks + 1, sizeof(*p->locks));
-		for (int i = 0; i < p->nlocks; i++)
-			p->locks[i] = strdup(sb_registry_at(SB_FAMILY_lock, i, false)->name);
+		for (int i = 0; p->locks && i < p->nlocks; i++)
+			if (!(p->locks[i] = strdup(sb_registry_at(SB_FAMILY_lock, i, false)->name)))
+				break;
+		if (!p->locks || (p->nlocks && !p->locks[p->nlocks - 1])) {
+			snprintf(err, errlen, "out of memory");	/* never a lockless plan */
+			return -1;
+		}
 	}
 	return 0;
 }

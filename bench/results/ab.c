@@ -182,7 +182,7 @@ static int read_cmp(json_t *j, struct sb_ab_cmp *c, char *err, size_t errlen)
 
 int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size_t errlen)
 {
-	char file[PATH_MAX], why[SB_ERR_MAX];
+	char file[SB_PATH], why[SB_ERR_MAX];
 	struct stat sb;
 	json_t *root, *cmps, *e;
 	json_error_t je;

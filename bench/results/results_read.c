@@ -251,12 +251,12 @@ static char *from_log(const char *dir, char *path, char *err, size_t errlen)
 }
 
 /* A directory being written holds DIR/.lock, flock()ed by the run or
- * resume writing it (cmd_run.c): say so (the holder's pid) and read what
+ * resume writing it (results/rundir.c): say so (the holder's pid) and read what
  * is finished.  The shared lock is only tried, never waited for or held:
  * a reader never holds up a run. */
 static void say_if_written(const char *dir)
 {
-	char path[PATH_MAX], pid[32];
+	char path[SB_PATH], pid[32];
 	int fd, k;
 
 	sb_pathf(path, "%s/.lock", dir);
@@ -282,7 +282,7 @@ static void say_if_written(const char *dir)
 static char *read_text(const char *arg, struct sb_results *r, size_t *len, char *err,
 		       size_t errlen)
 {
-	char path[PATH_MAX], lp[PATH_MAX], *text;
+	char path[SB_PATH], lp[SB_PATH], *text;
 	struct stat st;
 
 	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -290,7 +290,7 @@ static char *read_text(const char *arg, struct sb_results *r, size_t *len, char 
 		sb_pathf(path, "%s/gbench.json", arg);
 		sb_pathf(lp, "%s/runs.jsonl.partial", arg);
 		/* runs.jsonl.partial is newer than any gbench.json beside it (a
-		 * resume in progress or killed: cmd_run.c), and without a
+		 * resume in progress or killed: results/rundir.c), and without a
 		 * gbench.json runs.jsonl is all there is */
 		if (access(lp, F_OK) == 0 || access(path, F_OK)) {
 			err[0] = '\0';
@@ -301,11 +301,11 @@ static char *read_text(const char *arg, struct sb_results *r, size_t *len, char 
 				return text;
 			}
 		}
-	} else {
-		sb_pathf(path, "%s", arg);
+		r->path = strdup(path);
+		return slurp(path, len, err, errlen);
 	}
-	r->path = strdup(path);
-	return slurp(path, len, err, errlen);
+	r->path = strdup(arg);	/* a file: read by the name given */
+	return slurp(arg, len, err, errlen);
 }
 
 /* text (len long) parsed as Google Benchmark JSON into r->root, r->context
@@ -394,9 +394,13 @@ static int add_entry(struct sb_results *r, json_t *ent, size_t i, const char *me
 		return 0;
 	}
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of json_t pointers */
-	if (!SB_GROW(b->runs, b->runs_cap, b->nruns + 1))
-		b->runs[b->nruns++] = ent;
-	if (!isnan(v) && !SB_GROW(b->reps, b->reps_cap, b->nreps + 1))
+	if (SB_GROW(b->runs, b->runs_cap, b->nruns + 1) ||
+	    (!isnan(v) && SB_GROW(b->reps, b->reps_cap, b->nreps + 1))) {
+		snprintf(err, errlen, "out of memory");	/* never a median of fewer reps */
+		return -1;
+	}
+	b->runs[b->nruns++] = ent;
+	if (!isnan(v))
 		b->reps[b->nreps++] = v;
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* summary.h — internal to bench/cmd/: the end-of-run summary of a results
+/* summary.h — tables/: the end-of-run summary of a results
  * directory (docs/running.md "The summary").
  *
  * Per family, the comparison the family exists for, in the changelog
