@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -487,12 +488,23 @@ int sb_cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_ar
 int sb_cmd_args(const struct sb_command *c, int argc, char **argv, struct sb_args *args)
 {
 	char err[4200];
+	int rc = sb_cmd_parse(c, argc, argv, args, err, sizeof(err));
 
-	if (!sb_cmd_parse(c, argc, argv, args, err, sizeof(err)))
-		return 0;
-	fprintf(stderr, "stratbench: %s\n", err);
-	sb_args_free(args);
-	return -1;
+	if (rc || !c->gbench_flags)
+		sb_args_free(args);
+	return rc ? sb_cmd_error(-1, "%s", err) : 0;
+}
+
+int sb_cmd_error(int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("stratbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return rc;
 }
 
 void sb_args_free(struct sb_args *args)

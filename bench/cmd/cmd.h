@@ -46,10 +46,13 @@ struct sb_args {
 };
 int sb_cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
 		 char *err, size_t errlen);
-/* sb_cmd_parse, and on a usage error its one line on stderr (args freed):
- * the handler then returns SB_EXIT_USAGE. */
+/* sb_cmd_parse, and on a usage error its one line on stderr: the handler
+ * then returns SB_EXIT_USAGE.  args are freed but for a command that takes
+ * Google Benchmark's flags (it frees them). */
 int sb_cmd_args(const struct sb_command *c, int argc, char **argv, struct sb_args *args);
 void sb_args_free(struct sb_args *args);
+/* "stratbench: MESSAGE\n" on stderr; returns rc */
+int sb_cmd_error(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 extern const struct sb_option sb_run_options[];	/* the options every family shares */
 
 /* help.c: the help, as text or as roff (the man page), from the tables. */

@@ -92,7 +92,6 @@ static int compare_main(int argc, char **argv)
 	opt_fail_above = -1;
 	if (sb_cmd_args(&sb_cmd_compare, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	sb_args_free(&args);
 	metric = opt_metric;
 	f = !opt_format || !strcmp(opt_format, "text") ? SB_CMP_TEXT :
 	    !strcmp(opt_format, "markdown") ? SB_CMP_MARKDOWN : SB_CMP_CSV;
@@ -100,11 +99,10 @@ static int compare_main(int argc, char **argv)
 		goto fail;	/* one run's paired comparisons */
 	if (args.npos == 1)
 		return 0;
-	if (args.npos != 2) {
-		fprintf(stderr, "stratbench: compare needs two results, OLD and NEW (directories "
-			"or Google Benchmark JSON files), or one directory holding ab.json\n");
-		return SB_EXIT_USAGE;
-	}
+	if (args.npos != 2)
+		return sb_cmd_error(SB_EXIT_USAGE, "compare needs two results, OLD and NEW "
+				    "(directories or Google Benchmark JSON files), or one directory "
+				    "holding ab.json");
 	/* the page is written last: whether it can be is known first, so a
 	 * path that cannot take it is one line, before any table is printed */
 	if ((opt_html && sb_html_check(opt_html, err, sizeof(err))) ||

@@ -42,12 +42,9 @@ static int counters_main(int argc, char **argv)
 	list = NULL;
 	if (sb_cmd_args(&sb_cmd_counters, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	sb_args_free(&args);
 	if (list) {	/* check one list as run would read it */
-		if (sb_counters_parse(list, &s, err, sizeof(err))) {
-			fprintf(stderr, "stratbench: %s\n", err);
-			return SB_EXIT_USAGE;
-		}
+		if (sb_counters_parse(list, &s, err, sizeof(err)))
+			return sb_cmd_error(SB_EXIT_USAGE, "%s", err);
 		print_spec(s);
 		sb_counters_spec_free(s);
 		return 0;

@@ -12,7 +12,6 @@ static int list_main(int argc, char **argv)
 
 	if (sb_cmd_args(&sb_cmd_list, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	sb_args_free(&args);
 	printf("calibrate — the machine's limits, measured first in the same run (stratbench calibrate)\n");
 	printf("  %-14s %s\n", "c2c", "core-to-core line bounce, one-way ns per CPU pair [op:store, op:cas]");
 	printf("  %-14s %s\n", "uncontended", "one op on one core: cas, fetch_add, xchg, spin, mutex, cycles, jiffies");

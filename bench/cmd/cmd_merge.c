@@ -59,7 +59,6 @@ static int merge_main(int argc, char **argv)
 	opt_metric = "ops_per_s";
 	if (sb_cmd_args(&sb_cmd_merge, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	sb_args_free(&args);
 	r = calloc(args.npos + 1, sizeof(*r));
 	names = calloc(args.npos + 1, sizeof(char *));
 	if (!r || !names)
@@ -73,9 +72,9 @@ static int merge_main(int argc, char **argv)
 	if (rc < 0)
 		rc = SB_EXIT_USAGE;
 	if (rc)
-		fprintf(stderr, "stratbench: %s\n", err);
+		sb_cmd_error(rc, "%s", err);
 	else
-		fprintf(stderr, "stratbench: %d machines merged into %s/machines.csv\n", n, opt_out);
+		sb_cmd_error(0, "%d machines merged into %s/machines.csv", n, opt_out);
 	for (int i = 0; i < n; i++)
 		sb_results_free(&r[i]);
 	for (int i = 0; names && i < n; i++)

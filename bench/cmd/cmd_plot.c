@@ -93,11 +93,9 @@ static int plot_dir(const char *dir, const char *tpldir, int *drawn)
 		       sb_dir_has(dir, "runs.jsonl.partial");
 	int rc = 0;
 
-	if (!machines && !results) {
-		fprintf(stderr, "stratbench: %s: no results in it (gbench.json, runs.jsonl or "
-			"machines.csv)\n", dir);
-		return SB_EXIT_USAGE;
-	}
+	if (!machines && !results)
+		return sb_cmd_error(SB_EXIT_USAGE, "%s: no results in it (gbench.json, runs.jsonl "
+				    "or machines.csv)", dir);
 	if (machines && sb_plot_machines(dir, tpldir, &figs, err, sizeof(err)))
 		rc = 1;
 	if (!rc && results) {
@@ -117,9 +115,7 @@ static int plot_dir(const char *dir, const char *tpldir, int *drawn)
 	print_figs(&figs, 0, tpldir);
 	*drawn += figs.n;
 	sb_figs_free(&figs);
-	if (rc)
-		fprintf(stderr, "stratbench: %s\n", err);
-	return rc;
+	return rc ? sb_cmd_error(rc, "%s", err) : 0;
 }
 
 static bool compare;
@@ -138,9 +134,7 @@ static int plot_compare(const char *old, const char *new, const char *tpldir)
 
 	print_figs(&figs, 0, tpldir);
 	sb_figs_free(&figs);
-	if (rc)
-		fprintf(stderr, "stratbench: %s\n", err);
-	return rc ? 1 : 0;
+	return rc ? sb_cmd_error(1, "%s", err) : 0;
 }
 
 static int plot_main(int argc, char **argv)
@@ -152,27 +146,20 @@ static int plot_main(int argc, char **argv)
 	compare = false;
 	if (sb_cmd_args(&sb_cmd_plot, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	sb_args_free(&args);
-	if (!args.npos || (compare && args.npos != 2)) {
-		fprintf(stderr, "stratbench: plot needs %s\n", compare ?
-			"two results, OLD and NEW (stratbench plot --compare OLD NEW)" :
-			"a results directory (stratbench plot DIR...)");
-		return SB_EXIT_USAGE;
-	}
-	if (find_templates(tpldir, sizeof(tpldir), looked, sizeof(looked))) {
-		fprintf(stderr, "stratbench: no gnuplot templates (common.gp) in %s: reinstall "
-			"stratbench, or set SB_PLOTS to the templates' directory\n", looked);
-		return 1;
-	}
+	if (!args.npos || (compare && args.npos != 2))
+		return sb_cmd_error(SB_EXIT_USAGE, "plot needs %s", compare ?
+				    "two results, OLD and NEW (stratbench plot --compare OLD NEW)" :
+				    "a results directory (stratbench plot DIR...)");
+	if (find_templates(tpldir, sizeof(tpldir), looked, sizeof(looked)))
+		return sb_cmd_error(1, "no gnuplot templates (common.gp) in %s: reinstall "
+				    "stratbench, or set SB_PLOTS to the templates' directory", looked);
 	if (compare)
 		return plot_compare(args.pos[0], args.pos[1], tpldir);
 	for (int i = 0; i < args.npos && !rc; i++)
 		rc = plot_dir(args.pos[i], tpldir, &drawn);
-	if (!rc && !drawn) {
-		fprintf(stderr, "stratbench: nothing plotted: no figure applies to %s%s\n",
-			args.pos[0], args.npos > 1 ? " and the others" : "");
-		rc = 1;
-	}
+	if (!rc && !drawn)
+		return sb_cmd_error(1, "nothing plotted: no figure applies to %s%s", args.pos[0],
+				    args.npos > 1 ? " and the others" : "");
 	return rc;
 }
 

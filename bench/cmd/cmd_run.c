@@ -121,15 +121,6 @@ static void on_group(const struct sb_run_report *runs, int n, const char *json, 
 	sb_progress_group(reps);
 }
 
-/* --console=MODE given on the command line (a resume's display, not the run's) */
-static bool console_given(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], "--console=", 10))
-			return true;
-	return false;
-}
-
 /* --- --dry-run ------------------------------------------------------------ */
 
 /* The time a run takes, modelled per benchmark from what Google Benchmark
@@ -239,18 +230,6 @@ static void dry_run_list(int argc, char **argv, const struct sb_topo *t)
 	       e.secs);
 }
 
-static int run_args_only(int argc, char **argv, char *err, size_t errlen)
-{
-	for (int i = 1; i < argc; i++)
-		if (strncmp(argv[i], "--resume=", 9) && strcmp(argv[i], "--quiet") &&
-		    strncmp(argv[i], "--console=", 10)) {
-			snprintf(err, errlen, "--resume=DIR reruns the command line recorded in DIR: "
-				 "drop '%s'", argv[i]);
-			return -1;
-		}
-	return 0;
-}
-
 /* The console: its mode, and whether stdout is Google Benchmark's JSON
  * (--benchmark_format=json, one value only: cli.c). */
 static void console_begin(const struct sb_opts *o, const struct sb_counters_spec *cnt)
@@ -295,10 +274,18 @@ static int resume_args(struct run *r)
 	const char *resume = o->resume, *console = NULL;
 	bool quiet = o->quiet, complete;
 
-	console = console_given(r->argc, r->argv) ? o->console : NULL;
-	if (run_args_only(r->argc, r->argv, r->err, sizeof(r->err)))
-		return STEP_USAGE;
-	if (!sb_suite_stage() && sb_suite_is(resume)) {
+	for (int i = 1; i < r->argc; i++) {
+		const char *a = r->argv[i];
+
+		if (!strncmp(a, "--console=", 10)) {	/* a resume's display, not the run's */
+			console = o->console;
+		} else if (strncmp(a, "--resume=", 9) && strcmp(a, "--quiet")) {
+			snprintf(r->err, sizeof(r->err), "--resume=DIR reruns the command line "
+				 "recorded in DIR: drop '%s'", a);
+			return STEP_USAGE;
+		}
+	}
+	if (!sb_suite_stage() && sb_dir_has(resume, "suite.json")) {
 		r->rc = sb_suite_resume(resume, quiet);
 		return STEP_DONE;
 	}
@@ -318,8 +305,7 @@ static int resume_args(struct run *r)
 			return STEP_USAGE;
 	}
 	if (complete) {
-		fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", resume);
-		r->rc = 0;
+		r->rc = sb_cmd_error(0, "nothing to resume: '%s' is complete", resume);
 		return STEP_DONE;
 	}
 	sb_opts_free(o);
@@ -401,8 +387,7 @@ static int run_check(struct run *r)
 			r->list_only = sb_gb_truthy(a[22] ? a + 23 : "");
 	}
 	if (o->out && r->list_only) {
-		fprintf(stderr, "stratbench: note: --benchmark_list_tests runs nothing; "
-			"--out ignored\n");
+		sb_cmd_error(0, "note: --benchmark_list_tests runs nothing; --out ignored");
 		o->out = NULL;
 	}
 	return STEP_OK;
@@ -591,26 +576,23 @@ static void run_end(struct run *r)
 		 * (runs.jsonl.partial has every finished benchmark) */
 		if (sb_gbench_out_errno())
 			sb_rundir_remove(out, "gbench.json.partial");
-		fprintf(stderr, "stratbench: %s: results not complete (the finished ones stay in "
-			"%s/*.partial; 'stratbench run --resume=%s' when it can write)\n",
-			sb_out_failure(), out, out);
-		r->rc = 1;
+		r->rc = sb_cmd_error(1, "%s: results not complete (the finished ones stay in "
+				     "%s/*.partial; 'stratbench run --resume=%s' when it can write)",
+				     sb_out_failure(), out, out);
 		return;
 	} else if (out) {
 		if (sb_rundir_finish(out, r->resume, r->err, sizeof(r->err)) ||
 		    sb_resume_record(out, r->argc, r->argv, r->o.label, !got_signal, r->err,
 				     sizeof(r->err))) {
-			fprintf(stderr, "stratbench: %s: results not complete ('stratbench run "
-				"--resume=%s' when it can write)\n", r->err, out);
-			r->rc = 1;
+			r->rc = sb_cmd_error(1, "%s: results not complete ('stratbench run "
+					     "--resume=%s' when it can write)", r->err, out);
 			return;
 		}
 		if (got_signal)
-			fprintf(stderr, "stratbench: interrupted: finished results kept in %s/; "
-				"'stratbench run --resume=%s' runs the rest\n", out, out);
+			sb_cmd_error(0, "interrupted: finished results kept in %s/; 'stratbench run "
+				     "--resume=%s' runs the rest", out, out);
 		else
-			fprintf(stderr, "stratbench: results in %s/ (gbench.json, results.csv)\n",
-				out);
+			sb_cmd_error(0, "results in %s/ (gbench.json, results.csv)", out);
 	}
 	if (got_signal)
 		r->rc = 128 + got_signal;
@@ -636,7 +618,7 @@ static int run_main(int argc, char **argv)
 		run_session(&r);
 		run_end(&r);
 	} else if (step == STEP_USAGE) {
-		fprintf(stderr, "stratbench: %s\n", r.err);
+		sb_cmd_error(0, "%s", r.err);
 		if (r.fresh) {	/* ours: leave nothing behind */
 			sb_rundir_remove(r.o.out, "run.json");
 			sb_rundir_remove(r.o.out, ".lock");

@@ -20,23 +20,16 @@ static int summary_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 16 };
 	char err[8192];
-	int rc;
 
 	opt_format = NULL;
 	if (sb_cmd_args(&sb_cmd_summary, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	sb_args_free(&args);
-	if (args.npos < 1) {
-		fprintf(stderr, "stratbench: summary needs a results directory (see stratbench "
-			"summary --help)\n");
-		return SB_EXIT_USAGE;
-	}
-	rc = sb_summary_print(stdout, opt_format && !strcmp(opt_format, "markdown") ?
-			      SB_CMP_MARKDOWN : SB_CMP_TEXT, args.pos, args.npos, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "stratbench: %s\n", err);
-		return SB_EXIT_USAGE;
-	}
+	if (args.npos < 1)
+		return sb_cmd_error(SB_EXIT_USAGE, "summary needs a results directory (see "
+				    "stratbench summary --help)");
+	if (sb_summary_print(stdout, opt_format && !strcmp(opt_format, "markdown") ?
+			     SB_CMP_MARKDOWN : SB_CMP_TEXT, args.pos, args.npos, err, sizeof(err)))
+		return sb_cmd_error(SB_EXIT_USAGE, "%s", err);
 	return 0;
 }
 

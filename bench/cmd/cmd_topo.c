@@ -68,31 +68,25 @@ static int topo_main(int argc, char **argv)
 	pairs = "auto";
 	if (sb_cmd_args(&sb_cmd_topo, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	sb_args_free(&args);	/* topo takes no Google Benchmark flags */
 	/* every usage check before anything is printed */
-	if (threads && !placement) {
-		fprintf(stderr, "stratbench: topo --threads needs --placement\n");
-		return SB_EXIT_USAGE;
-	}
-	if (sb_topo_load(&t, topology, err, sizeof(err))) {
-		fprintf(stderr, "stratbench: %s\n", err);
-		return SB_EXIT_USAGE;
-	}
+	if (threads && !placement)
+		return sb_cmd_error(SB_EXIT_USAGE, "topo --threads needs --placement");
+	if (sb_topo_load(&t, topology, err, sizeof(err)))
+		return sb_cmd_error(SB_EXIT_USAGE, "%s", err);
 	n = sb_topo_npus(t);
 	if (threads) {
 		long v = strtol(threads, &end, 10);
 
 		if (*end || end == threads || v < 1 || v > 65536) {
-			fprintf(stderr, "stratbench: bad value in '--threads=%s': want one thread "
-				"count, a whole number from 1 to 65536\n", threads);
 			sb_topo_destroy(t);
-			return SB_EXIT_USAGE;
+			return sb_cmd_error(SB_EXIT_USAGE, "bad value in '--threads=%s': want one "
+					    "thread count, a whole number from 1 to 65536", threads);
 		}
 		n = (int)v;
 	}
 	cpus = calloc(n > 0 ? n : 1, sizeof(int));
 	if (placement && (!cpus || sb_topo_plan(t, placement, n, cpus, err, sizeof(err)))) {
-		fprintf(stderr, "stratbench: %s\n", cpus ? err : "out of memory");
+		sb_cmd_error(rc, "%s", cpus ? err : "out of memory");
 	} else {
 		sb_topo_print(t, stdout);
 		print_pairs(t);

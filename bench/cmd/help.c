@@ -47,14 +47,6 @@ static const char exit_status[] =
 	"nothing in common; 3 compare --fail-above found a regression; 130 or 143 run was stopped by SIGINT or SIGTERM (the files written "
 	"so far are complete).";
 
-static const char *exit_status_of(const char *cmd)
-{
-	for (size_t i = 0; i < sizeof(exit_statuses) / sizeof(exit_statuses[0]); i++)
-		if (!strcmp(exit_statuses[i].cmd, cmd))
-			return exit_statuses[i].text;
-	return exit_status_other;
-}
-
 /* "calibrate, window, lock, shootdown, baseline": each family once (two
  * drivers may share one) */
 static const char *family_list(void)
@@ -288,14 +280,19 @@ static void doc_family_options(struct sb_doc *d, int f)
 
 static void doc_exit_status(struct sb_doc *d, const struct sb_command *c)
 {
+	const char *text = exit_status_other;
+
+	for (size_t i = 0; i < sizeof(exit_statuses) / sizeof(exit_statuses[0]); i++)
+		if (!strcmp(exit_statuses[i].cmd, c->name))
+			text = exit_statuses[i].text;
 	if (d->man) {
 		doc_heading(d, "Exit status");
 		fputs(".PP\n", d->f);
-		roff_puts(d->f, exit_status_of(c->name));
+		roff_puts(d->f, text);
 		fputs("\n", d->f);
 	} else {
 		fputs("\nExit status: ", d->f);
-		wrap(d->f, exit_status_of(c->name), 13);
+		wrap(d->f, text, 13);
 	}
 }
 
@@ -412,12 +409,9 @@ static int help_main(int argc, char **argv)
 	want_man = false;
 	if (sb_cmd_args(&sb_cmd_help, argc, argv, &args))
 		return SB_EXIT_USAGE;
-	sb_args_free(&args);
 	if (want_man) {
-		if (args.npos) {
-			fprintf(stderr, "stratbench: help --man takes no command\n");
-			return SB_EXIT_USAGE;
-		}
+		if (args.npos)
+			return sb_cmd_error(SB_EXIT_USAGE, "help --man takes no command");
 		help_man(stdout);
 		return 0;
 	}
@@ -426,10 +420,9 @@ static int help_main(int argc, char **argv)
 		return 0;
 	}
 	c = sb_command_find(args.pos[0]);
-	if (!c) {
-		fprintf(stderr, "stratbench: no command '%s' (see stratbench help)\n", args.pos[0]);
-		return SB_EXIT_USAGE;
-	}
+	if (!c)
+		return sb_cmd_error(SB_EXIT_USAGE, "no command '%s' (see stratbench help)",
+				    args.pos[0]);
 	sb_help_command(&(struct sb_doc){ .f = stdout }, c);
 	return 0;
 }

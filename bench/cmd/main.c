@@ -29,11 +29,9 @@ int main(int argc, char **argv)
 	const struct sb_command *c;
 
 	sb_gbench_serve_results();
-	if (argc < 2) {	/* a usage error: one line, as any other */
-		fprintf(stderr, "stratbench: no command (want %s; see stratbench help)\n",
-			command_names());
-		return SB_EXIT_USAGE;
-	}
+	if (argc < 2)	/* a usage error: one line, as any other */
+		return sb_cmd_error(SB_EXIT_USAGE, "no command (want %s; see stratbench help)",
+				    command_names());
 	if (is_help(argv[1])) {
 		sb_help_overview(stdout);
 		return 0;
@@ -43,11 +41,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	c = sb_command_find(argv[1]);
-	if (!c) {
-		fprintf(stderr, "stratbench: unknown command '%s' (want %s)\n", argv[1],
-			command_names());
-		return SB_EXIT_USAGE;
-	}
+	if (!c)
+		return sb_cmd_error(SB_EXIT_USAGE, "unknown command '%s' (want %s)", argv[1],
+				    command_names());
 	for (int i = 2; i < argc; i++)
 		if (is_help(argv[i])) {
 			sb_help_command(&(struct sb_doc){ .f = stdout }, c);

@@ -110,14 +110,6 @@ static const struct suite suites[] = {
 	{ NULL },
 };
 
-static const struct suite *suite_find(const char *name)
-{
-	for (const struct suite *s = suites; s->name; s++)
-		if (!strcmp(s->name, name))
-			return s;
-	return NULL;
-}
-
 /* --- one child `stratbench run` ----------------------------------------- */
 
 static volatile sig_atomic_t child_pid, got_signal;
@@ -163,11 +155,8 @@ static pid_t spawn_start(char *const *argv, int out_fd)
 	rc = posix_spawn(&pid, "/proc/self/exe", &fa, &at, args, env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
-	if (rc) {
-		fprintf(stderr, "stratbench: cannot start stratbench %s: %s\n", args[1],
-			strerror(rc));
-		return -1;
-	}
+	if (rc)
+		return sb_cmd_error(-1, "cannot start stratbench %s: %s", args[1], strerror(rc));
 	return pid;
 }
 
@@ -311,11 +300,6 @@ static int record(const char *dir, const struct suite *s, const struct user *u, 
 	return rc;
 }
 
-bool sb_suite_is(const char *dir)
-{
-	return sb_dir_has(dir, "suite.json");
-}
-
 /* --- after the stages ---------------------------------------------------- */
 
 /* plots, then the summary, of the stage directories that hold results */
@@ -332,8 +316,8 @@ static void finish(const char *dir, char **dirs, int n)
 			continue;
 		have[k++] = dirs[i];
 		if (spawn_wait(pv))
-			fprintf(stderr, "stratbench: suite: the plots of %s were not all drawn (see "
-				"above); the results are complete\n", dirs[i]);
+			sb_cmd_error(0, "suite: the plots of %s were not all drawn (see above); the "
+				     "results are complete", dirs[i]);
 		if (got_signal)
 			return;
 	}
@@ -341,10 +325,9 @@ static void finish(const char *dir, char **dirs, int n)
 		return;
 	printf("\n");
 	if (sb_summary_write(dir, have, k, err, sizeof(err)))
-		fprintf(stderr, "stratbench: suite: summary not written: %s\n", err);
+		sb_cmd_error(0, "suite: summary not written: %s", err);
 	else
-		fprintf(stderr, "stratbench: summary in %s/summary.txt and %s/summary.md\n", dir,
-			dir);
+		sb_cmd_error(0, "summary in %s/summary.txt and %s/summary.md", dir, dir);
 }
 
 /* a stage's exit status into the suite's: a failure is kept, a signal or a
@@ -357,8 +340,8 @@ static bool stage_done(const char *name, int st, int *rc)
 		*rc = st;
 		return false;
 	}
-	fprintf(stderr, "stratbench: suite: stage %s exited %d%s\n", name, st,
-		st == SB_EXIT_USAGE ? " (its options were refused: the suite stops)" : "");
+	sb_cmd_error(0, "suite: stage %s exited %d%s", name, st,
+		     st == SB_EXIT_USAGE ? " (its options were refused: the suite stops)" : "");
 	if (st == SB_EXIT_USAGE) {
 		*rc = *rc ? *rc : SB_EXIT_USAGE;
 		return false;
@@ -480,13 +463,13 @@ static int suite_end(const char *dir, char **dirs, int n, int ran, int rc)
 	if (!ran && !got_signal && sb_dir_has(dir, "summary.md")) {
 		/* a finished suite (the summary is finish()'s last file):
 		 * nothing is redrawn or rewritten */
-		fprintf(stderr, "stratbench: nothing to resume: '%s' is complete\n", dir);
+		sb_cmd_error(0, "nothing to resume: '%s' is complete", dir);
 	} else if (rc < 128 && rc != SB_EXIT_USAGE) {
 		finish(dir, dirs, n);
 	}
 	if (rc >= 128 || got_signal) {
-		fprintf(stderr, "stratbench: suite interrupted: finished results kept in %s/; "
-			"'stratbench run --resume=%s' runs the rest\n", dir, dir);
+		sb_cmd_error(0, "suite interrupted: finished results kept in %s/; 'stratbench run "
+			     "--resume=%s' runs the rest", dir, dir);
 		rc = rc >= 128 ? rc : 128 + got_signal;
 	}
 	return rc;
@@ -520,8 +503,8 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 			continue;
 		if (got_signal)
 			break;
-		fprintf(stderr, "stratbench: suite stage %zu/%zu: %s -> %s/\n", i + 1,
-			json_array_size(stages), name, sdir);
+		sb_cmd_error(0, "suite stage %zu/%zu: %s -> %s/", i + 1, json_array_size(stages),
+			     name, sdir);
 		ran++;
 		if (!stage_done(name, spawn_wait(v), &rc))
 			break;
@@ -551,23 +534,22 @@ static int check_new(const char *dir, char *err, size_t errlen)
 
 int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc, char **argv)
 {
-	const struct suite *s = suite_find(name);
+	const struct suite *s = suites;
 	char dir[SB_PATH], err[8192];
 	struct user u;
 	json_t *j;
 	int rc;
 
-	if (!s) {
-		fprintf(stderr, "stratbench: unknown suite '%s' (want default or quick)\n", name);
-		return SB_EXIT_USAGE;
-	}
+	while (s->name && strcmp(s->name, name))
+		s++;
+	if (!s->name)
+		return sb_cmd_error(SB_EXIT_USAGE, "unknown suite '%s' (want default or quick)",
+				    name);
 	user_args(argc, argv, &u);
 	for (int i = 0; i < u.n; i++)
-		if (!strncmp(u.v[i], "--resume", 8)) {
-			fprintf(stderr, "stratbench: --suite and --resume do not combine: "
-				"--resume=DIR alone finishes a suite\n");
-			return SB_EXIT_USAGE;
-		}
+		if (!strncmp(u.v[i], "--resume", 8))
+			return sb_cmd_error(SB_EXIT_USAGE, "--suite and --resume do not combine: "
+					    "--resume=DIR alone finishes a suite");
 	if (out) {
 		snprintf(dir, sizeof(dir), "%s", out);
 	} else {
@@ -581,18 +563,14 @@ int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc
 	if (dry_run_only)
 		return dry_run(s, dir, &u);
 	if (check_new(dir, err, sizeof(err)) || sb_mkdirs(dir, err, sizeof(err)) ||
-	    record(dir, s, &u, err, sizeof(err))) {
-		fprintf(stderr, "stratbench: %s\n", err);
-		return SB_EXIT_USAGE;
-	}
+	    record(dir, s, &u, err, sizeof(err)))
+		return sb_cmd_error(SB_EXIT_USAGE, "%s", err);
 	if (u.narrow)
-		fprintf(stderr, "stratbench: suite %s: options for the first stage given: the later "
-			"stages are left out\n", s->name);
+		sb_cmd_error(0, "suite %s: options for the first stage given: the later stages are "
+			     "left out", s->name);
 	snprintf(err, sizeof(err), "%s/suite.json", dir);
-	if (!(j = json_load_file(err, 0, NULL))) {
-		fprintf(stderr, "stratbench: cannot read back %s\n", err);
-		return 1;
-	}
+	if (!(j = json_load_file(err, 0, NULL)))
+		return sb_cmd_error(1, "cannot read back %s", err);
 	rc = run_stages(dir, json_object_get(j, "stages"), false);
 	json_decref(j);
 	return rc;
@@ -605,7 +583,7 @@ int sb_suite_resume(const char *dir, bool quiet)
 	json_t *j;
 	int rc;
 
-	sb_pathf(path, "%s/suite.json", dir);	/* it fits: sb_suite_is(dir) */
+	sb_pathf(path, "%s/suite.json", dir);	/* it fits: cmd_run.c found it there */
 	j = json_load_file(path, 0, &e);
 	if (!j || !json_is_array(json_object_get(j, "stages"))) {
 		fprintf(stderr, "stratbench: cannot resume '%s': %s is not a suite's record (%s)\n",

@@ -18,8 +18,6 @@
  * out: --out's (NULL: results/HOST-YYYYmmdd-HHMMSS).  Returns run's exit
  * status: 0, 1 a stage failed, 2 usage (nothing run), 128+signal. */
 int sb_suite_main(const char *name, const char *out, bool dry_run, int argc, char **argv);
-/* DIR holds a suite (DIR/suite.json). */
-bool sb_suite_is(const char *dir);
 /* `run --resume=DIR` of a suite: every stage not complete, then the plots
  * and the summary. */
 int sb_suite_resume(const char *dir, bool quiet);
