@@ -155,13 +155,11 @@ static int gb_seconds_1_8(const struct gb_flag *g, const char *a, const char *v,
 	if (n < 2 || !strchr("sx", v[n - 1]) || !isdigit((unsigned char)v[n - 2]))
 		return 0;
 	if (v[n - 1] == 's')
-		snprintf(err, errlen, "bad value in '%s': Google Benchmark 1.7.1 wants a plain "
-			 "number of seconds, e.g. --%s=%.*s ('s' is 1.8's syntax)", a, g->name,
-			 (int)(n - 1), v);
-	else
-		snprintf(err, errlen, "bad value in '%s': an iteration count ('x') is Google "
-			 "Benchmark 1.8's syntax; 1.7.1 wants a plain number of seconds", a);
-	return -1;
+		return sb_cmd_err(err, errlen, "bad value in '%s': Google Benchmark 1.7.1 wants a "
+				  "plain number of seconds, e.g. --%s=%.*s ('s' is 1.8's "
+				  "syntax)", a, g->name, (int)(n - 1), v);
+	return sb_cmd_err(err, errlen, "bad value in '%s': an iteration count ('x') is Google "
+			  "Benchmark 1.8's syntax; 1.7.1 wants a plain number of seconds", a);
 }
 
 /* --benchmark_out=FILE: a file its directory lets GB create */
@@ -175,14 +173,12 @@ static int gb_file_check(const char *v, char *err, size_t errlen)
 	slash = strrchr(dir, '/');
 	if (slash)
 		*(slash == dir ? slash + 1 : slash) = '\0';
-	if (access(slash ? dir : ".", W_OK)) {
-		snprintf(err, errlen, "cannot write '%s': its directory is missing or read-only", v);
-		return -1;
-	}
-	if (stat(v, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "cannot write '%s': not a regular file (a directory)", v);
-		return -1;
-	}
+	if (access(slash ? dir : ".", W_OK))
+		return sb_cmd_err(err, errlen, "cannot write '%s': its directory is missing or "
+				  "read-only", v);
+	if (stat(v, &st) == 0 && S_ISDIR(st.st_mode))
+		return sb_cmd_err(err, errlen, "cannot write '%s': not a regular file (a "
+				  "directory)", v);
 	return 0;
 }
 
@@ -221,14 +217,12 @@ static int gb_value_ok(const struct gb_flag *g, const char *a, const char *v, ch
 			return 1;
 		return gb_seconds_1_8(g, a, v, err, errlen);
 	case GB_FORMAT:
-		if (!strcmp(v, "csv")) {
-			/* its check aborts the process (SIGABRT) at the first run
-			 * with a counter the first run lacked, as ours do */
-			snprintf(err, errlen, "'%s': Google Benchmark's CSV reporter aborts when "
-				 "benchmarks report different counters; --out=DIR writes "
-				 "DIR/results.csv", a);
-			return -1;
-		}
+		/* its check aborts the process (SIGABRT) at the first run with a
+		 * counter the first run lacked, as ours do */
+		if (!strcmp(v, "csv"))
+			return sb_cmd_err(err, errlen, "'%s': Google Benchmark's CSV reporter "
+					  "aborts when benchmarks report different counters; "
+					  "--out=DIR writes DIR/results.csv", a);
 		return one_of(v, formats);
 	case GB_UNIT:
 		return one_of(v, units);
@@ -247,14 +241,10 @@ static int gb_flag_check(const char *a, char *err, size_t errlen)
 	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : "";
 	int ok;
 
-	if (!g || !gb_flag_like(a)) {
-		snprintf(err, errlen, "unknown option '%s'", a);
-		return -1;
-	}
-	if (g->kind == GB_BOOL && eq && strcmp(v, "true") && strcmp(v, "false")) {
-		snprintf(err, errlen, "bad value in '%s': want true or false", a);
-		return -1;
-	}
+	if (!g || !gb_flag_like(a))
+		return sb_cmd_err(err, errlen, "unknown option '%s'", a);
+	if (g->kind == GB_BOOL && eq && strcmp(v, "true") && strcmp(v, "false"))
+		return sb_cmd_err(err, errlen, "bad value in '%s': want true or false", a);
 	ok = eq || g->kind == GB_BOOL ? gb_value_ok(g, a, v, err, errlen) : 0;
 	if (ok == 0)
 		snprintf(err, errlen, "bad value in '%s'", a);
@@ -393,11 +383,9 @@ static int repeated(char **argv, int i, char *err, size_t errlen)
 		return 0;
 	for (int j = 1; j < i; j++)
 		if (!strncmp(argv[j], a, k) && (argv[j][k] == '=' || !argv[j][k]) &&
-		    strcmp(argv[j], a)) {
-			snprintf(err, errlen, "'%s' repeats '%s' with another value: give %.*s once",
-				 a, argv[j], (int)k, a);
-			return -1;
-		}
+		    strcmp(argv[j], a))
+			return sb_cmd_err(err, errlen, "'%s' repeats '%s' with another value: give "
+					  "%.*s once", a, argv[j], (int)k, a);
 	return 0;
 }
 
@@ -410,12 +398,10 @@ static int positional(const struct sb_command *c, int maxpos, const char *a, str
 		return 0;
 	}
 	if (maxpos > 0)
-		snprintf(err, errlen, "too many arguments: stratbench %s takes at most %d "
-			 "(got '%s' as number %d)", c->name, maxpos, a, maxpos + 1);
-	else
-		snprintf(err, errlen, "unexpected argument '%s' (see stratbench %s --help)", a,
-			 c->name);
-	return -1;
+		return sb_cmd_err(err, errlen, "too many arguments: stratbench %s takes at most %d "
+				  "(got '%s' as number %d)", c->name, maxpos, a, maxpos + 1);
+	return sb_cmd_err(err, errlen, "unexpected argument '%s' (see stratbench %s --help)", a,
+			  c->name);
 }
 
 /* An option of c's tables: 0 parsed, or -1 with err. */
@@ -436,10 +422,9 @@ static int table_option(const struct sb_command *c, const char *a, char *err, si
 		bad_value(bad, a, err, errlen);
 		return -1;
 	}
-	if (!r) {
-		snprintf(err, errlen, "unknown option '%s' (see stratbench %s --help)", a, c->name);
-		return -1;
-	}
+	if (!r)
+		return sb_cmd_err(err, errlen, "unknown option '%s' (see stratbench %s --help)", a,
+				  c->name);
 	return 0;
 }
 
@@ -451,10 +436,8 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 	args->npos = 0;
 	args->gb_argc = 0;
 	args->gb_argv = calloc(argc + 4, sizeof(char *));
-	if (!args->gb_argv) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!args->gb_argv)
+		return sb_cmd_err(err, errlen, "out of memory");
 	args->gb_argv[args->gb_argc++] = argv[0];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -493,6 +476,16 @@ int sb_cmd_args(const struct sb_command *c, int argc, char **argv, struct sb_arg
 	if (rc || !c->gbench_flags)
 		sb_args_free(args);
 	return rc ? sb_cmd_error(-1, "%s", err) : 0;
+}
+
+int sb_cmd_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 int sb_cmd_error(int rc, const char *fmt, ...)

@@ -51,6 +51,9 @@ int sb_cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_ar
  * Google Benchmark's flags (it frees them). */
 int sb_cmd_args(const struct sb_command *c, int argc, char **argv, struct sb_args *args);
 void sb_args_free(struct sb_args *args);
+/* printf into err[errlen]; returns -1 */
+int sb_cmd_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* "stratbench: MESSAGE\n" on stderr; returns rc */
 int sb_cmd_error(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 extern const struct sb_option sb_run_options[];	/* the options every family shares */

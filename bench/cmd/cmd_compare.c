@@ -69,11 +69,9 @@ static int load_both(const char *const paths[2], const char **metric, struct sb_
 		m = *metric;
 	}
 	for (int i = 0; i < 2; i++)
-		if (!sb_results_has_metric(&r[i], *metric)) {
-			snprintf(err, errlen, "%s: no benchmark reports '%s' (see --metric)",
-				 r[i].path, *metric);
-			return -1;
-		}
+		if (!sb_results_has_metric(&r[i], *metric))
+			return sb_cmd_err(err, errlen, "%s: no benchmark reports '%s' (see "
+					  "--metric)", r[i].path, *metric);
 	return 0;
 }
 

@@ -35,15 +35,13 @@ static int load_inputs(const struct sb_args *args, const char *metric, struct sb
 		base = base && base[1] ? base + 1 : in;
 		names[i] = strdup(r[i].label ? r[i].label : r[i].host ? r[i].host : base);
 		for (int j = 0; j < i; j++)
-			if (!strcmp(names[j], names[i])) {
-				snprintf(err, errlen, "%s and %s are both machine '%s': give the "
-					 "runs distinct --label", r[j].path, r[i].path, names[j]);
-				return -1;
-			}
-		if (!sb_results_has_metric(&r[i], metric)) {
-			snprintf(err, errlen, "%s: no benchmark reports '%s'", r[i].path, metric);
-			return -1;
-		}
+			if (!strcmp(names[j], names[i]))
+				return sb_cmd_err(err, errlen, "%s and %s are both machine '%s': "
+						  "give the runs distinct --label", r[j].path,
+						  r[i].path, names[j]);
+		if (!sb_results_has_metric(&r[i], metric))
+			return sb_cmd_err(err, errlen, "%s: no benchmark reports '%s'", r[i].path,
+					  metric);
 	}
 	return 0;
 }

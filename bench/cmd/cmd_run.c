@@ -251,7 +251,7 @@ static void console_begin(const struct sb_opts *o, const struct sb_counters_spec
 /* One `run` from its options to its files.  Each step returns STEP_OK to go
  * on, STEP_DONE (rc set) to stop there, or STEP_USAGE (err set; rc, unless
  * set, the usage error's) to say err and leave nothing behind. */
-enum { STEP_USAGE = -1, STEP_OK, STEP_DONE };
+enum { STEP_USAGE = -1, STEP_OK, STEP_DONE };	/* STEP_USAGE: sb_cmd_err's -1 */
 
 struct run {
 	struct sb_opts o;
@@ -280,9 +280,8 @@ static int resume_args(struct run *r)
 		if (!strncmp(a, "--console=", 10)) {	/* a resume's display, not the run's */
 			console = o->console;
 		} else if (strncmp(a, "--resume=", 9) && strcmp(a, "--quiet")) {
-			snprintf(r->err, sizeof(r->err), "--resume=DIR reruns the command line "
-				 "recorded in DIR: drop '%s'", a);
-			return STEP_USAGE;
+			return sb_cmd_err(r->err, sizeof(r->err), "--resume=DIR reruns the command "
+					  "line recorded in DIR: drop '%s'", a);
 		}
 	}
 	if (!sb_suite_stage() && sb_dir_has(resume, "suite.json")) {
@@ -309,11 +308,9 @@ static int resume_args(struct run *r)
 		return STEP_DONE;
 	}
 	sb_opts_free(o);
-	if (sb_opts_parse(o, r->rargc, r->rargv, r->err, sizeof(r->err)) || o->resume || !o->out) {
-		snprintf(r->err, sizeof(r->err), "cannot resume '%s': its recorded command line "
-			 "no longer parses", resume);
-		return STEP_USAGE;
-	}
+	if (sb_opts_parse(o, r->rargc, r->rargv, r->err, sizeof(r->err)) || o->resume || !o->out)
+		return sb_cmd_err(r->err, sizeof(r->err), "cannot resume '%s': its recorded "
+				  "command line no longer parses", resume);
 	o->out = r->resume = resume;
 	o->quiet |= quiet;
 	if (console)
@@ -336,12 +333,10 @@ static int run_begin(struct run *r, bool *ab)
 		return STEP_DONE;
 	}
 	if (o->ab || o->ab_pairs || o->trial_time > 0 || o->precision > 0 || o->max_time > 0) {
-		if (o->dry_run) {	/* it adds pairs as it goes: nothing to list */
-			snprintf(r->err, sizeof(r->err), "--dry-run and --ab do not combine: a "
-				 "paired comparison plans its pairs as it runs (its bound: "
-				 "--max-time)");
-			return STEP_USAGE;
-		}
+		if (o->dry_run)		/* it adds pairs as it goes: nothing to list */
+			return sb_cmd_err(r->err, sizeof(r->err), "--dry-run and --ab do not "
+					  "combine: a paired comparison plans its pairs as it runs "
+					  "(its bound: --max-time)");
 		*ab = true;
 		r->rc = sb_ab_main(o, r->argc, r->argv);	/* paired comparisons: ab.c */
 		return STEP_DONE;
@@ -357,27 +352,22 @@ static int run_check(struct run *r)
 	size_t errlen = sizeof(r->err);
 
 	for (int i = 1; i < o->gb_argc; i++)
-		if (o->out && strncmp(o->gb_argv[i], "--benchmark_out", 15) == 0) {
-			snprintf(err, errlen, "--out=DIR writes DIR/gbench.json itself: drop %s",
-				 o->gb_argv[i]);
-			return STEP_USAGE;
-		}
+		if (o->out && strncmp(o->gb_argv[i], "--benchmark_out", 15) == 0)
+			return sb_cmd_err(err, errlen, "--out=DIR writes DIR/gbench.json itself: "
+					  "drop %s", o->gb_argv[i]);
 	if (sb_counters_parse(o->counters, &r->cnt, err, errlen))
 		return STEP_USAGE;
-	if (o->counters_ab && !sb_counters_count(r->cnt)) {
-		snprintf(err, errlen, "--counters-ab compares no counters with some: "
-			 "drop --counters=none");
-		return STEP_USAGE;
-	}
+	if (o->counters_ab && !sb_counters_count(r->cnt))
+		return sb_cmd_err(err, errlen, "--counters-ab compares no counters with some: "
+				  "drop --counters=none");
 	/* --dry-run binds nothing: it may plan for a lab machine's shape */
 	if (sb_topo_load(&r->t, o->topology, err, errlen) ||
 	    (!o->dry_run && sb_topo_check_bindable(r->t, err, errlen)))
 		return STEP_USAGE;
-	if (o->home_node >= 0 && !sb_topo_has_node(r->t, o->home_node)) {
-		snprintf(err, errlen, "NUMA node %d does not exist here (%d node%s)", o->home_node,
-			 sb_topo_nnodes(r->t), sb_topo_nnodes(r->t) > 1 ? "s" : "");
-		return STEP_USAGE;
-	}
+	if (o->home_node >= 0 && !sb_topo_has_node(r->t, o->home_node))
+		return sb_cmd_err(err, errlen, "NUMA node %d does not exist here (%d node%s)",
+				  o->home_node, sb_topo_nnodes(r->t),
+				  sb_topo_nnodes(r->t) > 1 ? "s" : "");
 	if (sb_gbench_filter_check(o->gb_argc, o->gb_argv, err, errlen))
 		return STEP_USAGE;
 	for (int i = 1; i < o->gb_argc; i++) {	/* one value only (cli.c) */
@@ -401,10 +391,9 @@ static int filter_none(struct run *r)
 	for (int i = 1; i < r->o.gb_argc; i++)
 		if (!strncmp(r->o.gb_argv[i], "--benchmark_filter=", 19))
 			flt = r->o.gb_argv[i] + 19;
-	snprintf(r->err, sizeof(r->err), "--benchmark_filter='%s' matches none of the %d "
-		 "benchmarks planned (see --benchmark_list_tests)", flt ? flt : "",
-		 sb_gbench_count(1, r->argv));
-	return STEP_USAGE;
+	return sb_cmd_err(r->err, sizeof(r->err), "--benchmark_filter='%s' matches none of the "
+			  "%d benchmarks planned (see --benchmark_list_tests)", flt ? flt : "",
+			  sb_gbench_count(1, r->argv));
 }
 
 /* A resume's DIR rewritten to what finished, the plan registered, less
@@ -459,10 +448,9 @@ static int open_out(int (*open_fn)(const char *, char *, size_t), const char *ve
 {
 	char path[SB_PATH];
 
-	if (sb_pathf(path, "%s/%s", dir, name)) {
-		snprintf(err, errlen, "cannot %s %s/%s: %s", verb, dir, name, strerror(errno));
-		return -1;
-	}
+	if (sb_pathf(path, "%s/%s", dir, name))
+		return sb_cmd_err(err, errlen, "cannot %s %s/%s: %s", verb, dir, name,
+				  strerror(errno));
 	return open_fn(path, err, errlen);
 }
 

@@ -3,7 +3,6 @@
  * (batches of 1, 64, 1024); compare their ns/iteration in one run. */
 #include "cmd/cmd.h"
 
-
 static int selftest_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 0 };

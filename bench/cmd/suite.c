@@ -522,12 +522,10 @@ static int check_new(const char *dir, char *err, size_t errlen)
 	static const char *const files[] = { "suite.json", "run.json", "gbench.json",
 					     "results.csv", "runs.jsonl.partial", NULL };
 	for (const char *const *f = files; *f; f++) {
-		if (sb_dir_has(dir, *f)) {
-			snprintf(err, errlen, "'%.1500s' already holds results (%s): choose a new "
-				 "--out, or --resume=%.1500s to finish an interrupted suite", dir, *f,
-				 dir);
-			return -1;
-		}
+		if (sb_dir_has(dir, *f))
+			return sb_cmd_err(err, errlen, "'%.1500s' already holds results (%s): "
+					  "choose a new --out, or --resume=%.1500s to finish an "
+					  "interrupted suite", dir, *f, dir);
 	}
 	return 0;
 }
