@@ -70,15 +70,17 @@ static int find_templates(char *dir, size_t len, char *looked, size_t looklen)
 	return -1;
 }
 
-static void print_figs(const struct sb_figs *figs, int from, const char *tpldir)
+/* the figures drawn, one line each; then freed */
+static void show_figs(struct sb_figs *figs, const char *tpldir)
 {
-	for (int i = from; i < figs->n; i++) {
+	for (int i = 0; i < figs->n; i++) {
 		size_t n = strlen(figs->v[i].svg);
 
 		printf("plot: %.*s.png (template %s/%s)\n", (int)(n > 4 ? n - 4 : n),
 		       figs->v[i].svg, tpldir, figs->v[i].tpl);
 	}
 	fflush(stdout);
+	sb_figs_free(figs);
 }
 
 /* DIR's figures; 0, 1 (failure) or SB_EXIT_USAGE (no results in it, or
@@ -112,9 +114,8 @@ static int plot_dir(const char *dir, const char *tpldir, int *drawn)
 			sb_results_free(&r);
 		}
 	}
-	print_figs(&figs, 0, tpldir);
 	*drawn += figs.n;
-	sb_figs_free(&figs);
+	show_figs(&figs, tpldir);
 	return rc ? sb_cmd_error(rc, "%s", err) : 0;
 }
 
@@ -126,21 +127,11 @@ static const struct sb_option plot_options[] = {
 	{ NULL },
 };
 
-static int plot_compare(const char *old, const char *new, const char *tpldir)
-{
-	struct sb_figs figs = { 0 };
-	char err[8192];
-	int rc = sb_plot_compare(old, new, tpldir, &figs, err, sizeof(err));
-
-	print_figs(&figs, 0, tpldir);
-	sb_figs_free(&figs);
-	return rc ? sb_cmd_error(1, "%s", err) : 0;
-}
-
 static int plot_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 16 };
-	char tpldir[SB_PATH], looked[PATH_MAX + 16];
+	struct sb_figs figs = { 0 };
+	char tpldir[SB_PATH], looked[PATH_MAX + 16], err[8192];
 	int drawn = 0, rc = 0;
 
 	compare = false;
@@ -153,8 +144,11 @@ static int plot_main(int argc, char **argv)
 	if (find_templates(tpldir, sizeof(tpldir), looked, sizeof(looked)))
 		return sb_cmd_error(1, "no gnuplot templates (common.gp) in %s: reinstall "
 				    "stratbench, or set SB_PLOTS to the templates' directory", looked);
-	if (compare)
-		return plot_compare(args.pos[0], args.pos[1], tpldir);
+	if (compare) {
+		rc = sb_plot_compare(args.pos[0], args.pos[1], tpldir, &figs, err, sizeof(err));
+		show_figs(&figs, tpldir);
+		return rc ? sb_cmd_error(1, "%s", err) : 0;
+	}
 	for (int i = 0; i < args.npos && !rc; i++)
 		rc = plot_dir(args.pos[i], tpldir, &drawn);
 	if (!rc && !drawn)

@@ -51,7 +51,8 @@ static void replay_limits(json_t *benchmarks)
 		const char **names = malloc(sizeof(*names) * (n ? n : 1)), *key;
 		double *values = malloc(sizeof(*values) * (n ? n : 1));
 		char name[256];
-		struct sb_run_report r = { 0 };
+		struct sb_run_report r = { .name = name, .label = "", .counter_names = names,
+					   .counter_values = values };
 
 		if (!rn || !names || !values) {
 			free(names);
@@ -62,11 +63,9 @@ static void replay_limits(json_t *benchmarks)
 		snprintf(name, sizeof(name), "%s", rn);
 		if (strstr(name, "/manual_time"))
 			*strstr(name, "/manual_time") = '\0';
-		r.name = name;
 		r.registered = sb_points_registered(name);
 		r.aggregate = agg ? agg : "";
 		r.repetition_index = json_integer_value(json_object_get(e, "repetition_index"));
-		r.label = "";
 		if (json_is_true(json_object_get(e, "error_occurred")))
 			r.error = "error";
 		json_object_foreach(e, key, v)
@@ -74,8 +73,6 @@ static void replay_limits(json_t *benchmarks)
 				names[r.ncounters] = key;
 				values[r.ncounters++] = json_number_value(v);
 			}
-		r.counter_names = names;
-		r.counter_values = values;
 		sb_limits_on_run(&r, NULL);
 		free(names);
 		free(values);

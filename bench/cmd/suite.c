@@ -177,11 +177,6 @@ static int spawn_finish(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static int spawn_wait(char *const *argv)
-{
-	return spawn_finish(spawn_start(argv, -1));
-}
-
 bool sb_suite_stage(void)
 {
 	const char *e = getenv("SB_SUITE_STAGE");
@@ -191,26 +186,23 @@ bool sb_suite_stage(void)
 
 /* --- the stages' command lines ------------------------------------------ */
 
+static bool same_option(const char *a, const char *b)
+{
+	size_t na = strcspn(a, "="), nb = strcspn(b, "=");
+
+	return na == nb && !strncmp(a, b, na);
+}
+
 /* options that apply to every stage, not only the first */
 static bool every_stage(const char *a)
 {
 	static const char *const all[] = { "--label", "--quiet", "--cv-threshold", "--console",
 					   "--counters", "--topology", NULL };
 
-	for (const char *const *p = all; *p; p++) {
-		size_t n = strlen(*p);
-
-		if (!strncmp(a, *p, n) && (a[n] == '=' || !a[n]))
+	for (const char *const *p = all; *p; p++)
+		if (same_option(a, *p))
 			return true;
-	}
 	return false;
-}
-
-static bool same_option(const char *a, const char *b)
-{
-	size_t na = strcspn(a, "="), nb = strcspn(b, "=");
-
-	return na == nb && !strncmp(a, b, na);
 }
 
 /* The user's options besides --suite, --dry-run and --out.  Options for
@@ -315,7 +307,7 @@ static void finish(const char *dir, char **dirs, int n)
 		if (!sb_dir_has(dirs[i], "results.csv"))
 			continue;
 		have[k++] = dirs[i];
-		if (spawn_wait(pv))
+		if (spawn_finish(spawn_start(pv, -1)))
 			sb_cmd_error(0, "suite: the plots of %s were not all drawn (see above); the "
 				     "results are complete", dirs[i]);
 		if (got_signal)
@@ -506,7 +498,7 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 		sb_cmd_error(0, "suite stage %zu/%zu: %s -> %s/", i + 1, json_array_size(stages),
 			     name, sdir);
 		ran++;
-		if (!stage_done(name, spawn_wait(v), &rc))
+		if (!stage_done(name, spawn_finish(spawn_start(v, -1)), &rc))
 			break;
 	}
 	rc = suite_end(dir, dirs, n, ran, rc);
