@@ -97,8 +97,9 @@ static bool lock_held(int fd, char *pid, size_t n)
 	return true;
 }
 
-/* mkdir -p path; 0, or -1 with errno and path cut at the one that failed */
-static int mkdirs(char *path)
+/* mkdir -p path; 0, or -1 with errno and path cut at the one that failed;
+ * record: each directory made is kept for sb_rundir_remove_created */
+static int mkdirs(char *path, bool record)
 {
 	for (char *p = path + 1;; p++) {
 		bool last = !*p;
@@ -107,7 +108,7 @@ static int mkdirs(char *path)
 			continue;
 		*p = '\0';
 		if (mkdir(path, 0777) == 0) {
-			if (ncreated < 64)
+			if (record && ncreated < 64)
 				created[ncreated++] = strdup(path);
 		} else if (errno != EEXIST) {
 			return -1;
@@ -116,6 +117,22 @@ static int mkdirs(char *path)
 			return 0;
 		*p = '/';
 	}
+}
+
+int sb_mkdirs(const char *dir, char *err, size_t errlen)
+{
+	char path[SB_PATH];
+
+	if (sb_pathf(path, "%s", dir) || !*dir) {
+		snprintf(err, errlen, "bad output directory '%.1000s'", dir);
+		return -1;
+	}
+	if (mkdirs(path, false)) {
+		snprintf(err, errlen, "cannot create output directory '%.2000s': %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* DIR's first file of a run, said as in use (by a live writer) or as
@@ -152,7 +169,7 @@ int sb_rundir_prepare(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "bad output directory '%s'", dir);
 		return -1;
 	}
-	if (mkdirs(path)) {
+	if (mkdirs(path, true)) {
 		snprintf(err, errlen, "cannot create output directory '%s': %s", path,
 			 strerror(errno));
 		return -1;
@@ -331,20 +348,12 @@ static int keep_done_rows(const char *src, const char *dir, const struct sb_done
 		e = errno;
 	if (close(fd) && !e)
 		e = errno;
-	if (rc == -2) {
-		unlink(tmp);
-		return -2;	/* not a results.csv: a usage error (err names the line) */
-	}
-	if (e || rows == 0) {
+	if (rc != -2 && (e || rows == 0))
 		snprintf(err, errlen, "cannot rewrite %s: %s", src, e ? strerror(e) : "empty");
-		unlink(tmp);
-		return -1;
-	}
-	if (sb_file_commit(tmp, dst, err, errlen)) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	else if (rc != -2 && sb_file_commit(tmp, dst, err, errlen) == 0)
+		return 0;
+	unlink(tmp);
+	return rc == -2 ? -2 : -1;	/* -2: not a results.csv, a usage error */
 }
 
 /* gbench.json from the log: the latest context, every finished benchmark. */
@@ -391,28 +400,31 @@ static void resume_source(const char *dir, const char *name, char *src, char *pa
 		strcpy(src, partial);
 }
 
-/* runs.jsonl: its finished benchmarks into d, the cut lines dropped, in
- * DIR/runs.jsonl.partial. */
-static int resume_log(const char *dir, struct sb_done *d, char *err, size_t errlen)
+/* DIR/NAME (runs.jsonl, windows.jsonl): its whole lines (with keep:
+ * those of finished benchmarks) each to fn, in DIR/NAME.partial */
+static int resume_jsonl(const char *dir, const char *name, bool (*keep)(const char *, void *),
+			void (*fn)(const char *, json_t *, void *), struct sb_done *d, char *err,
+			size_t errlen)
 {
-	char src[SB_PATH], logp[SB_PATH];
+	char src[SB_PATH], partial[SB_PATH];
 	int dropped;
 
-	resume_source(dir, "runs.jsonl", src, logp);
+	resume_source(dir, name, src, partial);
 	if (!input_ok(dir, src, err, errlen))
 		return -2;
-	if (access(src, F_OK)) {
+	if (access(src, F_OK))
 		return 0;	/* killed before any benchmark finished */
-	} else if ((dropped = sb_runlog_compact(src, logp, done_line, d)) < 0) {
+	dropped = sb_runlog_compact(src, partial, keep, fn, d);
+	if (dropped < 0) {
 		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s: %s", dir, src,
 			 strerror(errno));
 		return -1;
-	} else if (dropped) {
+	}
+	if (dropped && !keep)
 		fprintf(stderr, "stratbench: resume: %d unfinished line%s of %s dropped (%s "
 			"again)\n", dropped, dropped > 1 ? "s" : "", src,
 			dropped > 1 ? "their benchmarks run" : "its benchmark runs");
-	}
-	if (strcmp(src, logp))
+	if (strcmp(src, partial))
 		unlink(src);
 	return 0;
 }
@@ -423,7 +435,7 @@ int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errle
 	int rc;
 
 	d->benchmarks = json_array();
-	if ((rc = resume_log(dir, d, err, errlen)))
+	if ((rc = resume_jsonl(dir, "runs.jsonl", NULL, done_line, d, err, errlen)))
 		return rc;
 	resume_source(dir, "results.csv", src, partial);
 	if (access(src, F_OK) == 0) {
@@ -435,16 +447,8 @@ int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errle
 	/* windows.jsonl: the lines of finished benchmarks (a line is written
 	 * before its benchmark's runs.jsonl line, so a kill in between leaves
 	 * one of a benchmark that runs again: dropped here, not doubled) */
-	resume_source(dir, "windows.jsonl", src, partial);
-	if (!input_ok(dir, src, err, errlen))
-		return -2;
-	if (sb_timeline_keep(src, partial, sb_done_has, d) < 0) {
-		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s: %s", dir, src,
-			 strerror(errno));
-		return -1;
-	}
-	if (strcmp(src, partial))
-		unlink(src);
+	if ((rc = resume_jsonl(dir, "windows.jsonl", sb_done_has, NULL, d, err, errlen)))
+		return rc;
 	path_of(path, dir, "gbench.json.partial");
 	unlink(path);	/* GB's, cut short: runs.jsonl has its finished benchmarks */
 	/* and the last session's gbench.json: from now on runs.jsonl.partial
