@@ -94,11 +94,12 @@ int sb_runlog_add(const char *key, json_t *v);	/* takes v's reference */
 /* {"name", "point" (from point.h's table), "benchmarks"}: takes benchmarks' reference */
 int sb_runlog_add_bench(const char *registered, json_t *benchmarks);
 int sb_runlog_close(void);	/* synced and closed: 0, or -1 (recorded) */
+/* Reads a log: fn(key, value, arg) (unless NULL) for each member of each
+ * line that parses, in order; a line that does not (the tail a SIGKILL
+ * cut) is skipped.  Returns the number of lines skipped, or -1 with err
+ * ("PATH: why", one line) if the file cannot be read. */
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		   void *arg);
-/* the same, with err ("PATH: why", one line) when it returns -1 */
-int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		       void *arg, char *err, size_t errlen);
+		   void *arg, char *err, size_t errlen);
 /* src's lines that parse (with keep: those whose "name" it takes), to dst
  * (atomically, synced; src may be dst), each also to fn; returns the
  * number of lines dropped or -1 (errno set) */

@@ -79,16 +79,17 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 	return buf;
 }
 
-static double time_ns(json_t *e, const char *key)
+double sb_entry_value(json_t *e, const char *metric)
 {
-	json_t *v = json_object_get(e, key);
+	json_t *v = json_object_get(e, metric);
 	const char *unit = json_string_value(json_object_get(e, "time_unit"));
-	double mult = 1;
-
 	const char *au = json_string_value(json_object_get(e, "aggregate_unit"));
+	double mult = 1;
 
 	if (!json_is_number(v))
 		return NAN;
+	if (strcmp(metric, "real_time") && strcmp(metric, "cpu_time"))
+		return json_number_value(v);	/* a counter */
 	if (au && !strcmp(au, "percentage"))	/* a cv: a fraction, no unit */
 		return json_number_value(v);
 	if (unit && !strcmp(unit, "us"))
@@ -98,16 +99,6 @@ static double time_ns(json_t *e, const char *key)
 	else if (unit && !strcmp(unit, "s"))
 		mult = 1e9;
 	return json_number_value(v) * mult;
-}
-
-double sb_entry_value(json_t *e, const char *metric)
-{
-	json_t *v;
-
-	if (!strcmp(metric, "real_time") || !strcmp(metric, "cpu_time"))
-		return time_ns(e, metric);
-	v = json_object_get(e, metric);
-	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 /* The plain benchmark name: run_name (or name) without /manual_time. */
@@ -236,7 +227,7 @@ static char *from_log(const char *dir, char *path, char *err, size_t errlen)
 			continue;
 		root = json_object();
 		json_object_set_new(root, "benchmarks", json_array());
-		skipped = sb_runlog_read_err(path, log_line, root, err, errlen);
+		skipped = sb_runlog_read(path, log_line, root, err, errlen);
 		if (skipped >= 0)
 			text = json_dumps(root, 0);
 		if (skipped > 0)

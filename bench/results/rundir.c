@@ -240,34 +240,16 @@ bool sb_done_has(const char *name, void *arg)
 static void done_line(const char *key, json_t *v, void *arg)
 {
 	struct sb_done *d = arg;
-	json_t *e;
-	size_t i;
 
 	if (strcmp(key, "context") == 0 && json_is_object(v)) {
 		json_decref(d->context);
 		d->context = json_incref(v);
-		return;
-	}
-	if (strcmp(key, "name") == 0 && json_is_string(v)) {	/* as registered */
+	} else if (strcmp(key, "name") == 0 && json_is_string(v)) {	/* as registered */
 		if (SB_GROW(d->names, d->cap, d->n + 1) == 0)
 			d->names[d->n++] = strdup(json_string_value(v));
-		return;
+	} else if (strcmp(key, "benchmarks") == 0 && json_is_array(v)) {
+		json_array_extend(d->benchmarks, v);
 	}
-	if (strcmp(key, "benchmarks") || !json_is_array(v))
-		return;
-	json_array_foreach(v, i, e) {
-		json_array_append(d->benchmarks, e);
-	}
-}
-
-/* A CSV row's run name belongs to a finished benchmark (point.h's rule:
- * the registered name, or it followed by Google Benchmark's own parts). */
-static bool done_has_run(const char *run_name, const struct sb_done *d)
-{
-	for (int i = 0; i < d->n; i++)
-		if (sb_name_belongs(run_name, d->names[i]))
-			return true;
-	return false;
 }
 
 void sb_done_free(struct sb_done *d)
@@ -293,28 +275,30 @@ static int copy_done_rows(FILE *in, const char *src, int fd, const struct sb_don
 
 	while (!rc && (n = getline(&line, &cap, in)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
 		char *comma = strchr(line, ','), why[128];
+		bool keep = false;
 
 		lineno++;
 		if (line[n - 1] != '\n')
 			continue;	/* the last, cut by a kill */
 		if ((*rows)++ == 0) {
-			if (!sb_csv_header_ok(line)) {
+			keep = sb_csv_header_ok(line);
+			if (!keep) {
 				snprintf(err, errlen, "%s:1: not results.csv's header", src);
 				rc = -2;
-				continue;
 			}
 		} else if (sb_csv_check_row(line, why, sizeof(why)) || !comma) {
 			snprintf(err, errlen, "%s:%d: not a results.csv row (%s)", src, lineno,
 				 comma ? why : "no field");
 			rc = -2;
-			continue;
 		} else {
+			/* the run name, a finished benchmark's (point.h's rule: the
+			 * registered name, or it followed by Google Benchmark's parts) */
 			*comma = '\0';
-			if (!done_has_run(line, d))
-				continue;
+			for (int i = 0; i < d->n && !keep; i++)
+				keep = sb_name_belongs(line, d->names[i]);
 			*comma = ',';
 		}
-		if (sb_write_all(fd, line, (size_t)n))
+		if (keep && sb_write_all(fd, line, (size_t)n))
 			rc = errno;
 	}
 	free(line);
@@ -354,22 +338,6 @@ static int keep_done_rows(const char *src, const char *dir, const struct sb_done
 		return 0;
 	unlink(tmp);
 	return rc == -2 ? -2 : -1;	/* -2: not a results.csv, a usage error */
-}
-
-/* gbench.json from the log: the latest context, every finished benchmark. */
-static int write_json_from_log(const char *dir, const struct sb_done *d, char *err,
-			       size_t errlen)
-{
-	char path[SB_PATH];
-	json_t *j = json_object();
-	int rc;
-
-	path_of(path, dir, "gbench.json");
-	json_object_set_new(j, "context", d->context ? json_incref(d->context) : json_object());
-	json_object_set(j, "benchmarks", d->benchmarks);
-	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
-	json_decref(j);
-	return rc;
 }
 
 /* An absent file, or one resume may read (results.h's bounds); false with
@@ -464,26 +432,37 @@ int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errle
 	return 0;
 }
 
+/* gbench.json from runs.jsonl.partial: the latest context, every finished
+ * benchmark. */
+static int write_json_from_log(const char *dir, char *err, size_t errlen)
+{
+	struct sb_done all = { 0 };
+	char path[SB_PATH];
+	json_t *j = json_object();
+	int rc = -1;
+
+	all.benchmarks = json_array();
+	path_of(path, dir, "runs.jsonl.partial");
+	if (sb_runlog_read(path, done_line, &all, err, errlen) < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	} else {
+		path_of(path, dir, "gbench.json");
+		json_object_set_new(j, "context", all.context ? json_incref(all.context) :
+				    json_object());
+		json_object_set(j, "benchmarks", all.benchmarks);
+		rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
+	}
+	json_decref(j);
+	sb_done_free(&all);
+	return rc;
+}
+
 int sb_rundir_finish(const char *dir, bool resume, char *err, size_t errlen)
 {
-	char path[SB_PATH];
-
 	if (commit_partial(dir, "results.csv", err, errlen))
 		return -1;
 	if (resume) {
-		struct sb_done all = { 0 };
-		int rc;
-
-		all.benchmarks = json_array();
-		path_of(path, dir, "runs.jsonl.partial");
-		if (sb_runlog_read(path, done_line, &all) < 0) {
-			snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-			sb_done_free(&all);
-			return -1;
-		}
-		rc = write_json_from_log(dir, &all, err, errlen);
-		sb_done_free(&all);
-		if (rc)
+		if (write_json_from_log(dir, err, errlen))
 			return -1;
 		sb_rundir_remove(dir, "gbench.json.partial");
 	} else if (commit_partial(dir, "gbench.json", err, errlen)) {

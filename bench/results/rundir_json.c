@@ -51,14 +51,14 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
  * say --resume runs it again, so it must). */
 static bool files_complete(const char *dir)
 {
-	char path[SB_PATH];
+	char path[SB_PATH], why[SB_ERR_MAX];
 
 	if (sb_pathf(path, "%s/runs.jsonl.partial", dir) == 0 && access(path, F_OK) == 0)
 		return false;
 	if (sb_pathf(path, "%s/gbench.json", dir) == 0 && access(path, F_OK) == 0)
 		return true;
 	sb_pathf(path, "%s/runs.jsonl", dir);
-	return sb_runlog_read(path, NULL, NULL) == 0;	/* -1: resume says why */
+	return sb_runlog_read(path, NULL, NULL, why, sizeof(why)) == 0;	/* -1: resume says why */
 }
 
 int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,

@@ -283,20 +283,8 @@ static int read_lines(const char *path, struct lines *l, char *err, size_t errle
 	return skipped;
 }
 
-/* Reads a log: fn(key, value, arg) for each member of each line that
- * parses, in order; a line that does not (the tail a SIGKILL cut) is
- * skipped.  Returns the number of lines skipped, or -1 if the file cannot
- * be read. */
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		   void *arg)
-{
-	char why[SB_ERR_MAX];
-
-	return sb_runlog_read_err(path, fn, arg, why, sizeof(why));
-}
-
-int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		       void *arg, char *err, size_t errlen)
+		   void *arg, char *err, size_t errlen)
 {
 	struct lines l = { NULL, fn, arg, -1, 0, 0, 0 };
 
