@@ -340,24 +340,6 @@ static int keep_done_rows(const char *src, const char *dir, const struct sb_done
 	return rc == -2 ? -2 : -1;	/* -2: not a results.csv, a usage error */
 }
 
-/* An absent file, or one resume may read (results.h's bounds); false with
- * err saying why not. */
-static bool input_ok(const char *dir, const char *path, char *err, size_t errlen)
-{
-	char why[PATH_MAX + 256];
-	FILE *f;
-
-	if (access(path, F_OK) && errno == ENOENT)
-		return true;
-	f = sb_input_open(path, why, sizeof(why));
-	if (f) {
-		fclose(f);
-		return true;
-	}
-	snprintf(err, errlen, "cannot resume '%s': %s", dir, why);
-	return false;
-}
-
 /* DIR/NAME.partial if it exists, else DIR/NAME, into src; partial: the
  * partial's path */
 static void resume_source(const char *dir, const char *name, char *src, char *partial)
@@ -374,14 +356,19 @@ static int resume_jsonl(const char *dir, const char *name, bool (*keep)(const ch
 			void (*fn)(const char *, json_t *, void *), struct sb_done *d, char *err,
 			size_t errlen)
 {
-	char src[SB_PATH], partial[SB_PATH];
+	char src[SB_PATH], partial[SB_PATH], why[PATH_MAX + 256];
+	FILE *f;
 	int dropped;
 
 	resume_source(dir, name, src, partial);
-	if (!input_ok(dir, src, err, errlen))
-		return -2;
-	if (access(src, F_OK))
+	if (access(src, F_OK) && errno == ENOENT)
 		return 0;	/* killed before any benchmark finished */
+	f = sb_input_open(src, why, sizeof(why));	/* results.h's bounds */
+	if (!f) {
+		snprintf(err, errlen, "cannot resume '%s': %s", dir, why);
+		return -2;
+	}
+	fclose(f);
 	dropped = sb_runlog_compact(src, partial, keep, fn, d);
 	if (dropped < 0) {
 		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s: %s", dir, src,

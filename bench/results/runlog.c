@@ -175,20 +175,15 @@ int sb_runlog_open(const char *path, char *err, size_t errlen)
 
 static int add_line(json_t *line)
 {
-	int rc;
+	int rc = 0;
 
-	if (log_fd < 0 || sb_out_failure()) {	/* nothing after a failed write */
-		json_decref(line);
-		return 0;
-	}
-	rc = sb_jsonl_write(log_fd, line);
-	if (rc)
+	/* nothing after a failed write */
+	if (log_fd >= 0 && !sb_out_failure() && (rc = sb_jsonl_write(log_fd, line)))
 		sb_out_fail(log_path, errno);
 	json_decref(line);
 	return rc;
 }
 
-/* {key: v} as one line; takes the reference to v. */
 int sb_runlog_add(const char *key, json_t *v)
 {
 	json_t *line;

@@ -123,7 +123,7 @@ int sb_settings_read(const char *root, int nnodes, struct sb_setting *out, int m
 		char buf[64];
 
 		if (sb_settings_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", buf,
-			      sizeof(buf)) == 0) {
+				     sizeof(buf)) == 0) {
 			s->available = true;
 			snprintf(s->value, sizeof(s->value), "%s (intel_pstate no_turbo=%s)",
 				 strcmp(buf, "0") ? "0" : "1", buf);
