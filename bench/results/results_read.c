@@ -133,10 +133,7 @@ static struct sb_bm *find_or_add(struct sb_results *r, const char *name)
 			return &r->bm[i];
 	if (SB_GROW(r->bm, r->cap, r->n + 1))
 		return NULL;
-	memset(&r->bm[r->n], 0, sizeof(*r->bm));
-	r->bm[r->n].name = strdup(name);
-	r->bm[r->n].median = NAN;
-	r->bm[r->n].cv = NAN;
+	r->bm[r->n] = (struct sb_bm){ .name = strdup(name), .median = NAN, .cv = NAN };
 	return &r->bm[r->n++];
 }
 

@@ -19,7 +19,7 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
 {
 	char path[SB_PATH], buf[1024];
 	json_t *j = json_object(), *a = json_array();
-	int i, rc;
+	int i, rc = -1;
 
 	for (i = 0; i < argc; i++)
 		json_array_append_new(a, json_string(argv[i]));
@@ -33,13 +33,10 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
 	json_object_set_new(j, "git_revision", json_string(STRATBENCH_GIT_REV));
 	json_object_set_new(j, "label", label ? json_string(label) : json_null());
 	json_object_set_new(j, "complete", json_boolean(complete));
-	if (sb_pathf(path, "%s/run.json", dir)) {
+	if (sb_pathf(path, "%s/run.json", dir))
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		json_decref(j);
-		return -1;
-	}
-	/* written whole and synced, then renamed (results.h) */
-	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
+	else	/* written whole and synced, then renamed (results.h) */
+		rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
 	json_decref(j);
 	return rc;
 }

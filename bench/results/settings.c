@@ -35,8 +35,7 @@ static struct sb_setting *next(struct sb_setting *out, int *n, int max, const ch
 	if (*n >= max)
 		return NULL;
 	s = &out[(*n)++];
-	memset(s, 0, sizeof(*s));
-	s->key = key;
+	*s = (struct sb_setting){ .key = key };
 	return s;
 }
 
