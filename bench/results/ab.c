@@ -15,11 +15,6 @@ static const char *const stop_names[] = {
 	[SB_AB_MAX_TIME] = "max-time", [SB_AB_INTERRUPTED] = "interrupted",
 };
 
-static const char *stop_name(enum sb_ab_stop s)
-{
-	return s <= SB_AB_INTERRUPTED ? stop_names[s] : "?";
-}
-
 /* a number, or null for NAN (JSON has no NaN) */
 static json_t *num(double v)
 {
@@ -75,7 +70,8 @@ json_t *sb_ab_to_json(const struct sb_ab_cmp *c, const struct sb_ab_trial *t, in
 			    json_null());
 	json_object_set_new(j, "precision_reached", c->precision_pct > 0 ?
 			    json_boolean(c->stop == SB_AB_PRECISION) : json_null());
-	json_object_set_new(j, "stop", json_string(stop_name(c->stop)));
+	json_object_set_new(j, "stop", json_string(c->stop <= SB_AB_INTERRUPTED ?
+						   stop_names[c->stop] : "?"));
 	for (int k = 0; k < c->nmetrics; k++)
 		json_array_append_new(res, metric_json(&c->m[k]));
 	json_object_set_new(j, "results", res);
@@ -252,42 +248,31 @@ void sb_ab_format_line(const struct sb_ab_cmp *c, char *buf, size_t len)
 	}
 }
 
-/* seconds for people: 0.51, 38.2, 120 */
-static const char *secs(double s, char *buf, size_t n)
-{
-	snprintf(buf, n, s >= 100 ? "%.0f" : "%.3g", s);
-	return buf;
-}
-
-/* a half-width for people: 0.35, 1.4, 27, 1400 */
-static const char *pct(double v, char *buf, size_t n)
-{
-	snprintf(buf, n, v < 10 ? "%.2g" : "%.0f", v);
-	return buf;
-}
-
 void sb_ab_format_stop(const struct sb_ab_cmp *c, char *buf, size_t len)
 {
-	char t[32], h[32];
-	const char *half = pct(c->nmetrics ? sb_paired_half_pct(&c->m[0].st) : NAN, h, sizeof(h));
+	char t[32], half[32];
+	double h = c->nmetrics ? sb_paired_half_pct(&c->m[0].st) : NAN;
 
+	/* for people: seconds 0.51, 38.2, 120; a half-width 0.35, 1.4, 27, 1400 */
+	snprintf(t, sizeof(t), c->elapsed_s >= 100 ? "%.0f" : "%.3g", c->elapsed_s);
+	snprintf(half, sizeof(half), h < 10 ? "%.2g" : "%.0f", h);
 	switch (c->stop) {
 	case SB_AB_PRECISION:
 		snprintf(buf, len, "reached ±%s %% after %d pairs in %s s (--precision=%g)", half,
-			 c->pairs, secs(c->elapsed_s, t, sizeof(t)), c->precision_pct);
+			 c->pairs, t, c->precision_pct);
 		break;
 	case SB_AB_MAX_TIME:
 		snprintf(buf, len, "stopped at --max-time=%g s with ±%s %% after %d pairs in %s s: "
 			 "the comparison cannot resolve effects below %s %% here", c->max_time_s,
-			 half, c->pairs, secs(c->elapsed_s, t, sizeof(t)), half);
+			 half, c->pairs, t, half);
 		break;
 	case SB_AB_INTERRUPTED:
 		snprintf(buf, len, "interrupted with ±%s %% after %d pairs in %s s", half,
-			 c->pairs, secs(c->elapsed_s, t, sizeof(t)));
+			 c->pairs, t);
 		break;
 	default:
 		snprintf(buf, len, "±%s %% after %d pairs in %s s (no --precision asked)", half,
-			 c->pairs, secs(c->elapsed_s, t, sizeof(t)));
+			 c->pairs, t);
 	}
 }
 

@@ -35,17 +35,15 @@ void sb_context_cpu_model(char *buf, size_t n)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		/* x86 "model name", POWER "cpu", Arm has neither: "CPU part" */
-		if (!strncmp(line, "model name", 10) || !strncmp(line, "cpu\t", 4) ||
-		    !strncmp(line, "CPU part", 8)) {
-			char *v = strchr(line, ':');
+		char *v = strchr(line, ':');
 
-			if (v) {
-				v += 1 + strspn(v + 1, " \t");
-				v[strcspn(v, "\n")] = '\0';
-				snprintf(buf, n, "%s", v);
-				break;
-			}
+		/* x86 "model name", POWER "cpu", Arm has neither: "CPU part" */
+		if (v && (!strncmp(line, "model name", 10) || !strncmp(line, "cpu\t", 4) ||
+			  !strncmp(line, "CPU part", 8))) {
+			v += 1 + strspn(v + 1, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			snprintf(buf, n, "%s", v);
+			break;
 		}
 	}
 	fclose(f);

@@ -55,11 +55,6 @@ void sb_csv_field(FILE *f, const char *s)
 	}
 }
 
-static void put_field(const char *s)
-{
-	sb_csv_field(rows, s);
-}
-
 void sb_csv_point(FILE *o, const struct sb_point_fields *f)
 {
 	char params[1200], place[sizeof(f->placement)];
@@ -69,11 +64,10 @@ void sb_csv_point(FILE *o, const struct sb_point_fields *f)
 		return;
 	}
 	sb_params_str(&f->params, NULL, params, sizeof(params));
-	fprintf(o, "%s,%s,%s,%d,", f->family, f->strategy, f->lock, f->threads);
 	/* list:0,1 as list:0+1, as in the name: every field stays comma-free
 	 * for awk and cut (the JSON files hold the placement as given) */
 	sb_point_place(f, place, sizeof(place));
-	fprintf(o, "%s,", place);
+	fprintf(o, "%s,%s,%s,%d,%s,", f->family, f->strategy, f->lock, f->threads, place);
 	sb_csv_field(o, params);
 }
 
@@ -92,7 +86,7 @@ void sb_csv_on_run(const struct sb_run_report *r, void *arg)
 	int c, k;
 
 	(void)arg;
-	put_field(r->name);
+	sb_csv_field(rows, r->name);
 	fputc(',', rows);
 	sb_csv_point(rows, r->registered ? sb_points_find(r->registered) : NULL);
 	fprintf(rows, ",%s,%lld,%lld,", r->aggregate, (long long)r->repetition_index,
@@ -117,12 +111,12 @@ void sb_csv_on_run(const struct sb_run_report *r, void *arg)
 	}
 	fclose(ex);
 	fputs("\001,", rows);		/* cv_pct, noisy: filled in when the group ends */
-	put_field(extra ? extra : "");
+	sb_csv_field(rows, extra ? extra : "");
 	free(extra);
 	fputc(',', rows);
-	put_field(r->label);
+	sb_csv_field(rows, r->label);
 	fputc(',', rows);
-	put_field(r->error ? r->error : "");
+	sb_csv_field(rows, r->error ? r->error : "");
 	fputc('\n', rows);
 }
 
@@ -135,10 +129,20 @@ static int csv_check(void)
 	return -1;
 }
 
+/* The rows held dropped; with reopen, a buffer for the next benchmark's. */
+static void rows_drop(bool reopen)
+{
+	if (rows)
+		fclose(rows);
+	free(rows_buf);
+	rows_buf = NULL;
+	rows = reopen ? open_memstream(&rows_buf, &rows_len) : NULL;
+}
+
 static int csv_start(const char *path)
 {
 	sb_pathf(csv_path, "%s", path);
-	rows = open_memstream(&rows_buf, &rows_len);
+	rows_drop(true);
 	return rows ? 0 : -1;
 }
 
@@ -169,13 +173,13 @@ bool sb_csv_header_ok(const char *line)
 	return ok;
 }
 
-/* A number as %g or %lld writes it, or (allow_empty) nothing. */
-static bool numeric(const char *s, size_t n, bool allow_empty)
+/* A number as %g or %lld writes it, or nothing. */
+static bool numeric(const char *s, size_t n)
 {
 	char buf[64], *end;
 
 	if (!n)
-		return allow_empty;
+		return true;
 	if (n >= sizeof(buf))
 		return false;
 	memcpy(buf, s, n);
@@ -186,10 +190,6 @@ static bool numeric(const char *s, size_t n, bool allow_empty)
 
 int sb_csv_check_row(const char *line, char *why, size_t n)
 {
-	/* 0-based columns that hold numbers or nothing: threads (empty for
-	 * the harness's own benchmarks), repetition, iterations, real_ns,
-	 * cpu_ns (empty in a cv row) */
-	static const int num_cols[] = { 4, 8, 9, 10, 11 };
 	int want = 12 + (int)(sizeof(counter_cols) / sizeof(counter_cols[0]) - 1) + 5;
 	int field = 0;
 	const char *p = line, *start = line;
@@ -210,12 +210,14 @@ int sb_csv_check_row(const char *line, char *why, size_t n)
 			continue;
 		}
 		if (*p == ',' || *p == '\n' || *p == '\r' || !*p) {
-			for (size_t k = 0; k < sizeof(num_cols) / sizeof(num_cols[0]); k++)
-				if (num_cols[k] == field &&
-				    !numeric(start, (size_t)(p - start), true)) {
-					snprintf(why, n, "field %d is not a number", field + 1);
-					return -1;
-				}
+			/* 0-based columns that hold numbers or nothing: threads
+			 * (empty for the harness's own benchmarks), repetition,
+			 * iterations, real_ns, cpu_ns (empty in a cv row) */
+			if ((field == 4 || (field >= 8 && field <= 11)) &&
+			    !numeric(start, (size_t)(p - start))) {
+				snprintf(why, n, "field %d is not a number", field + 1);
+				return -1;
+			}
 			field++;
 			start = p + 1;
 			if (*p != ',')
@@ -293,22 +295,14 @@ void sb_csv_group(double cv_pct)
 	}
 	csv_check();	/* the benchmark's rows, together */
 next:
-	fclose(rows);
-	free(rows_buf);
-	rows_buf = NULL;
-	rows = open_memstream(&rows_buf, &rows_len);
+	rows_drop(true);
 }
 
 int sb_csv_close(void)
 {
 	int rc = 0;
 
-	if (rows) {
-		fclose(rows);
-		free(rows_buf);
-		rows_buf = NULL;
-		rows = NULL;
-	}
+	rows_drop(false);
 	if (!csv)
 		return 0;
 	errno = 0;

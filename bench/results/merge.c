@@ -50,6 +50,7 @@ static int write_csv(const char *path, const char *metric, const struct sb_resul
 {
 	char tmp[SB_PATH];
 	FILE *f;
+	int e;
 
 	sb_pathf(tmp, "%s.partial", path);
 	f = fopen(tmp, "w");
@@ -59,22 +60,15 @@ static int write_csv(const char *path, const char *metric, const struct sb_resul
 	}
 	put_rows(f, metric, r, names, n);
 	errno = 0;
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno ? errno : EIO));
-		fclose(f);
-		unlink(tmp);
-		return 1;
-	}
-	if (fclose(f)) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		return 1;
-	}
-	if (sb_file_commit(tmp, path, err, errlen)) {
-		unlink(tmp);
-		return 1;
-	}
-	return 0;
+	e = fflush(f) || ferror(f) || fsync(fileno(f)) ? (errno ? errno : EIO) : 0;
+	if (fclose(f) && !e)
+		e = errno ? errno : EIO;
+	if (e)
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(e));
+	else if (sb_file_commit(tmp, path, err, errlen) == 0)
+		return 0;
+	unlink(tmp);
+	return 1;
 }
 
 static int write_meta(const char *out, const char *metric, const struct sb_results *r,

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct sb_param *find(struct sb_params *p, const char *key)
+static struct sb_param *find(const struct sb_params *p, const char *key)
 {
-	for (int i = 0; i < p->n; i++)
+	for (int i = 0; p && i < p->n; i++)
 		if (!strcmp(p->p[i].key, key))
-			return &p->p[i];
+			return (struct sb_param *)&p->p[i];
 	return NULL;
 }
 
@@ -52,10 +52,9 @@ int sb_params_set_bare(struct sb_params *p, const char *key, const char *val)
 
 const char *sb_params_get(const struct sb_params *p, const char *key)
 {
-	for (int i = 0; p && i < p->n; i++)
-		if (!strcmp(p->p[i].key, key))
-			return p->p[i].val;
-	return NULL;
+	const struct sb_param *e = find(p, key);
+
+	return e ? e->val : NULL;
 }
 
 void sb_params_add_all(struct sb_params *dst, const struct sb_params *src)
@@ -210,25 +209,24 @@ struct entry {
 static struct entry *table;
 static int ntable, captable;
 
-void sb_points_add(const char *name, const struct sb_point_fields *f)
-{
-	for (int i = 0; i < ntable; i++)
-		if (!strcmp(table[i].name, name)) {
-			table[i].f = *f;
-			return;
-		}
-	if (SB_GROW(table, captable, ntable + 1))
-		return;
-	table[ntable].name = strdup(name);
-	table[ntable++].f = *f;
-}
-
 const struct sb_point_fields *sb_points_find(const char *name)
 {
 	for (int i = 0; i < ntable; i++)
 		if (!strcmp(table[i].name, name))
 			return &table[i].f;
 	return NULL;
+}
+
+void sb_points_add(const char *name, const struct sb_point_fields *f)
+{
+	struct sb_point_fields *had = (struct sb_point_fields *)sb_points_find(name);
+
+	if (had) {
+		*had = *f;
+	} else if (SB_GROW(table, captable, ntable + 1) == 0) {
+		table[ntable].name = strdup(name);
+		table[ntable++].f = *f;
+	}
 }
 
 const char *sb_points_registered(const char *run_name)

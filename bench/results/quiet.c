@@ -4,23 +4,11 @@
  * 200 ms before anything runs).  Absent files are recorded as such.  The
  * settings that distort a run (governor, boost, ...) are settings.c's. */
 #include "results/results.h"
+#include "results/settings.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int read_line(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "r");
-	int ok = f && fgets(buf, (int)n, f);
-
-	if (f)
-		fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
 
 /* busy and total jiffies per CPU from /proc/stat; returns the CPU count */
 static int cpu_times(unsigned long long *busy, unsigned long long *total, int max)
@@ -74,7 +62,7 @@ static void quiet(bool record, bool warn)
 	double load = -1;
 	int busy;
 
-	if (read_line("/proc/loadavg", buf, sizeof(buf)) == 0) {
+	if (sb_settings_line("/", "/proc/loadavg", buf, sizeof(buf)) == 0) {
 		if (record)
 			sb_context_put("sb_loadavg", buf);
 		load = strtod(buf, NULL);

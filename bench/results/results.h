@@ -72,7 +72,7 @@ int sb_fsync_dir_of(const char *path);
 /* tmp (complete, closed) gets its final name: fsync tmp, rename, fsync the
  * directory; on failure err says which file and why and tmp stays */
 int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen);
-/* mkdir -p dir: 0, or -1 with one line in err */
+/* rundir.c: mkdir -p dir: 0, or -1 with one line in err */
 int sb_mkdirs(const char *dir, char *err, size_t errlen);
 /* path written whole through path.tmp and sb_file_commit (json_dumps flags) */
 int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, size_t errlen);
@@ -94,14 +94,16 @@ int sb_runlog_add(const char *key, json_t *v);	/* takes v's reference */
 /* {"name", "point" (from point.h's table), "benchmarks"}: takes benchmarks' reference */
 int sb_runlog_add_bench(const char *registered, json_t *benchmarks);
 int sb_runlog_close(void);	/* synced and closed: 0, or -1 (recorded) */
+/* Reads a log: fn(key, value, arg) (unless NULL) for each member of each
+ * line that parses, in order; a line that does not (the tail a SIGKILL
+ * cut) is skipped.  Returns the number of lines skipped, or -1 with err
+ * ("PATH: why", one line) if the file cannot be read. */
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		   void *arg);
-/* the same, with err ("PATH: why", one line) when it returns -1 */
-int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		       void *arg, char *err, size_t errlen);
-/* src's lines that parse, to dst (atomically, synced), each also to fn;
- * returns the number of lines dropped or -1 (errno set) */
-int sb_runlog_compact(const char *src, const char *dst,
+		   void *arg, char *err, size_t errlen);
+/* src's lines that parse (with keep: those whose "name" it takes), to dst
+ * (atomically, synced; src may be dst), each also to fn; returns the
+ * number of lines dropped or -1 (errno set) */
+int sb_runlog_compact(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
 		      void (*fn)(const char *key, json_t *v, void *arg), void *arg);
 
 /* results_read.c: a results directory or a Google Benchmark JSON file */
@@ -159,9 +161,5 @@ int sb_timeline_add(json_t *line);
 /* the benchmark finished: writes the line held if it is registered's */
 int sb_timeline_flush(const char *registered);
 int sb_timeline_close(void);	/* synced and closed: 0, or -1 (recorded) */
-/* src's whole lines whose "name" keep() accepts, to dst (atomically; src
- * may be dst); returns the number dropped, 0 when src is absent, or -1 */
-int sb_timeline_keep(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
-		     void *arg);
 
 #endif

@@ -79,16 +79,17 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 	return buf;
 }
 
-static double time_ns(json_t *e, const char *key)
+double sb_entry_value(json_t *e, const char *metric)
 {
-	json_t *v = json_object_get(e, key);
+	json_t *v = json_object_get(e, metric);
 	const char *unit = json_string_value(json_object_get(e, "time_unit"));
-	double mult = 1;
-
 	const char *au = json_string_value(json_object_get(e, "aggregate_unit"));
+	double mult = 1;
 
 	if (!json_is_number(v))
 		return NAN;
+	if (strcmp(metric, "real_time") && strcmp(metric, "cpu_time"))
+		return json_number_value(v);	/* a counter */
 	if (au && !strcmp(au, "percentage"))	/* a cv: a fraction, no unit */
 		return json_number_value(v);
 	if (unit && !strcmp(unit, "us"))
@@ -98,16 +99,6 @@ static double time_ns(json_t *e, const char *key)
 	else if (unit && !strcmp(unit, "s"))
 		mult = 1e9;
 	return json_number_value(v) * mult;
-}
-
-double sb_entry_value(json_t *e, const char *metric)
-{
-	json_t *v;
-
-	if (!strcmp(metric, "real_time") || !strcmp(metric, "cpu_time"))
-		return time_ns(e, metric);
-	v = json_object_get(e, metric);
-	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 /* The plain benchmark name: run_name (or name) without /manual_time. */
@@ -142,10 +133,7 @@ static struct sb_bm *find_or_add(struct sb_results *r, const char *name)
 			return &r->bm[i];
 	if (SB_GROW(r->bm, r->cap, r->n + 1))
 		return NULL;
-	memset(&r->bm[r->n], 0, sizeof(*r->bm));
-	r->bm[r->n].name = strdup(name);
-	r->bm[r->n].median = NAN;
-	r->bm[r->n].cv = NAN;
+	r->bm[r->n] = (struct sb_bm){ .name = strdup(name), .median = NAN, .cv = NAN };
 	return &r->bm[r->n++];
 }
 
@@ -236,7 +224,7 @@ static char *from_log(const char *dir, char *path, char *err, size_t errlen)
 			continue;
 		root = json_object();
 		json_object_set_new(root, "benchmarks", json_array());
-		skipped = sb_runlog_read_err(path, log_line, root, err, errlen);
+		skipped = sb_runlog_read(path, log_line, root, err, errlen);
 		if (skipped >= 0)
 			text = json_dumps(root, 0);
 		if (skipped > 0)
@@ -282,30 +270,27 @@ static void say_if_written(const char *dir)
 static char *read_text(const char *arg, struct sb_results *r, size_t *len, char *err,
 		       size_t errlen)
 {
-	char path[SB_PATH], lp[SB_PATH], *text;
+	char path[SB_PATH], *text = NULL;
 	struct stat st;
 
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-		say_if_written(arg);
-		sb_pathf(path, "%s/gbench.json", arg);
-		sb_pathf(lp, "%s/runs.jsonl.partial", arg);
-		/* runs.jsonl.partial is newer than any gbench.json beside it (a
-		 * resume in progress or killed: results/rundir.c), and without a
-		 * gbench.json runs.jsonl is all there is */
-		if (access(lp, F_OK) == 0 || access(path, F_OK)) {
-			err[0] = '\0';
-			text = from_log(arg, path, err, errlen);
-			if (text || err[0]) {
-				r->path = strdup(path);
-				*len = text ? strlen(text) : 0;
-				return text;
-			}
-		}
-		r->path = strdup(path);
-		return slurp(path, len, err, errlen);
+	if (stat(arg, &st) || !S_ISDIR(st.st_mode)) {
+		r->path = strdup(arg);	/* a file: read by the name given */
+		return slurp(arg, len, err, errlen);
 	}
-	r->path = strdup(arg);	/* a file: read by the name given */
-	return slurp(arg, len, err, errlen);
+	say_if_written(arg);
+	err[0] = '\0';
+	/* runs.jsonl.partial is newer than any gbench.json beside it (a
+	 * resume in progress or killed: results/rundir.c), and without a
+	 * gbench.json runs.jsonl is all there is */
+	if (sb_dir_has(arg, "runs.jsonl.partial") || !sb_dir_has(arg, "gbench.json"))
+		text = from_log(arg, path, err, errlen);
+	else
+		sb_pathf(path, "%s/gbench.json", arg);
+	r->path = strdup(path);
+	if (!text && !err[0])
+		return slurp(path, len, err, errlen);
+	*len = text ? strlen(text) : 0;
+	return text;
 }
 
 /* text (len long) parsed as Google Benchmark JSON into r->root, r->context
@@ -407,22 +392,19 @@ static int add_entry(struct sb_results *r, json_t *ent, size_t i, const char *me
 
 /* Each benchmark's min and max over its repetitions, and its median where
  * Google Benchmark wrote none (as GB computes it). */
-static void finish(struct sb_results *r)
+static void finish(struct sb_results *r, const char *metric)
 {
 	for (int k = 0; k < r->n; k++) {
 		struct sb_bm *b = &r->bm[k];
-		double *s;
+		struct sb_stat s;
 
-		if (!b->nreps || !(s = malloc(sizeof(double) * b->nreps)))
+		if (!b->nreps)
 			continue;
-		memcpy(s, b->reps, sizeof(double) * b->nreps);
+		sb_bm_stat(b, metric, &s);	/* over the same runs as reps */
 		if (isnan(b->median))
-			b->median = sb_median(s, b->nreps);
-		else
-			sb_median(s, b->nreps);	/* sorted: min and max */
-		b->min = s[0];
-		b->max = s[b->nreps - 1];
-		free(s);
+			b->median = s.median;
+		b->min = s.min;
+		b->max = s.max;
 	}
 	r->label = ctx_str(r, "sb_label");
 	if (r->label && !*r->label)
@@ -431,38 +413,30 @@ static void finish(struct sb_results *r)
 	r->cpu_model = ctx_str(r, "sb_cpu_model");
 }
 
-static int load(const char *arg, const char *metric, struct sb_results *r, char *err,
-		size_t errlen)
+int sb_results_load(const char *arg, const char *metric, struct sb_results *r, char *err,
+		    size_t errlen)
 {
-	json_t *bms, *ent;
+	json_t *bms = NULL, *ent;
 	size_t len, i;
 	char *text;
 
 	memset(r, 0, sizeof(*r));
 	text = read_text(arg, r, &len, err, errlen);
-	if (!text)
-		return -1;
-	bms = parse(r, text, len, err, errlen);
+	if (text)
+		bms = parse(r, text, len, err, errlen);
 	free(text);
-	if (!bms)
-		return -1;
 	json_array_foreach(bms, i, ent)
-		if (add_entry(r, ent, i, metric, err, errlen))
-			return -1;
-	finish(r);
-	return 0;
-}
-
-int sb_results_load(const char *arg, const char *metric, struct sb_results *r, char *err,
-		    size_t errlen)
-{
-	int rc = load(arg, metric, r, err, errlen);
-
-	if (rc) {
+		if (add_entry(r, ent, i, metric, err, errlen)) {
+			bms = NULL;
+			break;
+		}
+	if (!bms) {
 		sb_results_free(r);
 		sb_err_oneline(err);	/* jansson's messages quote the input */
+		return -1;
 	}
-	return rc;
+	finish(r, metric);
+	return 0;
 }
 
 bool sb_results_has_metric(const struct sb_results *r, const char *metric)

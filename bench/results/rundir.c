@@ -97,8 +97,9 @@ static bool lock_held(int fd, char *pid, size_t n)
 	return true;
 }
 
-/* mkdir -p path; 0, or -1 with errno and path cut at the one that failed */
-static int mkdirs(char *path)
+/* mkdir -p path; 0, or -1 with errno and path cut at the one that failed;
+ * record: each directory made is kept for sb_rundir_remove_created */
+static int mkdirs(char *path, bool record)
 {
 	for (char *p = path + 1;; p++) {
 		bool last = !*p;
@@ -107,7 +108,7 @@ static int mkdirs(char *path)
 			continue;
 		*p = '\0';
 		if (mkdir(path, 0777) == 0) {
-			if (ncreated < 64)
+			if (record && ncreated < 64)
 				created[ncreated++] = strdup(path);
 		} else if (errno != EEXIST) {
 			return -1;
@@ -116,6 +117,22 @@ static int mkdirs(char *path)
 			return 0;
 		*p = '/';
 	}
+}
+
+int sb_mkdirs(const char *dir, char *err, size_t errlen)
+{
+	char path[SB_PATH];
+
+	if (sb_pathf(path, "%s", dir) || !*dir) {
+		snprintf(err, errlen, "bad output directory '%.1000s'", dir);
+		return -1;
+	}
+	if (mkdirs(path, false)) {
+		snprintf(err, errlen, "cannot create output directory '%.2000s': %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* DIR's first file of a run, said as in use (by a live writer) or as
@@ -152,7 +169,7 @@ int sb_rundir_prepare(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "bad output directory '%s'", dir);
 		return -1;
 	}
-	if (mkdirs(path)) {
+	if (mkdirs(path, true)) {
 		snprintf(err, errlen, "cannot create output directory '%s': %s", path,
 			 strerror(errno));
 		return -1;
@@ -223,34 +240,16 @@ bool sb_done_has(const char *name, void *arg)
 static void done_line(const char *key, json_t *v, void *arg)
 {
 	struct sb_done *d = arg;
-	json_t *e;
-	size_t i;
 
 	if (strcmp(key, "context") == 0 && json_is_object(v)) {
 		json_decref(d->context);
 		d->context = json_incref(v);
-		return;
-	}
-	if (strcmp(key, "name") == 0 && json_is_string(v)) {	/* as registered */
+	} else if (strcmp(key, "name") == 0 && json_is_string(v)) {	/* as registered */
 		if (SB_GROW(d->names, d->cap, d->n + 1) == 0)
 			d->names[d->n++] = strdup(json_string_value(v));
-		return;
+	} else if (strcmp(key, "benchmarks") == 0 && json_is_array(v)) {
+		json_array_extend(d->benchmarks, v);
 	}
-	if (strcmp(key, "benchmarks") || !json_is_array(v))
-		return;
-	json_array_foreach(v, i, e) {
-		json_array_append(d->benchmarks, e);
-	}
-}
-
-/* A CSV row's run name belongs to a finished benchmark (point.h's rule:
- * the registered name, or it followed by Google Benchmark's own parts). */
-static bool done_has_run(const char *run_name, const struct sb_done *d)
-{
-	for (int i = 0; i < d->n; i++)
-		if (sb_name_belongs(run_name, d->names[i]))
-			return true;
-	return false;
 }
 
 void sb_done_free(struct sb_done *d)
@@ -276,28 +275,30 @@ static int copy_done_rows(FILE *in, const char *src, int fd, const struct sb_don
 
 	while (!rc && (n = getline(&line, &cap, in)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
 		char *comma = strchr(line, ','), why[128];
+		bool keep = false;
 
 		lineno++;
 		if (line[n - 1] != '\n')
 			continue;	/* the last, cut by a kill */
 		if ((*rows)++ == 0) {
-			if (!sb_csv_header_ok(line)) {
+			keep = sb_csv_header_ok(line);
+			if (!keep) {
 				snprintf(err, errlen, "%s:1: not results.csv's header", src);
 				rc = -2;
-				continue;
 			}
 		} else if (sb_csv_check_row(line, why, sizeof(why)) || !comma) {
 			snprintf(err, errlen, "%s:%d: not a results.csv row (%s)", src, lineno,
 				 comma ? why : "no field");
 			rc = -2;
-			continue;
 		} else {
+			/* the run name, a finished benchmark's (point.h's rule: the
+			 * registered name, or it followed by Google Benchmark's parts) */
 			*comma = '\0';
-			if (!done_has_run(line, d))
-				continue;
+			for (int i = 0; i < d->n && !keep; i++)
+				keep = sb_name_belongs(line, d->names[i]);
 			*comma = ',';
 		}
-		if (sb_write_all(fd, line, (size_t)n))
+		if (keep && sb_write_all(fd, line, (size_t)n))
 			rc = errno;
 	}
 	free(line);
@@ -331,54 +332,12 @@ static int keep_done_rows(const char *src, const char *dir, const struct sb_done
 		e = errno;
 	if (close(fd) && !e)
 		e = errno;
-	if (rc == -2) {
-		unlink(tmp);
-		return -2;	/* not a results.csv: a usage error (err names the line) */
-	}
-	if (e || rows == 0) {
+	if (rc != -2 && (e || rows == 0))
 		snprintf(err, errlen, "cannot rewrite %s: %s", src, e ? strerror(e) : "empty");
-		unlink(tmp);
-		return -1;
-	}
-	if (sb_file_commit(tmp, dst, err, errlen)) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
-/* gbench.json from the log: the latest context, every finished benchmark. */
-static int write_json_from_log(const char *dir, const struct sb_done *d, char *err,
-			       size_t errlen)
-{
-	char path[SB_PATH];
-	json_t *j = json_object();
-	int rc;
-
-	path_of(path, dir, "gbench.json");
-	json_object_set_new(j, "context", d->context ? json_incref(d->context) : json_object());
-	json_object_set(j, "benchmarks", d->benchmarks);
-	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
-	json_decref(j);
-	return rc;
-}
-
-/* An absent file, or one resume may read (results.h's bounds); false with
- * err saying why not. */
-static bool input_ok(const char *dir, const char *path, char *err, size_t errlen)
-{
-	char why[PATH_MAX + 256];
-	FILE *f;
-
-	if (access(path, F_OK) && errno == ENOENT)
-		return true;
-	f = sb_input_open(path, why, sizeof(why));
-	if (f) {
-		fclose(f);
-		return true;
-	}
-	snprintf(err, errlen, "cannot resume '%s': %s", dir, why);
-	return false;
+	else if (rc != -2 && sb_file_commit(tmp, dst, err, errlen) == 0)
+		return 0;
+	unlink(tmp);
+	return rc == -2 ? -2 : -1;	/* -2: not a results.csv, a usage error */
 }
 
 /* DIR/NAME.partial if it exists, else DIR/NAME, into src; partial: the
@@ -391,28 +350,36 @@ static void resume_source(const char *dir, const char *name, char *src, char *pa
 		strcpy(src, partial);
 }
 
-/* runs.jsonl: its finished benchmarks into d, the cut lines dropped, in
- * DIR/runs.jsonl.partial. */
-static int resume_log(const char *dir, struct sb_done *d, char *err, size_t errlen)
+/* DIR/NAME (runs.jsonl, windows.jsonl): its whole lines (with keep:
+ * those of finished benchmarks) each to fn, in DIR/NAME.partial */
+static int resume_jsonl(const char *dir, const char *name, bool (*keep)(const char *, void *),
+			void (*fn)(const char *, json_t *, void *), struct sb_done *d, char *err,
+			size_t errlen)
 {
-	char src[SB_PATH], logp[SB_PATH];
+	char src[SB_PATH], partial[SB_PATH], why[PATH_MAX + 256];
+	FILE *f;
 	int dropped;
 
-	resume_source(dir, "runs.jsonl", src, logp);
-	if (!input_ok(dir, src, err, errlen))
-		return -2;
-	if (access(src, F_OK)) {
+	resume_source(dir, name, src, partial);
+	if (access(src, F_OK) && errno == ENOENT)
 		return 0;	/* killed before any benchmark finished */
-	} else if ((dropped = sb_runlog_compact(src, logp, done_line, d)) < 0) {
+	f = sb_input_open(src, why, sizeof(why));	/* results.h's bounds */
+	if (!f) {
+		snprintf(err, errlen, "cannot resume '%s': %s", dir, why);
+		return -2;
+	}
+	fclose(f);
+	dropped = sb_runlog_compact(src, partial, keep, fn, d);
+	if (dropped < 0) {
 		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s: %s", dir, src,
 			 strerror(errno));
 		return -1;
-	} else if (dropped) {
+	}
+	if (dropped && !keep)
 		fprintf(stderr, "stratbench: resume: %d unfinished line%s of %s dropped (%s "
 			"again)\n", dropped, dropped > 1 ? "s" : "", src,
 			dropped > 1 ? "their benchmarks run" : "its benchmark runs");
-	}
-	if (strcmp(src, logp))
+	if (strcmp(src, partial))
 		unlink(src);
 	return 0;
 }
@@ -423,7 +390,7 @@ int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errle
 	int rc;
 
 	d->benchmarks = json_array();
-	if ((rc = resume_log(dir, d, err, errlen)))
+	if ((rc = resume_jsonl(dir, "runs.jsonl", NULL, done_line, d, err, errlen)))
 		return rc;
 	resume_source(dir, "results.csv", src, partial);
 	if (access(src, F_OK) == 0) {
@@ -435,16 +402,8 @@ int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errle
 	/* windows.jsonl: the lines of finished benchmarks (a line is written
 	 * before its benchmark's runs.jsonl line, so a kill in between leaves
 	 * one of a benchmark that runs again: dropped here, not doubled) */
-	resume_source(dir, "windows.jsonl", src, partial);
-	if (!input_ok(dir, src, err, errlen))
-		return -2;
-	if (sb_timeline_keep(src, partial, sb_done_has, d) < 0) {
-		snprintf(err, errlen, "cannot resume '%s': cannot rewrite %s: %s", dir, src,
-			 strerror(errno));
-		return -1;
-	}
-	if (strcmp(src, partial))
-		unlink(src);
+	if ((rc = resume_jsonl(dir, "windows.jsonl", sb_done_has, NULL, d, err, errlen)))
+		return rc;
 	path_of(path, dir, "gbench.json.partial");
 	unlink(path);	/* GB's, cut short: runs.jsonl has its finished benchmarks */
 	/* and the last session's gbench.json: from now on runs.jsonl.partial
@@ -460,26 +419,37 @@ int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errle
 	return 0;
 }
 
+/* gbench.json from runs.jsonl.partial: the latest context, every finished
+ * benchmark. */
+static int write_json_from_log(const char *dir, char *err, size_t errlen)
+{
+	struct sb_done all = { 0 };
+	char path[SB_PATH];
+	json_t *j = json_object();
+	int rc = -1;
+
+	all.benchmarks = json_array();
+	path_of(path, dir, "runs.jsonl.partial");
+	if (sb_runlog_read(path, done_line, &all, err, errlen) < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	} else {
+		path_of(path, dir, "gbench.json");
+		json_object_set_new(j, "context", all.context ? json_incref(all.context) :
+				    json_object());
+		json_object_set(j, "benchmarks", all.benchmarks);
+		rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
+	}
+	json_decref(j);
+	sb_done_free(&all);
+	return rc;
+}
+
 int sb_rundir_finish(const char *dir, bool resume, char *err, size_t errlen)
 {
-	char path[SB_PATH];
-
 	if (commit_partial(dir, "results.csv", err, errlen))
 		return -1;
 	if (resume) {
-		struct sb_done all = { 0 };
-		int rc;
-
-		all.benchmarks = json_array();
-		path_of(path, dir, "runs.jsonl.partial");
-		if (sb_runlog_read(path, done_line, &all) < 0) {
-			snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-			sb_done_free(&all);
-			return -1;
-		}
-		rc = write_json_from_log(dir, &all, err, errlen);
-		sb_done_free(&all);
-		if (rc)
+		if (write_json_from_log(dir, err, errlen))
 			return -1;
 		sb_rundir_remove(dir, "gbench.json.partial");
 	} else if (commit_partial(dir, "gbench.json", err, errlen)) {

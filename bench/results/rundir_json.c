@@ -19,7 +19,7 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
 {
 	char path[SB_PATH], buf[1024];
 	json_t *j = json_object(), *a = json_array();
-	int i, rc;
+	int i, rc = -1;
 
 	for (i = 0; i < argc; i++)
 		json_array_append_new(a, json_string(argv[i]));
@@ -33,22 +33,12 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
 	json_object_set_new(j, "git_revision", json_string(STRATBENCH_GIT_REV));
 	json_object_set_new(j, "label", label ? json_string(label) : json_null());
 	json_object_set_new(j, "complete", json_boolean(complete));
-	if (sb_pathf(path, "%s/run.json", dir)) {
+	if (sb_pathf(path, "%s/run.json", dir))
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		json_decref(j);
-		return -1;
-	}
-	/* written whole and synced, then renamed (results.h) */
-	rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
+	else	/* written whole and synced, then renamed (results.h) */
+		rc = sb_json_write_file(path, j, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err, errlen);
 	json_decref(j);
 	return rc;
-}
-
-static void no_line(const char *key, json_t *v, void *arg)
-{
-	(void)key;
-	(void)v;
-	(void)arg;
 }
 
 /* run.json says complete: is what the readers take (results_read.c) whole?
@@ -58,21 +48,14 @@ static void no_line(const char *key, json_t *v, void *arg)
  * say --resume runs it again, so it must). */
 static bool files_complete(const char *dir)
 {
-	char path[SB_PATH];
+	char path[SB_PATH], why[SB_ERR_MAX];
 
 	if (sb_pathf(path, "%s/runs.jsonl.partial", dir) == 0 && access(path, F_OK) == 0)
 		return false;
 	if (sb_pathf(path, "%s/gbench.json", dir) == 0 && access(path, F_OK) == 0)
 		return true;
 	sb_pathf(path, "%s/runs.jsonl", dir);
-	return sb_runlog_read(path, no_line, NULL) == 0;	/* -1: resume says why */
-}
-
-static const char *str_of(json_t *j, const char *key)
-{
-	json_t *v = json_object_get(j, key);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
+	return sb_runlog_read(path, NULL, NULL, why, sizeof(why)) == 0;	/* -1: resume says why */
 }
 
 int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,
@@ -82,57 +65,49 @@ int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, cha
 	json_error_t e;
 	json_t *j, *a;
 	const char *rhost, *rmodel, *rrev;
-	size_t i;
+	FILE *f;
+	int rc = -1;
 
 	if (sb_pathf(path, "%s/run.json", dir) || access(path, F_OK)) {
 		snprintf(err, errlen, "cannot resume '%s': no run.json there (not a results "
 			 "directory of stratbench run --out)", dir);
 		return -1;
 	}
-	{	/* a regular file of bounded size (results.h) */
-		FILE *f = sb_input_open(path, err, errlen);
-
-		if (!f)
-			return -1;
-		j = json_loadf(f, 0, &e);
-		fclose(f);
-	}
-	a = j ? json_object_get(j, "argv") : NULL;
-	rhost = j ? str_of(j, "host") : NULL;
-	rmodel = j ? str_of(j, "cpu_model") : NULL;
-	rrev = j ? str_of(j, "git_revision") : NULL;
+	f = sb_input_open(path, err, errlen);	/* a regular file of bounded size (results.h) */
+	if (!f)
+		return -1;
+	j = json_loadf(f, 0, &e);
+	fclose(f);
+	a = json_object_get(j, "argv");
+	rhost = json_string_value(json_object_get(j, "host"));
+	rmodel = json_string_value(json_object_get(j, "cpu_model"));
+	rrev = json_string_value(json_object_get(j, "git_revision"));
+	sb_context_host(host, sizeof(host));
+	sb_context_cpu_model(model, sizeof(model));
 	if (!j || !json_is_array(a) || json_array_size(a) < 1 || !rhost || !rmodel || !rrev ||
 	    !json_is_boolean(json_object_get(j, "complete"))) {
 		snprintf(err, errlen, "cannot resume '%s': %s is malformed%s%s", dir, path,
 			 j ? "" : ": ", j ? "" : e.text);
-		json_decref(j);
-		return -1;
-	}
-	sb_context_host(host, sizeof(host));
-	sb_context_cpu_model(model, sizeof(model));
-	if (strcmp(rhost, host) || strcmp(rmodel, model) ||
-	    json_integer_value(json_object_get(j, "pus")) != sysconf(_SC_NPROCESSORS_CONF)) {
+	} else if (strcmp(rhost, host) || strcmp(rmodel, model) ||
+		   json_integer_value(json_object_get(j, "pus")) != sysconf(_SC_NPROCESSORS_CONF)) {
 		snprintf(err, errlen, "cannot resume '%s': it was recorded on another machine "
 			 "(%s, %s), this is %s, %s", dir, rhost, rmodel, host, model);
-		json_decref(j);
-		return -1;
-	}
-	if (strcmp(rrev, STRATBENCH_GIT_REV)) {
+	} else if (strcmp(rrev, STRATBENCH_GIT_REV)) {
 		snprintf(err, errlen, "cannot resume '%s': it was recorded by revision %s, this "
 			 "is %s (results would mix two builds)", dir, rrev, STRATBENCH_GIT_REV);
-		json_decref(j);
-		return -1;
-	}
-	*complete = json_is_true(json_object_get(j, "complete")) && files_complete(dir);
-	*argc = (int)json_array_size(a);
-	*argv = calloc(*argc + 1, sizeof(char *));
-	for (i = 0; i < json_array_size(a); i++) {
-		const char *s = json_string_value(json_array_get(a, i));
+	} else {
+		*complete = json_is_true(json_object_get(j, "complete")) && files_complete(dir);
+		*argc = (int)json_array_size(a);
+		*argv = calloc(*argc + 1, sizeof(char *));
+		for (size_t i = 0; i < json_array_size(a); i++) {
+			const char *s = json_string_value(json_array_get(a, i));
 
-		(*argv)[i] = strdup(s ? s : "");
+			(*argv)[i] = strdup(s ? s : "");
+		}
+		rc = 0;
 	}
 	json_decref(j);
-	return 0;
+	return rc;
 }
 
 void sb_resume_free_argv(int argc, char **argv)

@@ -87,31 +87,6 @@ int sb_fsync_dir_of(const char *path)
 	return rc;
 }
 
-int sb_mkdirs(const char *dir, char *err, size_t errlen)
-{
-	char path[SB_PATH];
-
-	if (sb_pathf(path, "%s", dir) || !*dir) {
-		snprintf(err, errlen, "bad output directory '%.1000s'", dir);
-		return -1;
-	}
-	for (char *p = path + 1;; p++) {
-		bool last = !*p;
-
-		if (*p && *p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create output directory '%.2000s': %s", path,
-				 strerror(errno));
-			return -1;
-		}
-		if (last)
-			return 0;
-		*p = '/';
-	}
-}
-
 int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen)
 {
 	int fd = open(tmp, O_RDONLY | O_CLOEXEC);
@@ -138,7 +113,7 @@ int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen)
 int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, size_t errlen)
 {
 	char tmp[SB_PATH], *s = json_dumps(j, flags);
-	int fd = -1, rc = -1;
+	int fd, rc = -1;
 
 	if (sb_pathf(tmp, "%s.tmp", path) || !s) {
 		snprintf(err, errlen, "cannot write %s: %s", path, s ? "path too long" :
@@ -150,18 +125,13 @@ int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, siz
 	if (fd < 0 || sb_write_all(fd, s, strlen(s)) || sb_write_all(fd, "\n", 1) ||
 	    fsync(fd)) {
 		snprintf(err, errlen, "cannot write %s: %s", fd < 0 ? tmp : path, strerror(errno));
-		goto out;
-	}
-	if (close(fd)) {
-		fd = -1;
+		if (fd >= 0)
+			close(fd);
+	} else if (close(fd)) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto out;
+	} else {
+		rc = sb_file_commit(tmp, path, err, errlen);
 	}
-	fd = -1;
-	rc = sb_file_commit(tmp, path, err, errlen);
-out:
-	if (fd >= 0)
-		close(fd);
 	if (rc)
 		unlink(tmp);
 	free(s);
@@ -177,7 +147,7 @@ int sb_jsonl_write(int fd, json_t *j)
 {
 	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	size_t n;
-	int rc = -1, e;
+	int rc, e;
 
 	if (!s) {
 		errno = ENOMEM;
@@ -185,10 +155,7 @@ int sb_jsonl_write(int fd, json_t *j)
 	}
 	n = strlen(s);
 	s[n] = '\n';	/* json_dumps leaves room for its NUL: replace it */
-	if (fd >= 0)
-		rc = sb_write_all(fd, s, n + 1);
-	else
-		errno = EBADF;
+	rc = sb_write_all(fd, s, n + 1);
 	e = errno;
 	free(s);
 	errno = e;
@@ -208,20 +175,15 @@ int sb_runlog_open(const char *path, char *err, size_t errlen)
 
 static int add_line(json_t *line)
 {
-	int rc;
+	int rc = 0;
 
-	if (log_fd < 0 || sb_out_failure()) {	/* nothing after a failed write */
-		json_decref(line);
-		return 0;
-	}
-	rc = sb_jsonl_write(log_fd, line);
-	if (rc)
+	/* nothing after a failed write */
+	if (log_fd >= 0 && !sb_out_failure() && (rc = sb_jsonl_write(log_fd, line)))
 		sb_out_fail(log_path, errno);
 	json_decref(line);
 	return rc;
 }
 
-/* {key: v} as one line; takes the reference to v. */
 int sb_runlog_add(const char *key, json_t *v)
 {
 	json_t *line;
@@ -256,20 +218,41 @@ int sb_runlog_close(void)
 	log_fd = -1;		/* closed once, whatever fails */
 	if (fd < 0)
 		return 0;
-	if (fsync(fd)) {
-		sb_out_fail(log_path, errno);
-		rc = -1;
-	}
-	if (close(fd) && !rc) {
-		sb_out_fail(log_path, errno);
-		rc = -1;
-	}
-	return rc;
+	rc = fsync(fd) ? errno : 0;
+	if (close(fd) && !rc)
+		rc = errno;
+	if (rc)
+		sb_out_fail(log_path, rc);
+	return rc ? -1 : 0;
 }
 
-static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg),
-		      void (*fn)(const char *key, json_t *v, void *arg), void *arg, char *err,
-		      size_t errlen)
+/* What a reader does with each line that parses: with keep, only the
+ * lines whose "name" it takes (the others are dropped); with fd open, the
+ * line written there as it was read; each member to fn. */
+struct lines {
+	bool (*keep)(const char *name, void *arg);
+	void (*fn)(const char *key, json_t *v, void *arg);
+	void *arg;
+	int fd, dropped, failed, err;
+};
+
+static void take_line(json_t *line, struct lines *l)
+{
+	const char *name = json_string_value(json_object_get(line, "name")), *key;
+	json_t *v;
+
+	if (l->keep && (!name || !l->keep(name, l->arg))) {
+		l->dropped++;
+		return;
+	}
+	if (l->fd >= 0 && sb_jsonl_write(l->fd, line) && !l->failed++)
+		l->err = errno;
+	if (l->fn)
+		json_object_foreach(line, key, v)
+			l->fn(key, v, l->arg);
+}
+
+static int read_lines(const char *path, struct lines *l, char *err, size_t errlen)
 {
 	FILE *f = sb_input_open(path, err, errlen);
 	char *line = NULL;
@@ -283,21 +266,11 @@ static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg)
 	 * the cap allows */
 	while ((n = getline(&line, &cap, f)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
 		json_t *j = line[n - 1] == '\n' ? json_loads(line, 0, NULL) : NULL;
-		const char *key;
-		json_t *v;
 
-		if (!j || !json_is_object(j) || !json_object_size(j)) {
+		if (j && json_is_object(j) && json_object_size(j))
+			take_line(j, l);
+		else
 			skipped++;
-			json_decref(j);
-			continue;
-		}
-		if (line_fn)
-			line_fn(j, arg);
-		for (void *it = json_object_iter(j); it; it = json_object_iter_next(j, it)) {
-			key = json_object_iter_key(it);
-			v = json_object_iter_value(it);
-			fn(key, v, arg);
-		}
 		json_decref(j);
 	}
 	free(line);
@@ -305,73 +278,38 @@ static int read_lines(const char *path, void (*line_fn)(json_t *line, void *arg)
 	return skipped;
 }
 
-/* Reads a log: fn(key, value, arg) for each member of each line that
- * parses, in order; a line that does not (the tail a SIGKILL cut) is
- * skipped.  Returns the number of lines skipped, or -1 if the file cannot
- * be read. */
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		   void *arg)
+		   void *arg, char *err, size_t errlen)
 {
-	char why[SB_ERR_MAX];
+	struct lines l = { NULL, fn, arg, -1, 0, 0, 0 };
 
-	return read_lines(path, NULL, fn, arg, why, sizeof(why));
+	return read_lines(path, &l, err, errlen);
 }
 
-int sb_runlog_read_err(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
-		       void *arg, char *err, size_t errlen)
-{
-	return read_lines(path, NULL, fn, arg, err, errlen);
-}
-
-struct compact {
-	int fd;
-	int written, failed, err;
-	void (*fn)(const char *key, json_t *v, void *arg);
-	void *arg;
-};
-
-/* a whole line as it was read, then each member to the caller's fn */
-static void compact_line(json_t *line, void *arg)
-{
-	struct compact *c = arg;
-	if (sb_jsonl_write(c->fd, line) == 0)
-		c->written++;
-	else if (!c->failed++)
-		c->err = errno;
-}
-
-static void compact_member(const char *key, json_t *v, void *arg)
-{
-	struct compact *c = arg;
-
-	if (c->fn)
-		c->fn(key, v, c->arg);
-}
-
-int sb_runlog_compact(const char *src, const char *dst,
+int sb_runlog_compact(const char *src, const char *dst, bool (*keep)(const char *name, void *arg),
 		      void (*fn)(const char *key, json_t *v, void *arg), void *arg)
 {
-	char tmp[SB_PATH];
-	struct compact c = { -1, 0, 0, 0, fn, arg };
-	char err[SB_ERR_MAX];
-	int skipped, e;
+	char tmp[SB_PATH], err[SB_ERR_MAX];
+	struct lines l = { keep, fn, arg, -1, 0, 0, 0 };
+	int skipped;
 
 	sb_pathf(tmp, "%s.tmp", dst);
-	c.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (c.fd < 0)
+	l.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (l.fd < 0)
 		return -1;
-	skipped = read_lines(src, compact_line, compact_member, &c, err, sizeof(err));
-	e = skipped < 0 ? errno : c.err;
-	if (!c.failed && skipped >= 0 && fsync(c.fd))
-		c.failed = 1, e = errno;
-	if (close(c.fd) && !c.failed && skipped >= 0)
-		c.failed = 1, e = errno;
-	if (!c.failed && skipped >= 0 && sb_file_commit(tmp, dst, err, sizeof(err)))
-		c.failed = 1, e = errno;
-	if (c.failed || skipped < 0) {
+	skipped = read_lines(src, &l, err, sizeof(err));
+	if (skipped < 0)
+		l.failed = 1, l.err = errno;
+	if (!l.failed && fsync(l.fd))
+		l.failed = 1, l.err = errno;
+	if (close(l.fd) && !l.failed)
+		l.failed = 1, l.err = errno;
+	if (!l.failed && sb_file_commit(tmp, dst, err, sizeof(err)))
+		l.failed = 1, l.err = errno;
+	if (l.failed) {
 		unlink(tmp);
-		errno = e;
+		errno = l.err;
 		return -1;
 	}
-	return skipped;
+	return skipped + l.dropped;
 }

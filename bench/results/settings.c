@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-/* First line of root/path into buf; 0, or -1 with the reason in buf. */
-static int read_line(const char *root, const char *path, char *buf, size_t len)
+int sb_settings_line(const char *root, const char *path, char *buf, size_t len)
 {
 	char full[512];
 	FILE *f;
@@ -37,8 +35,7 @@ static struct sb_setting *next(struct sb_setting *out, int *n, int max, const ch
 	if (*n >= max)
 		return NULL;
 	s = &out[(*n)++];
-	memset(s, 0, sizeof(*s));
-	s->key = key;
+	*s = (struct sb_setting){ .key = key };
 	return s;
 }
 
@@ -51,7 +48,7 @@ static struct sb_setting *file_setting(const char *root, struct sb_setting *out,
 
 	if (!s)
 		return NULL;
-	if (read_line(root, path, buf, sizeof(buf)) == 0) {
+	if (sb_settings_line(root, path, buf, sizeof(buf)) == 0) {
 		s->available = true;
 		snprintf(s->value, sizeof(s->value), "%s", buf);
 	} else {
@@ -124,8 +121,8 @@ int sb_settings_read(const char *root, int nnodes, struct sb_setting *out, int m
 	if (s && !s->available) {	/* intel_pstate says it the other way round */
 		char buf[64];
 
-		if (read_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", buf,
-			      sizeof(buf)) == 0) {
+		if (sb_settings_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", buf,
+				     sizeof(buf)) == 0) {
 			s->available = true;
 			snprintf(s->value, sizeof(s->value), "%s (intel_pstate no_turbo=%s)",
 				 strcmp(buf, "0") ? "0" : "1", buf);

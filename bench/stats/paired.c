@@ -1,6 +1,7 @@
 /* paired.c — Hodges-Lehmann estimate, Wilcoxon signed-rank interval and
  * p-value of paired log ratios (paired.h; why these: docs/precision.md). */
 #include "stats/paired.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,37 +67,30 @@ static double z_upper(double alpha)
 int sb_signrank_k(int n, double alpha, bool *exact)
 {
 	double m = n * (n + 1) / 2.0;
+	double *f = n <= SB_SIGNRANK_EXACT_MAX ? signrank_pmf(n) : NULL, c = 0;
 	int k;
 
-	*exact = n <= SB_SIGNRANK_EXACT_MAX;
-	if (*exact) {
-		double *f = signrank_pmf(n), c = 0;
-
-		k = 0;
-		if (f) {
-			/* smallest x with P(T <= x) >= alpha/2; the relative
-			 * slack keeps an exact tie on the right side of the
-			 * rounding of the sum */
-			for (k = 0; k <= (int)m; k++) {
-				c += f[k];
-				if (c >= alpha / 2 * (1 - 1e-12))
-					break;
-			}
-			free(f);
-		} else {
-			*exact = false;
+	*exact = f != NULL;
+	if (f) {
+		/* smallest x with P(T <= x) >= alpha/2; the relative slack keeps
+		 * an exact tie on the right side of the rounding of the sum */
+		for (k = 0; k <= (int)m; k++) {
+			c += f[k];
+			if (c >= alpha / 2 * (1 - 1e-12))
+				break;
 		}
-		if (*exact)
-			return k < 1 ? 1 : k;
+		free(f);
+	} else {
+		/* P(T <= x) ~ Phi((x + 0.5 - m/2) / sd), continuity-corrected */
+		k = (int)ceil(m / 2 - 0.5 - z_upper(alpha) *
+			      sqrt(n * (n + 1.0) * (2 * n + 1) / 24));
 	}
-	/* P(T <= x) ~ Phi((x + 0.5 - m/2) / sd), continuity-corrected */
-	k = (int)ceil(m / 2 - 0.5 - z_upper(alpha) * sqrt(n * (n + 1.0) * (2 * n + 1) / 24));
 	return k < 1 ? 1 : k;
 }
 
-static int cmp_double(const void *a, const void *b)
+static int cmp_abs(const void *a, const void *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
 
 	return (x > y) - (x < y);
 }
@@ -115,35 +109,23 @@ static double signrank_p(const double *d, int n)
 		return NAN;
 	for (int i = 0; i < n; i++)
 		if (d[i] != 0)
-			ad[nz++] = fabs(d[i]);
+			ad[nz++] = d[i];
 	if (!nz) {
 		free(ad);
 		return 1;
 	}
-	qsort(ad, (size_t)nz, sizeof(*ad), cmp_double);
-	for (int i = 0; i < n; i++) {	/* the average rank of |d[i]| among ad */
-		int lo = 0, hi;
+	qsort(ad, (size_t)nz, sizeof(*ad), cmp_abs);
+	for (int i = 0, j; i < nz; i = j) {	/* tie groups of |d|: ranks i+1 .. j */
+		double t;
 
-		if (d[i] <= 0)
-			continue;
-		while (ad[lo] < d[i])
-			lo++;
-		for (hi = lo; hi + 1 < nz && ad[hi + 1] == d[i]; hi++)
+		for (j = i + 1; j < nz && fabs(ad[j]) == fabs(ad[i]); j++)
 			;
-		v += (lo + hi + 2) / 2.0;	/* ranks lo+1 .. hi+1 */
-	}
-	for (int i = 0; i < nz;) {	/* tie groups of |d| */
-		int j = i;
-
-		while (j + 1 < nz && ad[j + 1] == ad[i])
-			j++;
-		if (j > i) {
-			double t = j - i + 1;
-
-			tied = true;
-			ties += t * t * t - t;
-		}
-		i = j + 1;
+		t = j - i;
+		for (int k = i; k < j; k++)
+			if (ad[k] > 0)
+				v += (i + 1 + j) / 2.0;	/* the group's average rank */
+		tied |= t > 1;
+		ties += t * t * t - t;
 	}
 	free(ad);
 	if (!tied && nz <= SB_SIGNRANK_EXACT_MAX) {
@@ -187,7 +169,7 @@ int sb_paired_ratio(const double *a, const double *b, int n, double conf, struct
 	for (int i = 0; i < n; i++)
 		for (int j = i; j < n; j++)
 			walsh[w++] = (d[i] + d[j]) / 2;
-	qsort(walsh, m, sizeof(*walsh), cmp_double);
+	qsort(walsh, m, sizeof(*walsh), sb_cmp_double);
 	hl = m % 2 ? walsh[m / 2] : (walsh[m / 2 - 1] + walsh[m / 2]) / 2;
 	k = sb_signrank_k(n, 1 - conf, &out->exact);
 	if ((size_t)k > (m + 1) / 2)

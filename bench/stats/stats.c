@@ -129,7 +129,7 @@ double sb_mann_whitney_p_asymptotic(const double *x, int nx, const double *y, in
 	return mwu(x, nx, y, ny, 2);
 }
 
-static int cmp_double(const void *a, const void *b)
+int sb_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -143,7 +143,7 @@ double sb_median(double *v, int n)
 {
 	if (n < 1)
 		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), sb_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -18,6 +18,8 @@ void sb_fmt_value(char *buf, size_t n, double v);
 void sb_fmt_g(char *buf, size_t n, double v, int digits);
 void sb_fmt_p(char *buf, size_t n, double p, int digits);
 void sb_results_base(const char *path, char *buf, size_t n);
+/* stats.c: qsort's order of doubles, ascending */
+int sb_cmp_double(const void *a, const void *b);
 /* stats.c: the median of v[0..n) (sorts v; NaN when n < 1), shared by every
  * reader and the limits */
 double sb_median(double *v, int n);

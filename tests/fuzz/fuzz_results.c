@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sb_results_free(&r);
 	else if (!err[0] || strchr(err, '\n'))
 		abort();	/* a refusal is one line */
-	(void)sb_runlog_read(path, count_line, &lines);
+	(void)sb_runlog_read(path, count_line, &lines, err, sizeof(err));
 	memset(&r, 0, sizeof(r));
 	err[0] = '\0';
 	if (sb_results_load(dir, "ops_per_s", &r, err, sizeof(err)) == 0)
