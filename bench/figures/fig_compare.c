@@ -203,7 +203,6 @@ static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *n
 	sb_results_base(old, ob, sizeof(ob));
 	sb_results_base(new, nb, sizeof(nb));
 	snprintf(name, sizeof(name), "compare-vs-%s", ob);
-	sb_plot_slug(name);
 	nrows = make_rows(c, rows);
 	g = sb_gp_new(p, name, "compare");
 	if (!g) {
@@ -218,10 +217,9 @@ static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *n
 	sb_plot_machine(&c->r[0], old, om, sizeof(om));
 	snprintf(title, sizeof(title), "%%Change of %s (median) from %s to %s\nnew: %s\nold: %s",
 		 c->metric, ob, nb, p->machine, om);
-	sb_gp_caption(g, "%Change per point between two runs", "Solid: an increase, hatched: a "
-		      "decrease; an outlined bar is noisy on either side; * marks a Mann-Whitney "
-		      "U p below 0.05 over the repetitions.");
-	return sb_gp_draw(g, title, nnoisy);
+	return sb_gp_draw(g, title, "%Change per point between two runs", "Solid: an increase, "
+			  "hatched: a decrease; an outlined bar is noisy on either side; * marks a "
+			  "Mann-Whitney U p below 0.05 over the repetitions.", nnoisy);
 }
 
 static int fig_compare(struct sb_plot *p)
