@@ -79,8 +79,8 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 		ls.refy[0] = fl;
 		snprintf(ls.refkey[0], sizeof(ls.refkey[0]), "timing floor %.3g ns", fl);
 		snprintf(ls.reflabel[0], sizeof(ls.reflabel[0]), "timing floor %.3g ns = the "
-			 "smallest p50: a wait is timed by two cycle-counter reads, none reads below "
-			 "it", fl);
+			 "smallest p50: a wait is timed by two cycle-counter reads, none reads "
+			 "below it", fl);
 	}
 	snprintf(name, sizeof(name), "lock-latency-%s", like->pt.placement);
 	if (isfinite(cyc))

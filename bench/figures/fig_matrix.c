@@ -114,8 +114,7 @@ static int collect(struct sb_plot *p, const struct sb_bm *like, struct matrix *m
 	for (int i = 0; i < n; i++)
 		if (is_pair(&p->r->bm[i], like) && add_pair(p, m, &p->r->bm[i]))
 			return -1;
-	if (m->ncpu)
-		qsort(m->cpu, (size_t)m->ncpu, sizeof(*m->cpu), cmp_cpu);
+	qsort(m->cpu, (size_t)m->ncpu, sizeof(*m->cpu), cmp_cpu);	/* m->cpu: never NULL */
 	return 0;
 }
 

@@ -55,8 +55,8 @@ static int add_all(struct sb_plot *p, struct sb_lines *ls, const char *kind, con
 			if (sb_lines_add(ls, b, panels > 1 ? 0 : k, panels > 1 ? k : 0, metric[k],
 					 p->cv_threshold) < 0) {
 				sb_lines_free(ls);
-				snprintf(p->err, p->errlen, "%s: %s: point has no parameter \"batch\" "
-					 "(figure %s needs it)", p->r->path, b->name, name);
+				snprintf(p->err, p->errlen, "%s: %s: point has no parameter "
+					 "\"batch\" (figure %s needs it)", p->r->path, b->name, name);
 				return -1;
 			}
 	}

@@ -26,9 +26,7 @@ struct sb_gp {
 	FILE *dat;
 };
 
-static void put(struct sb_gp *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(struct sb_gp *g, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3))) void put(struct sb_gp *g, const char *fmt, ...)
 {
 	va_list ap;
 	int n;

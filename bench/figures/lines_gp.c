@@ -152,23 +152,17 @@ static void write_extras(const struct sb_lines *ls, struct sb_gp *g, const char 
 	}
 }
 
-/* characters, not bytes: the key's width */
-static int chars(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
 static void key_entry(const char *s, int *n, int *widest)
 {
+	int w = 0;
+
 	if (!*s)
 		return;
+	for (const char *c = s; *c; c++)	/* characters, not bytes: the key's width */
+		w += ((unsigned char)*c & 0xc0) != 0x80;
 	(*n)++;
-	if (chars(s) > *widest)
-		*widest = chars(s);
+	if (w > *widest)
+		*widest = w;
 }
 
 static void write_keybox(const struct sb_lines *ls, struct sb_gp *g, const char *noisykey)

@@ -270,8 +270,8 @@ static void group_note(struct sb_lines *ls, int first, int last, int p, const st
 		if (!z[i].nbad)
 			continue;
 		if (z[i].npos)
-			snprintf(one, sizeof(one), "%s%s%d of %d %s", part, *part ? " " : "", z[i].nbad,
-				 z[i].npos + z[i].nbad, z[i].neg ? "<= 0" : "at 0");
+			snprintf(one, sizeof(one), "%s%s%d of %d %s", part, *part ? " " : "",
+				 z[i].nbad, z[i].npos + z[i].nbad, z[i].neg ? "<= 0" : "at 0");
 		else
 			snprintf(one, sizeof(one), "%s%sall %s", part, *part ? " " : "",
 				 z[i].neg ? "<= 0" : "0");

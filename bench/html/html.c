@@ -13,10 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* --- the checked writer ------------------------------------------------- */
-
-static void rawf(struct sb_html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 static void note_err(struct sb_html *h, int ok)
 {
 	if (!ok && !h->err)
@@ -28,7 +24,7 @@ void sb_html_raw(struct sb_html *h, const char *markup)
 	note_err(h, fputs(markup, h->f) >= 0);
 }
 
-static void rawf(struct sb_html *h, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3))) void rawf(struct sb_html *h, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -88,8 +84,6 @@ void sb_html_linef(struct sb_html *h, const char *tag, const char *cls, const ch
 	el(h, tag, cls, buf, false);
 	sb_html_raw(h, "\n");
 }
-
-/* --- the document -------------------------------------------------------- */
 
 static const char style[] =
 	"body{font:15px/1.45 \"DejaVu Sans\",system-ui,sans-serif;color:#1b1b1b;background:#fff;"
@@ -192,8 +186,6 @@ int sb_html_close(struct sb_html *h, const char *path, char *err, size_t errlen)
 	unlink(h->partial);
 	return -1;
 }
-
-/* --- inline SVG ----------------------------------------------------------- */
 
 /* the reference at s (an id, a url(#…) or a href to #…) that gets the
  * prefix: how many characters come before the name, 0 if none */
@@ -300,8 +292,6 @@ int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err
 	sb_html_raw(h, "</figcaption>\n</figure>\n");
 	return 0;
 }
-
-/* --- DIR/index.html ------------------------------------------------------- */
 
 static void contents(struct sb_html *h, const struct sb_figs *figs)
 {

@@ -89,14 +89,6 @@ static int group_table(struct sb_html *h, const struct sb_results r[2],
 	return end;
 }
 
-static bool in_rows(const struct sb_bm *b, const struct sb_cmp_row *rows, int nrows)
-{
-	for (int i = 0; i < nrows; i++)
-		if (rows[i].old == b || rows[i].new == b)
-			return true;
-	return false;
-}
-
 /* never dropped silently: what only one side has */
 static void one_side(struct sb_html *h, const struct sb_results r[2],
 		     const struct sb_cmp_row *rows, int nrows)
@@ -105,7 +97,11 @@ static void one_side(struct sb_html *h, const struct sb_results r[2],
 
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < r[s].n; i++) {
-			if (in_rows(&r[s].bm[i], rows, nrows))
+			bool in = false;
+
+			for (int k = 0; k < nrows && !in; k++)
+				in = rows[k].old == &r[s].bm[i] || rows[k].new == &r[s].bm[i];
+			if (in)
 				continue;
 			if (!n++)
 				sb_html_raw(h, "<ul>\n");

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- values -------------------------------------------------------------- */
-
 bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n)
 {
 	json_t *v = json_object_get(context, key);
@@ -31,8 +29,6 @@ bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n)
 							json_number_value(x));
 	return v != NULL;
 }
-
-/* --- fingerprint and quietness -------------------------------------------- */
 
 struct ctx_key {
 	const char *key, *what;

@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- summary tables ------------------------------------------------------- */
-
 /* b's CV % of ops_per_s over its repetitions (NaN: none) and how many */
 static double bm_cv(const struct sb_bm *b, int *nreps)
 {
@@ -105,8 +103,7 @@ static int fam_collect(const struct sb_results *r, const char *name, struct fam 
 	for (int i = 0; i < r->n; i++)
 		if (!strcmp(family_of(&r->bm[i]), name))
 			f->b[f->n++] = &r->bm[i];
-	if (f->n)
-		qsort(f->b, (size_t)f->n, sizeof(const struct sb_bm *), cmp_bm);	/* NOLINT */
+	qsort(f->b, (size_t)f->n, sizeof(const struct sb_bm *), cmp_bm);	/* NOLINT */
 	for (int i = 0; i < f->n; i++) {
 		struct sb_stat s;
 
