@@ -96,11 +96,6 @@ struct row {
 	char label[600];
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* one family's header (what its points share) and its bars, keyed by
  * what differs between them (sb_lines: sorted by the typed fields) */
 static int family_rows(const struct cmp *c, const char *fam, struct row *rows)
@@ -127,32 +122,26 @@ static int family_rows(const struct cmp *c, const char *fam, struct row *rows)
 	return k;
 }
 
-/* every family in name order, then the untyped bars by name */
+/* every family in name order (sb_lines sorts by family first), then the
+ * untyped bars */
 static int make_rows(const struct cmp *c, struct row *rows)
 {
-	const char **fam = calloc((size_t)c->n + 1, sizeof(char *));
-	int nf = 0, k = 0;
+	struct sb_lines all = { .xkey = "", .npanels = 1 };
+	int k = 0;
 
-	for (int i = 0; fam && i < c->n; i++) {
-		int j = 0;
-
-		if (!c->bar[i].old->has_point)
-			continue;
-		while (j < nf && strcmp(fam[j], c->bar[i].old->pt.family))
-			j++;
-		if (j == nf)
-			fam[nf++] = c->bar[i].old->pt.family;
-	}
-	if (nf)
-		qsort(fam, (size_t)nf, sizeof(*fam), cmp_str);
-	for (int f = 0; f < nf; f++)
-		k += family_rows(c, fam[f], rows + k);
+	for (int i = 0; i < c->n; i++)
+		if (c->bar[i].old->has_point)
+			sb_lines_get(&all, &c->bar[i].old->pt, 0);
+	sb_lines_finish(&all);
+	for (int l = 0; l < all.n; l++)
+		if (!l || strcmp(all.l[l].f.family, all.l[l - 1].f.family))
+			k += family_rows(c, all.l[l].f.family, rows + k);
+	sb_lines_free(&all);
 	for (int i = 0; i < c->n; i++)
 		if (!c->bar[i].old->has_point) {
 			rows[k].bar = i;
 			snprintf(rows[k++].label, sizeof(rows[0].label), "%s", c->bar[i].old->name);
 		}
-	free(fam);
 	return k;
 }
 
@@ -193,7 +182,7 @@ static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *n
 {
 	struct row *rows = calloc(2 * (size_t)c->n + 1, sizeof(*rows));
 	char name[300], ob[200], nb[200], om[400], title[2000], noisy_key[64];
-	int nnoisy = 0, nrows;
+	int nnoisy = 0;
 	struct sb_gp *g;
 
 	if (!rows) {
@@ -203,25 +192,21 @@ static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *n
 	sb_results_base(old, ob, sizeof(ob));
 	sb_results_base(new, nb, sizeof(nb));
 	snprintf(name, sizeof(name), "compare-vs-%s", ob);
-	sb_plot_slug(name);
-	nrows = make_rows(c, rows);
 	g = sb_gp_new(p, name, "compare");
-	if (!g) {
-		free(rows);
-		return -1;
-	}
-	write_rows(c, g, rows, nrows, &nnoisy);
+	if (g)
+		write_rows(c, g, rows, make_rows(c, rows), &nnoisy);
 	free(rows);
+	if (!g)
+		return -1;
 	snprintf(noisy_key, sizeof(noisy_key), "CV > %g %% on either side (noisy)",
 		 p->cv_threshold);
 	sb_gp_str(g, "noisykey", noisy_key);
 	sb_plot_machine(&c->r[0], old, om, sizeof(om));
 	snprintf(title, sizeof(title), "%%Change of %s (median) from %s to %s\nnew: %s\nold: %s",
 		 c->metric, ob, nb, p->machine, om);
-	sb_gp_caption(g, "%Change per point between two runs", "Solid: an increase, hatched: a "
-		      "decrease; an outlined bar is noisy on either side; * marks a Mann-Whitney "
-		      "U p below 0.05 over the repetitions.");
-	return sb_gp_draw(g, title, nnoisy);
+	return sb_gp_draw(g, title, "%Change per point between two runs", "Solid: an increase, "
+			  "hatched: a decrease; an outlined bar is noisy on either side; * marks a "
+			  "Mann-Whitney U p below 0.05 over the repetitions.", nnoisy);
 }
 
 static int fig_compare(struct sb_plot *p)

@@ -60,54 +60,39 @@ static void name_reference(struct sb_lines *ls, unsigned kinds)
 	}
 }
 
-static bool in_figure(const struct sb_bm *b, const char *family)
+static bool in_figure(const struct sb_bm *b, const struct sb_bm *like)
 {
 	return b->has_point && strcmp(b->pt.family, "calibrate") &&
-	       (!family || !strcmp(b->pt.family, family));
+	       (!like || !strcmp(b->pt.family, like->pt.family));
 }
 
-static int draw(struct sb_plot *p, const char *family)
+static int draw(struct sb_plot *p, const struct sb_bm *like)
 {
 	static const char *const skip[] = { "mode", NULL };
+	const char *family = like->pt.family;
 	struct sb_lines ls = { .xkey = "threads", .skip = skip, .npanels = 1,
 			       .xlabel = "threads (log2 scale)", .yfmt = { "%g" } };
 	char name[200], what[200], how[300];
 	unsigned kinds = 0;
-	int rc;
 
 	for (int i = 0; i < p->r->n; i++) {
 		const struct sb_bm *b = &p->r->bm[i];
 
-		if (in_figure(b, family) && sb_lines_add(&ls, b, 0, 0, "of_limit", p->cv_threshold) > 0)
+		if (in_figure(b, like) && sb_lines_add(&ls, b, 0, 0, "of_limit", p->cv_threshold) > 0)
 			kinds |= kind_of(&b->pt);
 	}
 	name_reference(&ls, kinds);
 	snprintf(name, sizeof(name), "%s-of-limit", family);
-	sb_plot_slug(name);
 	snprintf(what, sizeof(what), "%s: throughput as a fraction of %s", family,
 		 kinds == K_SCALING ? "its scaling reference" : "limit_ops");
 	snprintf(how, sizeof(how), "1 is the reference named in the key and above the dashed "
 		 "line; medians of the repetitions, bars min–max; red circles: CV above %g %%.",
 		 p->cv_threshold);
-	rc = sb_lines_draw(p, &ls, name, what, NULL, how);
-	sb_lines_free(&ls);
-	return rc;
+	return sb_lines_draw(p, &ls, name, what, NULL, how);
 }
 
 static int fig_of_limit(struct sb_plot *p)
 {
-	const struct sb_results *r = p->r;
-
-	for (int i = 0; i < r->n; i++) {
-		bool seen = false;
-
-		if (!in_figure(&r->bm[i], NULL))
-			continue;
-		for (int j = 0; j < i && !seen; j++)
-			seen = in_figure(&r->bm[j], r->bm[i].pt.family);
-		if (!seen && draw(p, r->bm[i].pt.family))
-			return -1;
-	}
-	return 0;
+	return sb_plot_each(p, in_figure, draw);
 }
 SB_FIGURE(fig_of_limit, SB_FIG_RESULTS, 30)

@@ -17,10 +17,10 @@
 
 static const char *const parts[] = { "p50", "p99", NULL };
 
-static bool in_figure(const struct sb_bm *b, const char *place)
+static bool in_figure(const struct sb_bm *b, const struct sb_bm *like)
 {
 	return b->has_point && !strcmp(b->pt.family, "lock") &&
-	       (!place || !strcmp(b->pt.placement, place));
+	       (!like || !strcmp(b->pt.placement, like->pt.placement));
 }
 
 /* the smallest p50 of the run's lock points: the timing floor */
@@ -57,20 +57,7 @@ static double counter_read_ns(const struct sb_results *r)
 	return NAN;
 }
 
-static void set_floor(struct sb_plot *p, struct sb_lines *ls)
-{
-	double fl = floor_ns(p->r);
-
-	if (!isfinite(fl))
-		return;
-	ls->nref = 1;
-	ls->refy[0] = fl;
-	snprintf(ls->refkey[0], sizeof(ls->refkey[0]), "timing floor %.3g ns", fl);
-	snprintf(ls->reflabel[0], sizeof(ls->reflabel[0]), "timing floor %.3g ns = the smallest "
-		 "p50: a wait is timed by two cycle-counter reads, none reads below it", fl);
-}
-
-static int draw(struct sb_plot *p, const char *place)
+static int draw(struct sb_plot *p, const struct sb_bm *like)
 {
 	struct sb_lines ls = {
 		.xkey = "threads", .parts = parts, .npanels = 1, .logy = { true },
@@ -80,18 +67,22 @@ static int draw(struct sb_plot *p, const char *place)
 		.notedt = { 1, 2 },
 	};
 	char name[300], how[600], one[100] = "";
-	double cyc;
-	int rc;
+	double cyc = counter_read_ns(p->r), fl = floor_ns(p->r);
 
 	for (int i = 0; i < p->r->n; i++)
-		if (in_figure(&p->r->bm[i], place)) {
+		if (in_figure(&p->r->bm[i], like)) {
 			sb_lines_add(&ls, &p->r->bm[i], 0, 0, "wait_p50_ns", p->cv_threshold);
 			sb_lines_add(&ls, &p->r->bm[i], 1, 0, "wait_p99_ns", p->cv_threshold);
 		}
-	set_floor(p, &ls);
-	snprintf(name, sizeof(name), "lock-latency-%s", place);
-	sb_plot_slug(name);
-	cyc = counter_read_ns(p->r);
+	if (isfinite(fl)) {
+		ls.nref = 1;
+		ls.refy[0] = fl;
+		snprintf(ls.refkey[0], sizeof(ls.refkey[0]), "timing floor %.3g ns", fl);
+		snprintf(ls.reflabel[0], sizeof(ls.reflabel[0]), "timing floor %.3g ns = the "
+			 "smallest p50: a wait is timed by two cycle-counter reads, none reads "
+			 "below it", fl);
+	}
+	snprintf(name, sizeof(name), "lock-latency-%s", like->pt.placement);
 	if (isfinite(cyc))
 		snprintf(one, sizeof(one), " (one read: %.3g ns, calibrate/uncontended op=cycles)",
 			 cyc);
@@ -100,27 +91,12 @@ static int draw(struct sb_plot *p, const char *place)
 		 "smallest p50 of the run: a p50 on it is the cost of the cycle-counter reads%s "
 		 "around an uncontended acquire, not resolved; a red circle marks a CV above "
 		 "%g %%.", one, p->cv_threshold);
-	rc = sb_lines_draw(p, &ls, name, "lock: sampled acquisition wait against threads",
-			   NULL, how);
-	sb_lines_free(&ls);
-	return rc;
+	return sb_lines_draw(p, &ls, name, "lock: sampled acquisition wait against threads",
+			     NULL, how);
 }
 
 static int fig_lock_latency(struct sb_plot *p)
 {
-	const struct sb_results *r = p->r;
-
-	for (int i = 0; i < r->n; i++) {
-		const struct sb_bm *b = &r->bm[i];
-		bool seen = false;
-
-		if (!in_figure(b, NULL))
-			continue;
-		for (int j = 0; j < i && !seen; j++)
-			seen = in_figure(&r->bm[j], b->pt.placement);
-		if (!seen && draw(p, b->pt.placement))
-			return -1;
-	}
-	return 0;
+	return sb_plot_each(p, in_figure, draw);
 }
 SB_FIGURE(fig_lock_latency, SB_FIG_RESULTS, 20)

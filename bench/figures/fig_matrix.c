@@ -14,11 +14,15 @@ struct cpu {
 	int id, pkg, node;
 };
 
+struct pair {
+	int a, b;		/* the measured pair's CPUs */
+	double ns;
+};
+
 struct matrix {
 	struct cpu *cpu;
 	int ncpu;
-	int *a, *b;		/* each measured pair's CPUs */
-	double *ns;
+	struct pair *pair;
 	int npair;
 };
 
@@ -48,12 +52,12 @@ static void add_cpu(struct matrix *m, int id, double pkg, double node)
 	m->cpu[m->ncpu++].node = isnan(node) ? 0 : (int)node;
 }
 
-static bool is_pair(const struct sb_bm *b, const char *op)
+static bool is_pair(const struct sb_bm *b, const struct sb_bm *like)
 {
 	const char *o = b->has_point ? sb_params_get(&b->pt.params, "op") : NULL;
 
 	return o && !strcmp(b->pt.family, "calibrate") && !strcmp(b->pt.strategy, "c2c") &&
-	       (!op || !strcmp(o, op));
+	       (!like || !strcmp(o, sb_params_get(&like->pt.params, "op")));
 }
 
 static int add_pair(struct sb_plot *p, struct matrix *m, const struct sb_bm *b)
@@ -72,9 +76,7 @@ static int add_pair(struct sb_plot *p, struct matrix *m, const struct sb_bm *b)
 		return 0;
 	add_cpu(m, a, sb_entry_value(b->entry, "pkg_a"), sb_entry_value(b->entry, "node_a"));
 	add_cpu(m, c, sb_entry_value(b->entry, "pkg_b"), sb_entry_value(b->entry, "node_b"));
-	m->a[m->npair] = a;
-	m->b[m->npair] = c;
-	m->ns[m->npair++] = s.median;
+	m->pair[m->npair++] = (struct pair){ a, c, s.median };
 	return 0;
 }
 
@@ -82,9 +84,9 @@ static void write_cells(const struct matrix *m, FILE *f)
 {
 	fputs("# i j one_way_ns (both orders of each measured pair)\n", f);
 	for (int k = 0; k < m->npair; k++) {
-		int i = pos_of(m, m->a[k]), j = pos_of(m, m->b[k]);
+		int i = pos_of(m, m->pair[k].a), j = pos_of(m, m->pair[k].b);
 
-		fprintf(f, "%d %d %.6g\n%d %d %.6g\n", i, j, m->ns[k], j, i, m->ns[k]);
+		fprintf(f, "%d %d %.6g\n%d %d %.6g\n", i, j, m->pair[k].ns, j, i, m->pair[k].ns);
 	}
 	/* the outlines: x0 y0 x1 y1 kind (1 package, 2 NUMA node) */
 	fputs("\n\n# x0 y0 x1 y1 kind (1: package boundary, 2: NUMA node boundary)\n", f);
@@ -99,36 +101,33 @@ static void write_cells(const struct matrix *m, FILE *f)
 	}
 }
 
-static int collect(struct sb_plot *p, const char *op, struct matrix *m)
+static int collect(struct sb_plot *p, const struct sb_bm *like, struct matrix *m)
 {
 	int n = p->r->n;
 
 	m->cpu = calloc(2 * (size_t)n + 1, sizeof(*m->cpu));
-	m->a = calloc((size_t)n + 1, sizeof(int));
-	m->b = calloc((size_t)n + 1, sizeof(int));
-	m->ns = calloc((size_t)n + 1, sizeof(double));
-	if (!m->cpu || !m->a || !m->b || !m->ns) {
+	m->pair = calloc((size_t)n + 1, sizeof(*m->pair));
+	if (!m->cpu || !m->pair) {
 		snprintf(p->err, p->errlen, "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
-		if (is_pair(&p->r->bm[i], op) && add_pair(p, m, &p->r->bm[i]))
+		if (is_pair(&p->r->bm[i], like) && add_pair(p, m, &p->r->bm[i]))
 			return -1;
-	if (m->ncpu)
-		qsort(m->cpu, (size_t)m->ncpu, sizeof(*m->cpu), cmp_cpu);
+	qsort(m->cpu, (size_t)m->ncpu, sizeof(*m->cpu), cmp_cpu);	/* m->cpu: never NULL */
 	return 0;
 }
 
-static int draw(struct sb_plot *p, const char *op)
+static int draw(struct sb_plot *p, const struct sb_bm *like)
 {
+	const char *op = sb_params_get(&like->pt.params, "op");
 	struct matrix m = { 0 };
 	char name[200], title[1000], what[200];
 	struct sb_gp *g = NULL;
-	int rc = collect(p, op, &m);
+	int rc = collect(p, like, &m);
 
 	if (!rc && m.npair) {
 		snprintf(name, sizeof(name), "latency-matrix-%s", op);
-		sb_plot_slug(name);
 		g = sb_gp_new(p, name, "latency-matrix");
 		rc = g ? 0 : -1;
 	}
@@ -146,34 +145,17 @@ static int draw(struct sb_plot *p, const char *op)
 		snprintf(title, sizeof(title), "%s, ns — %s\nmedian of the timed batches of each "
 			 "pair (calibrate, run once: no CV); %d CPUs, %d pair%s", what, p->machine,
 			 m.ncpu, m.npair, m.npair > 1 ? "s" : "");
-		sb_gp_wrap(title, sizeof(title));
-		sb_gp_caption(g, what, "Darker is slower; packages are outlined solid, NUMA nodes "
-			      "dashed; hatched cells were not measured.");
-		rc = sb_gp_draw(g, title, 0);
+		sb_gp_wrap(title);
+		rc = sb_gp_draw(g, title, what, "Darker is slower; packages are outlined solid, "
+				"NUMA nodes dashed; hatched cells were not measured.", 0);
 	}
 	free(m.cpu);
-	free(m.a);
-	free(m.b);
-	free(m.ns);
+	free(m.pair);
 	return rc;
 }
 
 static int fig_latency_matrix(struct sb_plot *p)
 {
-	const struct sb_results *r = p->r;
-
-	for (int i = 0; i < r->n; i++) {
-		const char *op;
-		bool seen = false;
-
-		if (!is_pair(&r->bm[i], NULL))
-			continue;
-		op = sb_params_get(&r->bm[i].pt.params, "op");
-		for (int j = 0; j < i && !seen; j++)
-			seen = is_pair(&r->bm[j], op);
-		if (!seen && draw(p, op))
-			return -1;
-	}
-	return 0;
+	return sb_plot_each(p, is_pair, draw);
 }
 SB_FIGURE(fig_latency_matrix, SB_FIG_RESULTS, 40)

@@ -223,27 +223,6 @@ static void group_of(const struct sb_point_fields *f, char *buf, size_t n)
 	snprintf(buf, n, "%s|%s", g, f->placement);
 }
 
-static int machines_in(const struct merged *m, const char *grp)
-{
-	const char *seen[64];
-	int n = 0;
-	char g[1600];
-
-	for (int i = 0; i < m->n && n < 64; i++) {
-		const char *mach = sb_params_get(&m->row[i].f.params, "machine");
-		int k = 0;
-
-		group_of(&m->row[i].f, g, sizeof(g));
-		if (strcmp(g, grp))
-			continue;
-		while (k < n && strcmp(seen[k], mach))
-			k++;
-		if (k == n)
-			seen[n++] = mach;
-	}
-	return n;
-}
-
 static void fig_name(const struct sb_point_fields *f, char *name, size_t n)
 {
 	static const char *const skip[] = { "machine", NULL };
@@ -254,10 +233,10 @@ static void fig_name(const struct sb_point_fields *f, char *name, size_t n)
 		*c = *c == ';' ? '_' : *c == '=' ? '-' : *c;
 	snprintf(name, n, "machines-%s_%s%s%s-%s%s%s", f->family, f->strategy, *f->lock ? "_lock-" :
 		 "", f->lock, f->placement, *params ? "-" : "", params);
-	sb_plot_slug(name);
 }
 
-static int draw_group(struct sb_plot *p, const struct merged *m, const char *grp, int nmach)
+/* a line per machine: none unless two or more measured the group */
+static int draw_group(struct sb_plot *p, const struct merged *m, const char *grp)
 {
 	static const char *const bare[] = { "machine", NULL };
 	static const char *const skip[] = { NULL };
@@ -265,7 +244,7 @@ static int draw_group(struct sb_plot *p, const struct merged *m, const char *grp
 			       .xlabel = "threads (log2 scale)", .yfmt = { "%.1s%c" } };
 	char g[1600], name[1600], what[300], ylabel[200], how[300];
 	struct sb_line *l;
-	int first = -1, rc;
+	int first = -1;
 
 	for (int i = 0; i < m->n; i++) {
 		group_of(&m->row[i].f, g, sizeof(g));
@@ -276,6 +255,10 @@ static int draw_group(struct sb_plot *p, const struct merged *m, const char *grp
 		if (l)
 			sb_line_put(&ls, l, m->row[i].f.threads, 0, &m->row[i].s, p->cv_threshold);
 	}
+	if (ls.n < 2) {		/* one machine: nothing to compare */
+		sb_lines_free(&ls);
+		return 0;
+	}
 	fig_name(&m->row[first].f, name, sizeof(name));
 	if (!strcmp(m->metric, "ops_per_s"))
 		snprintf(ylabel, sizeof(ylabel), "%s", sb_plot_ops_label(m->row[first].f.family));
@@ -283,12 +266,10 @@ static int draw_group(struct sb_plot *p, const struct merged *m, const char *grp
 		snprintf(ylabel, sizeof(ylabel), "%s (median)", m->metric);
 	ls.ylabel[0] = ylabel;
 	snprintf(what, sizeof(what), "%s %s on %d machines against threads",
-		 m->row[first].f.family, m->metric, nmach);
+		 m->row[first].f.family, m->metric, ls.n);
 	snprintf(how, sizeof(how), "A line per machine; medians of its repetitions, bars "
 		 "min–max; red circles: CV above %g %%.", p->cv_threshold);
-	rc = sb_lines_draw(p, &ls, name, what, NULL, how);
-	sb_lines_free(&ls);
-	return rc;
+	return sb_lines_draw(p, &ls, name, what, NULL, how);
 }
 
 static int draw_all(struct sb_plot *p, const struct merged *m)
@@ -297,15 +278,13 @@ static int draw_all(struct sb_plot *p, const struct merged *m)
 
 	for (int i = 0; i < m->n; i++) {
 		bool seen = false;
-		int n;
 
 		group_of(&m->row[i].f, g, sizeof(g));
 		for (int j = 0; j < i && !seen; j++) {
 			group_of(&m->row[j].f, h, sizeof(h));
 			seen = !strcmp(g, h);
 		}
-		n = seen ? 0 : machines_in(m, g);
-		if (n > 1 && draw_group(p, m, g, n))	/* one machine: nothing to compare */
+		if (!seen && draw_group(p, m, g))
 			return -1;
 	}
 	return 0;

@@ -41,7 +41,8 @@ static bool is_shootdown(const struct sb_bm *b, const char *counter)
 	return s.n > 0;
 }
 
-/* every point in the figure: its metric(s) at its batch size */
+/* every point in the figure: its metric(s) at its batch size; ls freed
+ * when one lacks the batch size */
 static int add_all(struct sb_plot *p, struct sb_lines *ls, const char *kind, const char *name,
 		   const char *const metric[2], int panels)
 {
@@ -52,8 +53,12 @@ static int add_all(struct sb_plot *p, struct sb_lines *ls, const char *kind, con
 			continue;
 		for (int k = 0; k < 2 && metric[k]; k++)
 			if (sb_lines_add(ls, b, panels > 1 ? 0 : k, panels > 1 ? k : 0, metric[k],
-					 p->cv_threshold) < 0)
-				return sb_plot_need(p, b, "batch", name);
+					 p->cv_threshold) < 0) {
+				sb_lines_free(ls);
+				snprintf(p->err, p->errlen, "%s: %s: point has no parameter "
+					 "\"batch\" (figure %s needs it)", p->r->path, b->name, name);
+				return -1;
+			}
 	}
 	return 0;
 }
@@ -63,7 +68,6 @@ static int draw_sim(struct sb_plot *p, const struct fig *f)
 	struct sb_lines ls = { .xkey = "batch", .npanels = 1, .logy = { f->logy },
 			       .xlabel = "pages per batch (log2 scale)", .ylabel = { f->ylabel } };
 	char how[300];
-	int rc;
 
 	if (f->metric[1]) {
 		ls.parts = flush_parts;
@@ -79,14 +83,12 @@ static int draw_sim(struct sb_plot *p, const struct fig *f)
 		snprintf(ls.reflabel[0], sizeof(ls.reflabel[0]), "1: responders run as fast as "
 			 "without shootdowns");
 	}
-	rc = add_all(p, &ls, "ns_per_page", f->name, f->metric, 1);
+	if (add_all(p, &ls, "ns_per_page", f->name, f->metric, 1))
+		return -1;
 	snprintf(how, sizeof(how), "Simulated machine; medians of the repetitions, bars "
 		 "min–max; red circles: CV above %g %%; log axes name the series they cannot "
 		 "draw (all 0).", p->cv_threshold);
-	if (!rc)
-		rc = sb_lines_draw(p, &ls, f->name, f->what, NULL, how);
-	sb_lines_free(&ls);
-	return rc;
+	return sb_lines_draw(p, &ls, f->name, f->what, NULL, how);
 }
 
 static int fig_shootdown(struct sb_plot *p)
@@ -110,15 +112,13 @@ static int fig_shootdown_kernel(struct sb_plot *p)
 		.pname = { "µs", "TLB IRQs" },
 	};
 	char how[300];
-	int rc = add_all(p, &ls, "us_per_page", "shootdown-kernel", metric, 2);
 
+	if (add_all(p, &ls, "us_per_page", "shootdown-kernel", metric, 2))
+		return -1;
 	snprintf(how, sizeof(how), "The real kernel's TLB shootdowns (madvise/mprotect); IRQs "
 		 "from /proc/interrupts over the team's CPUs; red circles: CV above %g %%.",
 		 p->cv_threshold);
-	if (!rc)
-		rc = sb_lines_draw(p, &ls, "shootdown-kernel", "shootdown, real kernel: cost and "
-				   "TLB IPIs per page against the batch size", NULL, how);
-	sb_lines_free(&ls);
-	return rc;
+	return sb_lines_draw(p, &ls, "shootdown-kernel", "shootdown, real kernel: cost and "
+			     "TLB IPIs per page against the batch size", NULL, how);
 }
 SB_FIGURE(fig_shootdown_kernel, SB_FIG_RESULTS, 80)

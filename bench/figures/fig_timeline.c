@@ -32,13 +32,6 @@ struct tls {
 	char path[SB_PATH];
 };
 
-static void tls_free(struct tls *t)
-{
-	for (int i = 0; i < t->n; i++)
-		free(t->v[i].w);
-	free(t->v);
-}
-
 static int bad(struct sb_plot *p, const struct tls *t, int line, const char *what)
 {
 	snprintf(p->err, p->errlen, "%s line %d: %s (window-timeline needs it)", t->path, line,
@@ -188,15 +181,12 @@ static void write_panels(const struct tls *t, const struct sb_lines *ls, int thr
 	sb_gp_array(g, "LIMIT", ls->n, false);
 	for (int i = 0; i < ls->n; i++) {
 		const struct tl *e = entry_of(t, ls, &ls->l[i], threads);
+		char key[300];
 
-		if (e->nw)
-			sb_gp_str_at(g, "KEY", i + 1, ls->l[i].key);
-		else {		/* the null policy never resets */
-			char key[300];
-
-			snprintf(key, sizeof(key), "%s (no window: no reset logged)", ls->l[i].key);
-			sb_gp_str_at(g, "KEY", i + 1, key);
-		}
+		/* the null policy never resets */
+		snprintf(key, sizeof(key), "%s%s", ls->l[i].key,
+			 e->nw ? "" : " (no window: no reset logged)");
+		sb_gp_str_at(g, "KEY", i + 1, key);
 		sb_gp_num_at(g, "LT", i + 1, ls->l[i].style);
 		sb_gp_num_at(g, "LIMIT", i + 1, e->limit);
 		ymax = fmax(ymax, e->limit);
@@ -226,12 +216,11 @@ static int draw(struct sb_plot *p, const struct tls *t, struct sb_lines *ls, int
 		 "— %s\n%s%sone repetition, the first %d intervals of %ld windows; interval %g ms, "
 		 "limit %g pages", threads, threads > 1 ? "s" : "", p->machine, ls->common,
 		 *ls->common ? "; " : "", SHOWN, e->total, e->interval_ms, e->limit);
-	sb_gp_wrap(title, sizeof(title));
-	sb_gp_caption(g, "Pages admitted per window over time, one panel per policy",
-		      "A box is a window, from its starting reset to the next, as high as the "
-		      "pages admitted in it; the grid marks every interval; the dashed line is "
-		      "the limit; hatched boxes are idle windows.");
-	return sb_gp_draw(g, title, 0);
+	sb_gp_wrap(title);
+	return sb_gp_draw(g, title, "Pages admitted per window over time, one panel per policy",
+			  "A box is a window, from its starting reset to the next, as high as the "
+			  "pages admitted in it; the grid marks every interval; the dashed line is "
+			  "the limit; hatched boxes are idle windows.", 0);
 }
 
 static int fig_timeline(struct sb_plot *p)
@@ -249,7 +238,9 @@ static int fig_timeline(struct sb_plot *p)
 		rc = draw(p, &t, &ls, threads);
 	}
 	sb_lines_free(&ls);
-	tls_free(&t);
+	for (int i = 0; i < t.n; i++)
+		free(t.v[i].w);
+	free(t.v);
 	return rc;
 }
 SB_FIGURE(fig_timeline, SB_FIG_RESULTS, 60)

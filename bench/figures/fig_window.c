@@ -31,35 +31,6 @@ static const struct sb_xy *at_x(const struct sb_line *l, double x)
 	return NULL;
 }
 
-/* the thread counts: the bar groups */
-static int thread_counts(const struct sb_lines *ls, double *xs, int max)
-{
-	int n = 0;
-
-	for (int i = 0; i < ls->n; i++)
-		for (int j = 0; j < ls->l[i].n; j++) {
-			int k = 0;
-
-			while (k < n && xs[k] != ls->l[i].v[j].x)
-				k++;
-			if (k == n && n < max)
-				xs[n++] = ls->l[i].v[j].x;
-		}
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && xs[j - 1] > xs[j]; j--) {
-			double t = xs[j];
-
-			xs[j] = xs[j - 1];
-			xs[j - 1] = t;
-		}
-	return n;
-}
-
-static void put(FILE *f, double v)
-{
-	fprintf(f, isnan(v) ? " NaN" : " %.9g", v);
-}
-
 /* a block per policy: pos, then per panel: median lo hi noisy worst */
 static void write_bars(const struct sb_lines *ls, FILE *f, const double *xs, int nx,
 		       int ngroups, double range[2][2])
@@ -81,11 +52,11 @@ static void write_bars(const struct sb_lines *ls, FILE *f, const double *xs, int
 			for (int p = 0; p < 2; p++) {
 				double top = w ? w->hi[p] : NAN;
 
-				put(f, v->y[p]);
-				put(f, v->lo[p]);
-				put(f, v->hi[p]);
+				sb_gp_dat_num(f, v->y[p]);
+				sb_gp_dat_num(f, v->lo[p]);
+				sb_gp_dat_num(f, v->hi[p]);
 				fprintf(f, " %d", v->noisy[p] && !isnan(v->y[p]));
-				put(f, top);
+				sb_gp_dat_num(f, top);
 				range[p][0] = fmin(range[p][0], fmin(v->y[p], v->lo[p]));
 				range[p][1] = fmax(range[p][1], fmax(fmax(v->y[p], v->hi[p]),
 								isnan(top) ? v->y[p] : top));
@@ -137,7 +108,7 @@ static void write_vars(struct sb_plot *p, const struct sb_lines *ls, struct sb_g
 static int draw(struct sb_plot *p, struct sb_lines *ls)
 {
 	double xs[32], range[2][2] = { { 1, 1 }, { 1, 1 } };
-	int nx = thread_counts(ls, xs, 32), ngroups = 0;
+	int nx = sb_lines_xs(ls, xs, 32), ngroups = 0;	/* the bar groups */
 	char title[1400];
 	struct sb_gp *g;
 
@@ -153,13 +124,12 @@ static int draw(struct sb_plot *p, struct sb_lines *ls)
 	snprintf(title, sizeof(title), "window fidelity per policy — %s\n%s%sbars: median over "
 		 "%d repetition%s of the mean over windows, whiskers min–max, ▲ the worst window",
 		 p->machine, ls->common, *ls->common ? "; " : "", ls->reps, ls->reps > 1 ? "s" : "");
-	sb_gp_wrap(title, sizeof(title));
-	sb_gp_caption(g, "Window fidelity per policy: stretch (window length ÷ interval) and "
-		      "admit_ratio (pages admitted per window ÷ limit) at each thread count",
-		      "Bars start at 1 (the ideal); the triangle is the worst single window, the "
-		      "whisker the spread of the repetitions' means; a red circle marks a noisy "
-		      "mean.");
-	return sb_gp_draw(g, title, ls->nnoisy);
+	sb_gp_wrap(title);
+	return sb_gp_draw(g, title, "Window fidelity per policy: stretch (window length ÷ "
+			  "interval) and admit_ratio (pages admitted per window ÷ limit) at each "
+			  "thread count", "Bars start at 1 (the ideal); the triangle is the worst "
+			  "single window, the whisker the spread of the repetitions' means; a red "
+			  "circle marks a noisy mean.", ls->nnoisy);
 }
 
 static int fig_fidelity(struct sb_plot *p)

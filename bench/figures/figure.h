@@ -1,11 +1,7 @@
 /* figure.h — internal to the figures of `stratbench plot` (plot.c,
  * gnuplot.c, series.c and the fig_*.c files, one per figure family).
- *
- * A figure is shaped here from typed points (point.h) and the shared
- * median (sb_bm_stat): every grouping and series key is a field of the
- * point, never a part of its name.  gnuplot.c writes it: NAME.dat (the
- * numbers), NAME.gp (the variables, plots/common.gp, then the template)
- * and runs gnuplot on it in DIR/plots. */
+ * Every grouping and series key is a field of the point, never a part of
+ * its name. */
 #ifndef STRATBENCH_FIGURE_H
 #define STRATBENCH_FIGURE_H
 
@@ -37,17 +33,23 @@ const char *sb_plot_ops_label(const char *family);
 void sb_plot_slug(char *name);
 /* dir/plots, created when absent; 0, or -1 with err */
 int sb_plot_mkdir(const char *dir, char *err, size_t errlen);
-/* -1 with "FILE: BENCH: point has no parameter \"KEY\" (FIGURE needs it)" */
-int sb_plot_need(struct sb_plot *p, const struct sb_bm *b, const char *key, const char *fig);
+/* One figure per set of p->r's points, in the results' order: draw(p, b)
+ * for each b with in(b, NULL) that no earlier point shares a figure with
+ * (in(earlier, b)); 0, or -1 when a draw fails. */
+int sb_plot_each(struct sb_plot *p, bool (*in)(const struct sb_bm *b, const struct sb_bm *like),
+		 int (*draw)(struct sb_plot *p, const struct sb_bm *like));
 
-/* gnuplot.c: one figure being written.  The variables are gnuplot
- * assignments (strings escaped); arrays are declared with their size,
- * then filled.  sb_gp_draw closes the data, writes NAME.gp, runs gnuplot
- * (any output or a nonzero exit is a failure naming the figure), checks
- * NAME.png and NAME.svg and adds the figure to p->figs; it frees g. */
+/* gnuplot.c: one figure being written, NAME as sb_plot_slug makes it.
+ * The variables are gnuplot assignments (strings escaped); arrays are
+ * declared with their size, then filled.  sb_gp_draw closes the data,
+ * writes NAME.gp, runs gnuplot (any output or a nonzero exit is a failure
+ * naming the figure), checks NAME.png and NAME.svg and adds the figure,
+ * with its caption (what it shows, how to read it), to p->figs; it frees g. */
 struct sb_gp;
 struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl);
 FILE *sb_gp_dat(struct sb_gp *g);
+/* " %.9g", or " NaN": a number of a figure's data */
+void sb_gp_dat_num(FILE *f, double v);
 void sb_gp_num(struct sb_gp *g, const char *var, double v);
 void sb_gp_str(struct sb_gp *g, const char *var, const char *s);
 /* n elements (0: one, "" or 0 as str says: gnuplot parses an empty
@@ -55,10 +57,10 @@ void sb_gp_str(struct sb_gp *g, const char *var, const char *s);
 void sb_gp_array(struct sb_gp *g, const char *var, int n, bool str);
 void sb_gp_num_at(struct sb_gp *g, const char *var, int i, double v);
 void sb_gp_str_at(struct sb_gp *g, const char *var, int i, const char *s);
-void sb_gp_caption(struct sb_gp *g, const char *what, const char *how);
-int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy);
+int sb_gp_draw(struct sb_gp *g, const char *title, const char *what, const char *how,
+	       int nnoisy);
 /* title: wraps at "; " past about 110 characters a line */
-void sb_gp_wrap(char *title, size_t n);
+void sb_gp_wrap(char *title);
 
 /* series.c: lines against x, for lines.gp.  A line is the points whose
  * fields, less x (threads or a parameter) and the figure's fixed
@@ -111,9 +113,11 @@ struct sb_line *sb_lines_get(struct sb_lines *ls, const struct sb_point_fields *
 void sb_line_put(struct sb_lines *ls, struct sb_line *l, double x, int panel,
 		 const struct sb_stat *s, double cv_threshold);
 /* b's metric into its line (part, panel): 1 added, 0 b has no value,
- * -1 b's point lacks x (the caller names it: sb_plot_need). */
+ * -1 b's point lacks x (the caller names it). */
 int sb_lines_add(struct sb_lines *ls, const struct sb_bm *b, int part, int panel,
 		 const char *metric, double cv_threshold);
+/* the lines' distinct x values, at most max, ascending; how many */
+int sb_lines_xs(const struct sb_lines *ls, double *xs, int max);
 /* l is the line of f (and part) */
 bool sb_lines_match(const struct sb_lines *ls, const struct sb_line *l,
 		    const struct sb_point_fields *f, int part);
@@ -123,7 +127,7 @@ void sb_lines_finish(struct sb_lines *ls);
 void sb_lines_free(struct sb_lines *ls);
 /* Finishes ls and draws it as NAME with lines.gp: title "WHAT — machine",
  * then the lines' common fields and stat ("median of N repetitions, bars
- * min–max" when NULL); nothing when ls has no line. */
+ * min–max" when NULL); nothing when ls has no line.  Frees ls's lines. */
 int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, const char *what,
 		  const char *stat, const char *caption_how);
 

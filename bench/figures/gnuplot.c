@@ -24,12 +24,9 @@ struct sb_gp {
 	char *vars;			/* gnuplot assignments */
 	int len, cap;
 	FILE *dat;
-	char caption[2][400];
 };
 
-static void put(struct sb_gp *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(struct sb_gp *g, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3))) void put(struct sb_gp *g, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -81,20 +78,26 @@ struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl)
 	}
 	g->p = p;
 	snprintf(g->name, sizeof(g->name), "%s", name);
+	sb_plot_slug(g->name);
 	snprintf(g->tpl, sizeof(g->tpl), "%s", tpl);
-	if (sb_pathf(path, "%s/plots/%s.dat", p->dir, name) || !(g->dat = fopen(path, "w"))) {
+	if (sb_pathf(path, "%s/plots/%s.dat", p->dir, g->name) || !(g->dat = fopen(path, "w"))) {
 		snprintf(p->err, p->errlen, "cannot write %s: %s", path, strerror(errno));
 		free(g);
 		return NULL;
 	}
-	fprintf(g->dat, "# %s.dat — stratbench plot: the numbers of %s.png (see %s.gp)\n", name,
-		name, name);
+	fprintf(g->dat, "# %s.dat — stratbench plot: the numbers of %s.png (see %s.gp)\n", g->name,
+		g->name, g->name);
 	return g;
 }
 
 FILE *sb_gp_dat(struct sb_gp *g)
 {
 	return g->dat;
+}
+
+void sb_gp_dat_num(FILE *f, double v)
+{
+	fprintf(f, isnan(v) ? " NaN" : " %.9g", v);
 }
 
 void sb_gp_num(struct sb_gp *g, const char *var, double v)
@@ -133,17 +136,10 @@ void sb_gp_str_at(struct sb_gp *g, const char *var, int i, const char *s)
 	put(g, "\n");
 }
 
-void sb_gp_caption(struct sb_gp *g, const char *what, const char *how)
-{
-	snprintf(g->caption[0], sizeof(g->caption[0]), "%s", what);
-	snprintf(g->caption[1], sizeof(g->caption[1]), "%s", how);
-}
-
-void sb_gp_wrap(char *t, size_t n)
+void sb_gp_wrap(char *t)
 {
 	char *line = t, *brk = NULL;
 
-	(void)n;
 	for (char *c = t; *c; c++) {
 		if (*c == '\n') {
 			line = c + 1;
@@ -257,16 +253,6 @@ static bool nonempty(const char *dir, const char *name, const char *ext)
 	       st.st_size > 0;
 }
 
-static void remove_outputs(const char *dir, const char *name)
-{
-	char path[SB_PATH];
-
-	if (!sb_pathf(path, "%s/%s.png", dir, name))
-		unlink(path);
-	if (!sb_pathf(path, "%s/%s.svg", dir, name))
-		unlink(path);
-}
-
 /* gnuplot's message on one line: its lines joined by " | ", runs of blanks
  * (and the caret under the offending command) as one blank */
 static void one_line(char *s, size_t n)
@@ -296,10 +282,13 @@ static void one_line(char *s, size_t n)
 static int check_run(struct sb_gp *g, const char *dir)
 {
 	struct sb_plot *p = g->p;
-	char out[2048];
+	char out[2048], path[SB_PATH];
 	int st;
 
-	remove_outputs(dir, g->name);
+	if (!sb_pathf(path, "%s/%s.png", dir, g->name))
+		unlink(path);
+	if (!sb_pathf(path, "%s/%s.svg", dir, g->name))
+		unlink(path);
 	st = run_gnuplot(dir, g->name, out, sizeof(out));
 	if (st < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !*out)) {
 		snprintf(p->err, p->errlen, "cannot run gnuplot (Debian: apt-get install "
@@ -322,7 +311,8 @@ static int check_run(struct sb_gp *g, const char *dir)
 	return 0;
 }
 
-static int add_fig(struct sb_gp *g, const char *dir, const char *title, int nnoisy)
+static int add_fig(struct sb_gp *g, const char *dir, const char *title, const char *what,
+		   const char *how, int nnoisy)
 {
 	struct sb_figs *figs = g->p->figs;
 	struct sb_fig *f;
@@ -335,14 +325,16 @@ static int add_fig(struct sb_gp *g, const char *dir, const char *title, int nnoi
 	memset(f, 0, sizeof(*f));
 	snprintf(f->name, sizeof(f->name), "%s", g->name);
 	snprintf(f->title, sizeof(f->title), "%s", title);
-	memcpy(f->caption, g->caption, sizeof(f->caption));
+	snprintf(f->caption[0], sizeof(f->caption[0]), "%s", what);
+	snprintf(f->caption[1], sizeof(f->caption[1]), "%s", how);
 	sb_pathf(f->svg, "%s/%s.svg", dir, g->name);	/* it was written: the path fits */
 	snprintf(f->tpl, sizeof(f->tpl), "%.60s.gp", g->tpl);
 	f->nnoisy = nnoisy;
 	return 0;
 }
 
-int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy)
+int sb_gp_draw(struct sb_gp *g, const char *title, const char *what, const char *how,
+	       int nnoisy)
 {
 	struct sb_plot *p = g->p;
 	char dir[SB_PATH];
@@ -350,7 +342,6 @@ int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy)
 
 	sb_pathf(dir, "%s/plots", p->dir);	/* sb_gp_new wrote a file under it */
 	rc = ferror(g->dat) | fclose(g->dat);	/* every fprintf to it, checked here */
-	g->dat = NULL;
 	if (rc)
 		snprintf(p->err, p->errlen, "cannot write %s/%s.dat: %s", dir, g->name,
 			 strerror(errno ? errno : EIO));
@@ -359,7 +350,7 @@ int sb_gp_draw(struct sb_gp *g, const char *title, int nnoisy)
 	if (!rc)
 		rc = check_run(g, dir);
 	if (!rc)
-		rc = add_fig(g, dir, title, nnoisy);
+		rc = add_fig(g, dir, title, what, how, nnoisy);
 	free(g->vars);
 	free(g);
 	return rc;

@@ -14,14 +14,6 @@
 #define KEY_MAX_FRAC 0.25	/* the key takes at most a quarter of the width */
 #define ZERO_NOTE "not drawn: <= 0 on a log axis"
 
-static void put_val(FILE *f, double v)
-{
-	if (isnan(v))
-		fputs(" NaN", f);
-	else
-		fprintf(f, " %.9g", v);
-}
-
 static void write_data(const struct sb_lines *ls, FILE *f)
 {
 	for (int i = 0; i < ls->n; i++) {
@@ -32,9 +24,9 @@ static void write_data(const struct sb_lines *ls, FILE *f)
 		for (int j = 0; j < l->n; j++) {
 			fprintf(f, "%.9g", l->v[j].x);
 			for (int p = 0; p < ls->npanels; p++) {
-				put_val(f, l->v[j].y[p]);
-				put_val(f, l->v[j].lo[p]);
-				put_val(f, l->v[j].hi[p]);
+				sb_gp_dat_num(f, l->v[j].y[p]);
+				sb_gp_dat_num(f, l->v[j].lo[p]);
+				sb_gp_dat_num(f, l->v[j].hi[p]);
 				fprintf(f, " %d", l->v[j].noisy[p]);
 			}
 			fputc('\n', f);
@@ -63,26 +55,12 @@ static void write_series(const struct sb_lines *ls, struct sb_gp *g)
 static void write_x(const struct sb_lines *ls, struct sb_gp *g)
 {
 	double xs[64], lo = INFINITY, hi = -INFINITY;
-	int nx = 0;
+	int nx = sb_lines_xs(ls, xs, 64);
 
 	for (int i = 0; i < ls->n; i++)
 		for (int j = 0; j < ls->l[i].n; j++) {
-			double x = ls->l[i].v[j].x;
-			int k = 0;
-
-			while (k < nx && xs[k] != x)
-				k++;
-			if (k == nx && nx < 64)
-				xs[nx++] = x;
-			lo = fmin(lo, x);
-			hi = fmax(hi, x);
-		}
-	for (int i = 1; i < nx; i++)		/* insertion sort: a few values */
-		for (int j = i; j > 0 && xs[j - 1] > xs[j]; j--) {
-			double t = xs[j];
-
-			xs[j] = xs[j - 1];
-			xs[j - 1] = t;
+			lo = fmin(lo, ls->l[i].v[j].x);
+			hi = fmax(hi, ls->l[i].v[j].x);
 		}
 	if (!nx)
 		lo = hi = 1;
@@ -174,23 +152,17 @@ static void write_extras(const struct sb_lines *ls, struct sb_gp *g, const char 
 	}
 }
 
-/* characters, not bytes: the key's width */
-static int chars(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
 static void key_entry(const char *s, int *n, int *widest)
 {
+	int w = 0;
+
 	if (!*s)
 		return;
+	for (const char *c = s; *c; c++)	/* characters, not bytes: the key's width */
+		w += ((unsigned char)*c & 0xc0) != 0x80;
 	(*n)++;
-	if (chars(s) > *widest)
-		*widest = chars(s);
+	if (w > *widest)
+		*widest = w;
 }
 
 static void write_keybox(const struct sb_lines *ls, struct sb_gp *g, const char *noisykey)
@@ -245,17 +217,17 @@ int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, cons
 	}
 	snprintf(title, sizeof(title), "%s — %s\n%s%s%s", what, p->machine, ls->common,
 		 *ls->common ? "; " : "", stat);
-	sb_gp_wrap(title, sizeof(title));
+	sb_gp_wrap(title);
 	g = sb_gp_new(p, name, "lines");
-	if (!g)
-		return -1;
-	sb_plot_noisy_key(p, noisy, sizeof(noisy));
-	write_data(ls, sb_gp_dat(g));
-	write_series(ls, g);
-	write_x(ls, g);
-	write_y(ls, g);
-	write_extras(ls, g, noisy);
-	write_keybox(ls, g, noisy);
-	sb_gp_caption(g, what, caption_how);
-	return sb_gp_draw(g, title, ls->nnoisy);
+	if (g) {
+		sb_plot_noisy_key(p, noisy, sizeof(noisy));
+		write_data(ls, sb_gp_dat(g));
+		write_series(ls, g);
+		write_x(ls, g);
+		write_y(ls, g);
+		write_extras(ls, g, noisy);
+		write_keybox(ls, g, noisy);
+	}
+	sb_lines_free(ls);
+	return g ? sb_gp_draw(g, title, what, caption_how, ls->nnoisy) : -1;
 }

@@ -1,6 +1,6 @@
 /* plot.c — every figure a results directory has data for (plot.h), and
- * what the figures share: the machine for titles, the noisy key, the
- * one-line error for a point that lacks what a figure needs. */
+ * what the figures share: the machine for titles, the noisy key, one
+ * figure per set of points. */
 #include "figures/figure.h"
 
 #include "core/util.h"
@@ -75,11 +75,22 @@ void sb_plot_noisy_key(const struct sb_plot *p, char *buf, size_t n)
 	snprintf(buf, n, "CV > %g %% (noisy)", p->cv_threshold);
 }
 
-int sb_plot_need(struct sb_plot *p, const struct sb_bm *b, const char *key, const char *fig)
+int sb_plot_each(struct sb_plot *p, bool (*in)(const struct sb_bm *b, const struct sb_bm *like),
+		 int (*draw)(struct sb_plot *p, const struct sb_bm *like))
 {
-	snprintf(p->err, p->errlen, "%s: %s: point has no parameter \"%s\" (figure %s needs it)",
-		 p->r ? p->r->path : p->dir, b->name, key, fig);
-	return -1;
+	const struct sb_results *r = p->r;
+
+	for (int i = 0; i < r->n; i++) {
+		bool seen = false;
+
+		if (!in(&r->bm[i], NULL))
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = in(&r->bm[j], &r->bm[i]);
+		if (!seen && draw(p, &r->bm[i]))
+			return -1;
+	}
+	return 0;
 }
 
 void sb_plot_slug(char *name)

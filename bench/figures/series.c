@@ -1,8 +1,5 @@
-/* series.c — lines against x for lines.gp (figure.h): points grouped into
- * lines by their typed fields, keys naming only what differs between the
- * lines, the rest for the title, and ranges computed here so that gnuplot
- * never guesses (an autoscaled single point is an "empty range" warning;
- * a zero on a log axis would vanish without a word). */
+/* series.c — lines against x for lines.gp (figure.h); a value a log axis
+ * cannot draw is named in its key, never left to vanish without a word. */
 #include "figures/figure.h"
 
 #include "core/util.h"
@@ -47,16 +44,12 @@ static int cmp_val(const char *a, const char *b)
 
 static int cmp_fields(const struct sb_point_fields *a, const struct sb_point_fields *b)
 {
-	int c = strcmp(a->family, b->family);
+	int c;
 
-	if (!c)
-		c = strcmp(a->strategy, b->strategy);
-	if (!c)
-		c = strcmp(a->lock, b->lock);
-	if (!c)
-		c = strcmp(a->placement, b->placement);
-	if (!c)
-		c = (a->threads > b->threads) - (a->threads < b->threads);
+	if ((c = strcmp(a->family, b->family)) || (c = strcmp(a->strategy, b->strategy)) ||
+	    (c = strcmp(a->lock, b->lock)) || (c = strcmp(a->placement, b->placement)) ||
+	    (c = (a->threads > b->threads) - (a->threads < b->threads)))
+		return c;
 	for (int i = 0; !c && i < a->params.n && i < b->params.n; i++) {
 		c = strcmp(a->params.p[i].key, b->params.p[i].key);
 		if (!c)
@@ -218,39 +211,19 @@ static void join(char *buf, size_t n, const char *sep, const char *s)
 	buf[len] = '\0';
 }
 
-/* key of a line: what differs; the strategy when nothing does */
-static void line_key(struct sb_line *l, const struct attrs *A)
+/* l's attributes that differ between the lines (a key), or those that do
+ * not (common: the title's), joined by ", " */
+static void attr_list(const struct sb_line *l, const struct attrs *A, bool common, char *buf,
+		      size_t n)
 {
 	char v[300];
 
-	l->key[0] = '\0';
-	for (int a = 0; a < A->n; a++)
-		if (A->differs[a]) {
-			attr_val(l, A, a, false, v, sizeof(v));
-			join(l->key, sizeof(l->key), ", ", v);
+	*buf = '\0';
+	for (int a = common; a < A->n; a++)
+		if (A->differs[a] != common) {
+			attr_val(l, A, a, common, v, sizeof(v));
+			join(buf, n, ", ", v);
 		}
-	if (!l->key[0])
-		attr_val(l, A, 1, false, l->key, sizeof(l->key));
-}
-
-static void common_of(struct sb_lines *ls, const struct attrs *A)
-{
-	char v[300];
-
-	ls->common[0] = '\0';
-	for (int a = 1; ls->n && a < A->n; a++)
-		if (!A->differs[a]) {
-			attr_val(&ls->l[0], A, a, true, v, sizeof(v));
-			join(ls->common, sizeof(ls->common), ", ", v);
-		}
-}
-
-/* the line whose key a group shows: its first */
-static struct sb_line *key_line(struct sb_lines *ls, int i)
-{
-	while (i > 0 && ls->l[i - 1].group == ls->l[i].group)
-		i--;
-	return &ls->l[i];
 }
 
 struct zero {
@@ -280,7 +253,9 @@ static void blank_nonpositive(struct sb_line *l, int p, struct zero *z)
  * "(all 0: not drawn)", "(acks all 0: not drawn)", "(2 of 3 at 0: …)" */
 static void group_note(struct sb_lines *ls, int first, int last, int p, const struct zero *z)
 {
-	char note[200] = "", one[120];
+	char note[200] = "", one[120], *key = ls->l[first].key;
+	const char *pname = ls->npanels > 1 ? ls->pname[p] : NULL;
+	size_t len = strlen(key);
 	bool all = true, any = false;
 
 	for (int i = first; i < last; i++) {
@@ -290,28 +265,20 @@ static void group_note(struct sb_lines *ls, int first, int last, int p, const st
 	if (!any)
 		return;
 	for (int i = first; i < last && !all; i++) {
+		const char *part = last - first > 1 && ls->parts ? ls->parts[ls->l[i].part] : "";
+
 		if (!z[i].nbad)
 			continue;
-		snprintf(one, sizeof(one), "%s%s", last - first > 1 && ls->parts ?
-			 ls->parts[ls->l[i].part] : "", last - first > 1 && ls->parts ? " " : "");
 		if (z[i].npos)
-			snprintf(one + strlen(one), sizeof(one) - strlen(one), "%d of %d %s", z[i].nbad,
-				 z[i].npos + z[i].nbad, z[i].neg ? "<= 0" : "at 0");
+			snprintf(one, sizeof(one), "%s%s%d of %d %s", part, *part ? " " : "",
+				 z[i].nbad, z[i].npos + z[i].nbad, z[i].neg ? "<= 0" : "at 0");
 		else
-			snprintf(one + strlen(one), sizeof(one) - strlen(one), "all %s",
+			snprintf(one, sizeof(one), "%s%sall %s", part, *part ? " " : "",
 				 z[i].neg ? "<= 0" : "0");
 		join(note, sizeof(note), ", ", one);
 	}
-	if (all)
-		join(note, sizeof(note), "", "all 0");
-	join(note, sizeof(note), "", ": not drawn");
-	join(ls->l[first].key, sizeof(ls->l[first].key), " ", "(");
-	if (ls->npanels > 1 && ls->pname[p]) {
-		join(ls->l[first].key, sizeof(ls->l[first].key), "", ls->pname[p]);
-		join(ls->l[first].key, sizeof(ls->l[first].key), "", " ");
-	}
-	join(ls->l[first].key, sizeof(ls->l[first].key), "", note);
-	join(ls->l[first].key, sizeof(ls->l[first].key), "", ")");
+	snprintf(key + len, sizeof(ls->l[first].key) - len, "%s(%s%s%s: not drawn)", len ? " " : "",
+		 pname ? pname : "", pname ? " " : "", all ? "all 0" : note);
 	ls->zeros = true;
 }
 
@@ -359,10 +326,16 @@ void sb_lines_finish(struct sb_lines *ls)
 		l->style = l->group % 12 + 1;
 	}
 	find_attrs(ls, &A);
-	for (int i = 0; i < ls->n; i++)
-		if (key_line(ls, i) == &ls->l[i])
-			line_key(&ls->l[i], &A);
-	common_of(ls, &A);
+	for (int i = 0; i < ls->n; i++) {
+		struct sb_line *l = &ls->l[i];
+
+		if (i && l[-1].group == l->group)
+			continue;	/* a group's key is its first line's */
+		attr_list(l, &A, false, l->key, sizeof(l->key));
+		if (!l->key[0])		/* nothing differs: the strategy */
+			attr_val(l, &A, 1, false, l->key, sizeof(l->key));
+	}
+	attr_list(&ls->l[0], &A, true, ls->common, sizeof(ls->common));
 	log_notes(ls);
 	ls->nnoisy = 0;
 	for (int i = 0; i < ls->n; i++)
@@ -399,6 +372,29 @@ int sb_lines_add(struct sb_lines *ls, const struct sb_bm *b, int part, int panel
 	if (l)
 		sb_line_put(ls, l, x, panel, &s, cv_threshold);
 	return 1;
+}
+
+int sb_lines_xs(const struct sb_lines *ls, double *xs, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < ls->n; i++)
+		for (int j = 0; j < ls->l[i].n; j++) {
+			int k = 0;
+
+			while (k < n && xs[k] != ls->l[i].v[j].x)
+				k++;
+			if (k == n && n < max)
+				xs[n++] = ls->l[i].v[j].x;
+		}
+	for (int i = 1; i < n; i++)		/* insertion sort: a few values */
+		for (int j = i; j > 0 && xs[j - 1] > xs[j]; j--) {
+			double t = xs[j];
+
+			xs[j] = xs[j - 1];
+			xs[j - 1] = t;
+		}
+	return n;
 }
 
 bool sb_lines_match(const struct sb_lines *ls, const struct sb_line *l,

@@ -1,9 +1,6 @@
-/* html.c — DIR/index.html (html.h's sb_html_write): one static file, no
- * external assets, no script.  The command line, quietness and CV
- * threshold, the machine's fingerprint (html_context.c), a summary table
- * per family (html_table.c), every figure as inline SVG with its title and
- * caption, and the noisy points.  Also what every page shares (html.h):
- * the checked writer, escaping, the head and style, and the inline SVG. */
+/* html.c — DIR/index.html (html.h's sb_html_write), no script, and what
+ * every page shares (html.h): the checked writer, escaping, the head and
+ * style, and the inline SVG. */
 #include "html/html.h"
 
 #include "core/util.h"
@@ -16,10 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* --- the checked writer ------------------------------------------------- */
-
-static void rawf(struct sb_html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 static void note_err(struct sb_html *h, int ok)
 {
 	if (!ok && !h->err)
@@ -31,7 +24,7 @@ void sb_html_raw(struct sb_html *h, const char *markup)
 	note_err(h, fputs(markup, h->f) >= 0);
 }
 
-static void rawf(struct sb_html *h, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3))) void rawf(struct sb_html *h, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -65,17 +58,32 @@ void sb_html_textf(struct sb_html *h, const char *fmt, ...)
 	sb_html_text(h, buf, false);
 }
 
-void sb_html_el(struct sb_html *h, const char *tag, const char *cls, const char *text)
+static void el(struct sb_html *h, const char *tag, const char *cls, const char *text, bool br)
 {
 	rawf(h, "<%s", tag);
 	if (cls)
 		rawf(h, " class=\"%s\"", cls);
 	sb_html_raw(h, ">");
-	sb_html_text(h, text, true);
+	sb_html_text(h, text, br);
 	rawf(h, "</%s>", tag);
 }
 
-/* --- the document -------------------------------------------------------- */
+void sb_html_el(struct sb_html *h, const char *tag, const char *cls, const char *text)
+{
+	el(h, tag, cls, text, true);
+}
+
+void sb_html_linef(struct sb_html *h, const char *tag, const char *cls, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	el(h, tag, cls, buf, false);
+	sb_html_raw(h, "\n");
+}
 
 static const char style[] =
 	"body{font:15px/1.45 \"DejaVu Sans\",system-ui,sans-serif;color:#1b1b1b;background:#fff;"
@@ -179,25 +187,6 @@ int sb_html_close(struct sb_html *h, const char *path, char *err, size_t errlen)
 	return -1;
 }
 
-/* --- inline SVG ----------------------------------------------------------- */
-
-/* the whole SVG; err "cannot read PATH: why" (a figure has no size limit) */
-static char *read_svg(const char *path, char *err, size_t errlen)
-{
-	size_t len;
-	char *text = sb_input_read(path, "figure", LLONG_MAX, &len, err, errlen);
-	struct stat st;
-	int e = errno;
-
-	if (text)
-		return text;
-	if (e == EINVAL && !stat(path, &st) && S_ISDIR(st.st_mode))
-		e = EISDIR;	/* what reading it says */
-	snprintf(err, errlen, "cannot read %s: %s", path, e == ENOMEM ? "out of memory" :
-		 strerror(e ? e : EIO));
-	return NULL;
-}
-
 /* the reference at s (an id, a url(#…) or a href to #…) that gets the
  * prefix: how many characters come before the name, 0 if none */
 static size_t ref_at(const char *s, bool in_tag, char quote)
@@ -258,10 +247,18 @@ static void svg_body(struct sb_html *h, const char *s, const char *prefix, const
 static int inline_svg(struct sb_html *h, const char *path, const char *prefix,
 		      const char *title, char *err, size_t errlen)
 {
-	char *text = read_svg(path, err, errlen), *svg;
+	size_t len;	/* a figure has no size limit */
+	char *text = sb_input_read(path, "figure", LLONG_MAX, &len, err, errlen), *svg;
+	struct stat st;
+	int e = errno;
 
-	if (!text)
+	if (!text) {
+		if (e == EINVAL && !stat(path, &st) && S_ISDIR(st.st_mode))
+			e = EISDIR;	/* what reading it says */
+		snprintf(err, errlen, "cannot read %s: %s", path, e == ENOMEM ? "out of memory" :
+			 strerror(e ? e : EIO));
 		return -1;
+	}
 	svg = strstr(text, "<svg");	/* drops <?xml …?>, <!DOCTYPE …> and comments */
 	if (!svg) {
 		snprintf(err, errlen, "%s: no <svg> element in it", path);
@@ -284,12 +281,9 @@ int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err
 	sb_html_raw(h, "\">\n");
 	sb_html_el(h, "h3", NULL, fig->title);
 	sb_html_raw(h, "\n");
-	if (fig->nnoisy > 0) {
-		sb_html_raw(h, "<p class=\"flag\">");
-		sb_html_textf(h, "⚠ %d noisy point%s circled on this figure", fig->nnoisy,
-			      fig->nnoisy > 1 ? "s" : "");
-		sb_html_raw(h, "</p>\n");
-	}
+	if (fig->nnoisy > 0)
+		sb_html_linef(h, "p", "flag", "⚠ %d noisy point%s circled on this figure",
+			      fig->nnoisy, fig->nnoisy > 1 ? "s" : "");
 	if (inline_svg(h, fig->svg, prefix, fig->title, err, errlen))
 		return -1;
 	sb_html_raw(h, "<figcaption>");
@@ -297,16 +291,6 @@ int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err
 	sb_html_el(h, "p", "how", fig->caption[1]);
 	sb_html_raw(h, "</figcaption>\n</figure>\n");
 	return 0;
-}
-
-/* --- DIR/index.html ------------------------------------------------------- */
-
-/* "stratbench: HOST (CPU), run LABEL" */
-static void page_title(const struct sb_results *r, char *buf, size_t n)
-{
-	snprintf(buf, n, "stratbench: %s%s%s%s%s%s", r->host ? r->host : r->path,
-		 r->cpu_model ? " (" : "", r->cpu_model ? r->cpu_model : "",
-		 r->cpu_model ? ")" : "", r->label ? ", run " : "", r->label ? r->label : "");
 }
 
 static void contents(struct sb_html *h, const struct sb_figs *figs)
@@ -324,36 +308,30 @@ static void contents(struct sb_html *h, const struct sb_figs *figs)
 	sb_html_raw(h, "</ul></li>\n<li><a href=\"#noisy\">Noisy points</a></li>\n</ul></nav>\n");
 }
 
-static void header(struct sb_html *h, const struct sb_results *r, const struct sb_figs *figs)
-{
-	char title[1200], cmd[2048];
-
-	page_title(r, title, sizeof(title));
-	sb_html_el(h, "h1", NULL, title);
-	sb_html_raw(h, "<p class=\"sub\">");
-	sb_html_textf(h, "Results: %s — %d benchmarks, %d figures.", r->path, r->n, figs->n);
-	sb_html_raw(h, "</p>\n");
-	if (sb_html_ctx(r->context, "sb_command_line", cmd, sizeof(cmd))) {
-		sb_html_raw(h, "<pre><code>stratbench ");
-		sb_html_text(h, cmd, false);
-		sb_html_raw(h, "</code></pre>\n");
-	}
-	contents(h, figs);
-	sb_html_raw(h, "<h2 id=\"machine\">Machine and run</h2>\n");
-	sb_html_quiet(h, r, NULL);
-	sb_html_fingerprint(h, &r->context, NULL, 1);
-}
-
 int sb_html_write(const char *path, const struct sb_results *r, const struct sb_figs *figs,
 		  char *err, size_t errlen)
 {
 	struct sb_html h;
-	char title[1200];
+	char title[1200], cmd[2048];
 
-	page_title(r, title, sizeof(title));
+	/* "stratbench: HOST (CPU), run LABEL" */
+	snprintf(title, sizeof(title), "stratbench: %s%s%s%s%s%s", r->host ? r->host : r->path,
+		 r->cpu_model ? " (" : "", r->cpu_model ? r->cpu_model : "",
+		 r->cpu_model ? ")" : "", r->label ? ", run " : "", r->label ? r->label : "");
 	if (sb_html_open(&h, path, title, err, errlen))
 		return -1;
-	header(&h, r, figs);
+	sb_html_el(&h, "h1", NULL, title);
+	sb_html_linef(&h, "p", "sub", "Results: %s — %d benchmarks, %d figures.", r->path, r->n,
+		      figs->n);
+	if (sb_html_ctx(r->context, "sb_command_line", cmd, sizeof(cmd))) {
+		sb_html_raw(&h, "<pre><code>stratbench ");
+		sb_html_text(&h, cmd, false);
+		sb_html_raw(&h, "</code></pre>\n");
+	}
+	contents(&h, figs);
+	sb_html_raw(&h, "<h2 id=\"machine\">Machine and run</h2>\n");
+	sb_html_quiet(&h, r, NULL);
+	sb_html_fingerprint(&h, &r->context, NULL, 1);
 	sb_html_raw(&h, "<h2 id=\"summary\">Summary tables</h2>\n");
 	sb_html_summary(&h, r);
 	sb_html_raw(&h, "<h2 id=\"figures\">Figures</h2>\n");

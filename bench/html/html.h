@@ -44,6 +44,9 @@ void sb_html_text(struct sb_html *h, const char *s, bool br);
 void sb_html_textf(struct sb_html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* <tag class="cls">text</tag> (cls NULL: none), text escaped */
 void sb_html_el(struct sb_html *h, const char *tag, const char *cls, const char *text);
+/* the same, text printf'd (a newline kept), then a newline */
+void sb_html_linef(struct sb_html *h, const char *tag, const char *cls, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* html_context.c: a context value as text: a string as is, a number or
  * an array (GB's load_avg) printed; false when absent. */

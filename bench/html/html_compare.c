@@ -1,11 +1,6 @@
 /* html_compare.c — `stratbench compare OLD NEW --html=FILE` (html.h's
- * sb_html_compare): one static page, as DIR/index.html is.  Both runs'
- * fingerprints side by side (a row that differs is marked), the changelog
- * tables of compare's rows (Prev, Current, %Change, p(U), formatted as its
- * text tables), each side marked noisy where the CV of the metric over its
- * repetitions is above its own run's threshold, the %Change figure of
- * `stratbench plot --compare OLD NEW` inline when it was drawn, and the
- * points on one side only. */
+ * sb_html_compare): one static page, as DIR/index.html is; the changelog
+ * cells formatted as compare's text tables. */
 #include "html/html.h"
 
 #include <math.h>
@@ -31,10 +26,7 @@ static void side_cells(struct sb_html *h, const struct sb_results *r, const stru
 	sb_html_raw(h, "</td>");
 	if (!cvs)
 		return;
-	if (isnan(cv))
-		snprintf(v, sizeof(v), "n/a");
-	else
-		snprintf(v, sizeof(v), "%.3g%%", cv);
+	sb_cmp_fmt_cv(v, sizeof(v), cv, false);
 	sb_html_el(h, "td", "n", v);
 }
 
@@ -97,14 +89,6 @@ static int group_table(struct sb_html *h, const struct sb_results r[2],
 	return end;
 }
 
-static bool in_rows(const struct sb_bm *b, const struct sb_cmp_row *rows, int nrows)
-{
-	for (int i = 0; i < nrows; i++)
-		if (rows[i].old == b || rows[i].new == b)
-			return true;
-	return false;
-}
-
 /* never dropped silently: what only one side has */
 static void one_side(struct sb_html *h, const struct sb_results r[2],
 		     const struct sb_cmp_row *rows, int nrows)
@@ -113,14 +97,16 @@ static void one_side(struct sb_html *h, const struct sb_results r[2],
 
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < r[s].n; i++) {
-			if (in_rows(&r[s].bm[i], rows, nrows))
+			bool in = false;
+
+			for (int k = 0; k < nrows && !in; k++)
+				in = rows[k].old == &r[s].bm[i] || rows[k].new == &r[s].bm[i];
+			if (in)
 				continue;
 			if (!n++)
 				sb_html_raw(h, "<ul>\n");
-			sb_html_raw(h, "<li>");
-			sb_html_textf(h, "only in %s (%s): %s", s ? "NEW" : "OLD", r[s].path,
-				      r[s].bm[i].name);
-			sb_html_raw(h, "</li>\n");
+			sb_html_linef(h, "li", NULL, "only in %s (%s): %s", s ? "NEW" : "OLD",
+				      r[s].path, r[s].bm[i].name);
 		}
 	if (n)
 		sb_html_raw(h, "</ul>\n");
@@ -134,10 +120,9 @@ static int changefig(struct sb_html *h, const char *const arg[2], const char *me
 	struct sb_fig fig = { .nnoisy = 0 };
 
 	if (sb_plot_compare_svg(arg[0], arg[1], fig.svg) || access(fig.svg, R_OK)) {
-		sb_html_raw(h, "<p class=\"muted\">");
-		sb_html_textf(h, "No %%Change figure: %s is absent (stratbench plot --compare %s "
-			      "%s draws it; then run this compare again).", fig.svg, arg[0], arg[1]);
-		sb_html_raw(h, "</p>\n");
+		sb_html_linef(h, "p", "muted", "No %%Change figure: %s is absent (stratbench plot "
+			      "--compare %s %s draws it; then run this compare again).", fig.svg,
+			      arg[0], arg[1]);
 		return 0;
 	}
 	snprintf(fig.name, sizeof(fig.name), "compare");
@@ -149,48 +134,30 @@ static int changefig(struct sb_html *h, const char *const arg[2], const char *me
 	return sb_html_figure(h, &fig, 0, err, errlen);
 }
 
-static void head(struct sb_html *h, const struct sb_results r[2], const char *metric,
-		 const char *title)
-{
-	static const char *const heads[2] = { "OLD (Prev)", "NEW (Current)" };
-
-	sb_html_el(h, "h1", NULL, title);
-	sb_html_raw(h, "<p class=\"sub\">");
-	sb_html_textf(h, "%s: the median over repetitions; OLD %s, NEW %s.", metric, r[0].path,
-		      r[1].path);
-	sb_html_raw(h, "</p>\n<nav><strong>Contents</strong><ul><li><a href=\"#changelog\">"
-		    "Changelog tables</a></li><li><a href=\"#figure\">%Change figure</a></li>"
-		    "<li><a href=\"#one-side\">On one side only</a></li><li><a href=\"#machines\">"
-		    "Machines and runs</a></li></ul></nav>\n");
-	for (int s = 0; s < 2; s++)
-		sb_html_quiet(h, &r[s], heads[s]);
-}
-
-static void machines(struct sb_html *h, const struct sb_results r[2])
-{
-	json_t *ctx[2] = { r[0].context, r[1].context };
-	static const char *const heads[2] = { "OLD (Prev)", "NEW (Current)" };
-
-	sb_html_raw(h, "<h2 id=\"machines\">Machines and runs</h2>\n");
-	sb_html_fingerprint(h, ctx, heads, 2);
-}
+static const char *const heads[2] = { "OLD (Prev)", "NEW (Current)" };
 
 int sb_html_compare(const char *path, const struct sb_html_cmp *c, char *err, size_t errlen)
 {
-	const char *const *arg = c->arg, *metric = c->metric;
 	const struct sb_results *r = c->r;
-	const struct sb_cmp_row *rows = c->rows;
-	int nrows = c->nrows;
+	json_t *ctx[2] = { r[0].context, r[1].context };
 	struct sb_html h;
 	char title[1200], ob[200], nb[200];
 
-	sb_results_base(arg[0], ob, sizeof(ob));
-	sb_results_base(arg[1], nb, sizeof(nb));
+	sb_results_base(c->arg[0], ob, sizeof(ob));
+	sb_results_base(c->arg[1], nb, sizeof(nb));
 	snprintf(title, sizeof(title), "stratbench compare: %s → %s", r[0].label ? r[0].label : ob,
 		 r[1].label ? r[1].label : nb);
 	if (sb_html_open(&h, path, title, err, errlen))
 		return -1;
-	head(&h, r, metric, title);
+	sb_html_el(&h, "h1", NULL, title);
+	sb_html_linef(&h, "p", "sub", "%s: the median over repetitions; OLD %s, NEW %s.",
+		      c->metric, r[0].path, r[1].path);
+	sb_html_raw(&h, "<nav><strong>Contents</strong><ul><li><a href=\"#changelog\">"
+		    "Changelog tables</a></li><li><a href=\"#figure\">%Change figure</a></li>"
+		    "<li><a href=\"#one-side\">On one side only</a></li><li><a href=\"#machines\">"
+		    "Machines and runs</a></li></ul></nav>\n");
+	for (int s = 0; s < 2; s++)
+		sb_html_quiet(&h, &r[s], heads[s]);
 	sb_html_raw(&h, "<h2 id=\"changelog\">Changelog tables</h2>\n<p>");
 	sb_html_text(&h, "%Change = (new − old) / old × 100 of the medians; p(U): two-sided "
 		     "Mann-Whitney U over the repetitions where both sides have two or more "
@@ -198,17 +165,18 @@ int sb_html_compare(const char *path, const struct sb_html_cmp *c, char *err, si
 		     "its run's threshold. ~ after %Change: within the noise, not a change (p(U) ≥ "
 		     "0.05; without p(U), |%Change| at most the larger CV).", false);
 	sb_html_raw(&h, "</p>\n");
-	if (!nrows)
+	if (!c->nrows)
 		sb_html_el(&h, "p", "warn", "No benchmark in both OLD and NEW.");
-	for (int i = 0; i < nrows;)
-		i = group_table(&h, r, rows, nrows, i);
+	for (int i = 0; i < c->nrows;)
+		i = group_table(&h, r, c->rows, c->nrows, i);
 	sb_html_raw(&h, "<h2 id=\"figure\">%Change figure</h2>\n");
-	if (changefig(&h, arg, metric, err, errlen)) {
+	if (changefig(&h, c->arg, c->metric, err, errlen)) {
 		sb_html_abort(&h);
 		return -1;
 	}
 	sb_html_raw(&h, "<h2 id=\"one-side\">On one side only</h2>\n");
-	one_side(&h, r, rows, nrows);
-	machines(&h, r);
+	one_side(&h, r, c->rows, c->nrows);
+	sb_html_raw(&h, "<h2 id=\"machines\">Machines and runs</h2>\n");
+	sb_html_fingerprint(&h, ctx, heads, 2);
 	return sb_html_close(&h, path, err, errlen);
 }

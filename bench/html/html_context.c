@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- values -------------------------------------------------------------- */
-
 bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n)
 {
 	json_t *v = json_object_get(context, key);
@@ -31,8 +29,6 @@ bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n)
 							json_number_value(x));
 	return v != NULL;
 }
-
-/* --- fingerprint and quietness -------------------------------------------- */
 
 struct ctx_key {
 	const char *key, *what;
@@ -64,8 +60,9 @@ static const struct ctx_key counter_keys[] = {
 	{ "sb_counters_note", "counters note" }, { NULL, NULL },
 };
 
-/* one row: what, then each context's value; marked when they differ */
-static void kv_row(struct sb_html *h, const char *key, const char *what, json_t *const *ctx,
+/* one row: what, then each context's value; marked when they differ;
+ * whether they do (h NULL: only that) */
+static bool kv_row(struct sb_html *h, const char *key, const char *what, json_t *const *ctx,
 		   int nctx)
 {
 	char v[2][2048];
@@ -75,8 +72,8 @@ static void kv_row(struct sb_html *h, const char *key, const char *what, json_t 
 		any |= sb_html_ctx(ctx[i], key, v[i], sizeof(v[i]));
 		differs |= i && strcmp(v[i], v[0]);
 	}
-	if (!any)
-		return;
+	if (!any || !h)
+		return differs;
 	sb_html_raw(h, differs ? "<tr class=\"differs\"><th>" : "<tr><th>");
 	sb_html_text(h, what, false);
 	sb_html_raw(h, "</th>");
@@ -85,24 +82,20 @@ static void kv_row(struct sb_html *h, const char *key, const char *what, json_t 
 	if (nctx > 1)
 		sb_html_el(h, "td", "flag", differs ? "≠ differs" : "");
 	sb_html_raw(h, "</tr>\n");
+	return differs;
 }
 
-static void kv_table(struct sb_html *h, const struct ctx_key *keys, bool settings,
-		     json_t *const *ctx, const char *const *heads, int nctx)
+/* the rows of keys, then (settings) of every setting either side recorded
+ * (settings.c: sb_setting_KEY); how many differ (h NULL: only counted) */
+static int kv_rows(struct sb_html *h, const struct ctx_key *keys, bool settings,
+		   json_t *const *ctx, int nctx)
 {
 	const char *key;
 	json_t *v;
+	int n = 0;
 
-	sb_html_raw(h, "<div class=\"tbl\"><table class=\"kv\">\n");
-	if (heads) {
-		sb_html_raw(h, "<thead><tr><th></th>");
-		for (int i = 0; i < nctx && i < 2; i++)
-			sb_html_el(h, "th", NULL, heads[i]);
-		sb_html_raw(h, nctx > 1 ? "<th></th></tr></thead>\n" : "</tr></thead>\n");
-	}
 	for (; keys->key; keys++)
-		kv_row(h, keys->key, keys->what, ctx, nctx);
-	/* every setting either side recorded (settings.c: sb_setting_KEY) */
+		n += kv_row(h, keys->key, keys->what, ctx, nctx);
 	for (int i = 0; settings && i < nctx && i < 2; i++)
 		json_object_foreach(ctx[i], key, v) {
 			if (strncmp(key, "sb_setting_", 11) ||
@@ -111,38 +104,29 @@ static void kv_table(struct sb_html *h, const struct ctx_key *keys, bool setting
 			char what[128];
 
 			snprintf(what, sizeof(what), "setting: %s", key + 11);
-			kv_row(h, key, what, ctx, nctx);
+			n += kv_row(h, key, what, ctx, nctx);
 		}
-	sb_html_raw(h, "</table></div>\n");
+	return n;
 }
 
-/* how many of keys (and the settings) differ between two contexts */
-static int ndiffer(const struct ctx_key *keys, json_t *const *ctx)
+static void kv_table(struct sb_html *h, const struct ctx_key *keys, bool settings,
+		     json_t *const *ctx, const char *const *heads, int nctx)
 {
-	char a[2048], b[2048];
-	const char *key;
-	json_t *v;
-	int n = 0;
-
-	for (; keys->key; keys++) {
-		sb_html_ctx(ctx[0], keys->key, a, sizeof(a));
-		sb_html_ctx(ctx[1], keys->key, b, sizeof(b));
-		n += !!strcmp(a, b);
+	sb_html_raw(h, "<div class=\"tbl\"><table class=\"kv\">\n");
+	if (heads) {
+		sb_html_raw(h, "<thead><tr><th></th>");
+		for (int i = 0; i < nctx && i < 2; i++)
+			sb_html_el(h, "th", NULL, heads[i]);
+		sb_html_raw(h, nctx > 1 ? "<th></th></tr></thead>\n" : "</tr></thead>\n");
 	}
-	for (int i = 0; i < 2; i++)
-		json_object_foreach(ctx[i], key, v)
-			if (!strncmp(key, "sb_setting_", 11) && (!i || !json_object_get(ctx[0], key))) {
-				sb_html_ctx(ctx[0], key, a, sizeof(a));
-				sb_html_ctx(ctx[1], key, b, sizeof(b));
-				n += !!strcmp(a, b);
-			}
-	return n;
+	kv_rows(h, keys, settings, ctx, nctx);
+	sb_html_raw(h, "</table></div>\n");
 }
 
 void sb_html_fingerprint(struct sb_html *h, json_t *const *ctx, const char *const *heads,
 			 int nctx)
 {
-	int n = nctx > 1 ? ndiffer(counter_keys, ctx) : 0;
+	int n = nctx > 1 ? kv_rows(NULL, counter_keys, true, ctx, nctx) : 0;
 
 	sb_html_raw(h, "<h3>Machine</h3>\n");
 	kv_table(h, machine_keys, false, ctx, heads, nctx);
@@ -150,12 +134,11 @@ void sb_html_fingerprint(struct sb_html *h, json_t *const *ctx, const char *cons
 	kv_table(h, run_keys, false, ctx, heads, nctx);
 	/* long and rarely read: folded, open when the two runs' differ */
 	sb_html_raw(h, n ? "<details open>" : "<details>");
-	sb_html_raw(h, "<summary>");
 	if (n)
-		sb_html_textf(h, "Settings and counters (%d differ%s)", n, n > 1 ? "" : "s");
+		sb_html_linef(h, "summary", NULL, "Settings and counters (%d differ%s)", n,
+			      n > 1 ? "" : "s");
 	else
-		sb_html_text(h, "Settings and counters", false);
-	sb_html_raw(h, "</summary>\n");
+		sb_html_linef(h, "summary", NULL, "Settings and counters");
 	kv_table(h, counter_keys, true, ctx, heads, nctx);
 	sb_html_raw(h, "</details>\n");
 }
@@ -177,24 +160,15 @@ void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *si
 		l = NAN;
 
 	snprintf(pre, sizeof(pre), "%s%s", side ? side : "", side ? ": " : "");
-	if (!have_load && !have_busy) {
-		sb_html_raw(h, "<p class=\"muted\">");
-		sb_html_textf(h, "%sno quietness record (sb_loadavg, sb_busy_cpus): not written by "
-			      "stratbench run.", pre);
-		sb_html_raw(h, "</p>\n");
-	}
-	if (l > 0.5) {
-		sb_html_raw(h, "<p class=\"warn\">");
-		sb_html_textf(h, "⚠ %sNot quiet: load average %.2f before the run (above 0.5); "
-			      "other work may have distorted the results.", pre, l);
-		sb_html_raw(h, "</p>\n");
-	}
-	if (b > 0) {
-		sb_html_raw(h, "<p class=\"warn\">");
-		sb_html_textf(h, "⚠ %sNot quiet: CPUs busy (over 50 %%) with other work in the 200 ms "
-			      "before the run: %s.", pre, busy);
-		sb_html_raw(h, "</p>\n");
-	}
+	if (!have_load && !have_busy)
+		sb_html_linef(h, "p", "muted", "%sno quietness record (sb_loadavg, sb_busy_cpus): "
+			      "not written by stratbench run.", pre);
+	if (l > 0.5)
+		sb_html_linef(h, "p", "warn", "⚠ %sNot quiet: load average %.2f before the run "
+			      "(above 0.5); other work may have distorted the results.", pre, l);
+	if (b > 0)
+		sb_html_linef(h, "p", "warn", "⚠ %sNot quiet: CPUs busy (over 50 %%) with other "
+			      "work in the 200 ms before the run: %s.", pre, busy);
 	if ((have_load || have_busy) && !(l > 0.5) && b <= 0) {
 		char lt[64];
 
@@ -202,12 +176,8 @@ void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *si
 			snprintf(lt, sizeof(lt), "load average unavailable");
 		else
 			snprintf(lt, sizeof(lt), "load average %.2f", l);
-		sb_html_raw(h, "<p class=\"ok\">");
-		sb_html_textf(h, "%sQuiet: %s, no CPU busy before the run.", pre, lt);
-		sb_html_raw(h, "</p>\n");
+		sb_html_linef(h, "p", "ok", "%sQuiet: %s, no CPU busy before the run.", pre, lt);
 	}
-	sb_html_raw(h, "<p>");
-	sb_html_textf(h, "%sCV threshold %g %%: a point whose CV over its repetitions is above it "
-		      "is marked noisy (⚠).", pre, r->cv_threshold);
-	sb_html_raw(h, "</p>\n");
+	sb_html_linef(h, "p", NULL, "%sCV threshold %g %%: a point whose CV over its repetitions "
+		      "is above it is marked noisy (⚠).", pre, r->cv_threshold);
 }

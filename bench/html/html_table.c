@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- summary tables ------------------------------------------------------- */
-
 /* b's CV % of ops_per_s over its repetitions (NaN: none) and how many */
 static double bm_cv(const struct sb_bm *b, int *nreps)
 {
@@ -24,14 +22,6 @@ static double bm_cv(const struct sb_bm *b, int *nreps)
 	sb_bm_stat(b, "ops_per_s", &s);
 	*nreps = s.n;
 	return isnan(s.cv) ? b->cv : s.cv;	/* aggregates only: Google Benchmark's */
-}
-
-static bool is_noisy(const struct sb_results *r, const struct sb_bm *b)
-{
-	int n;
-	double cv = bm_cv(b, &n);
-
-	return !isnan(cv) && cv > r->cv_threshold;
 }
 
 /* the metrics a row may show; a column only where the family has data */
@@ -113,8 +103,7 @@ static int fam_collect(const struct sb_results *r, const char *name, struct fam 
 	for (int i = 0; i < r->n; i++)
 		if (!strcmp(family_of(&r->bm[i]), name))
 			f->b[f->n++] = &r->bm[i];
-	if (f->n)
-		qsort(f->b, (size_t)f->n, sizeof(const struct sb_bm *), cmp_bm);	/* NOLINT */
+	qsort(f->b, (size_t)f->n, sizeof(const struct sb_bm *), cmp_bm);	/* NOLINT */
 	for (int i = 0; i < f->n; i++) {
 		struct sb_stat s;
 
@@ -173,19 +162,13 @@ static void fields_cells(struct sb_html *h, const struct fam *f, const struct sb
 	char buf[32];
 	const char *v;
 
-	if (!b->has_point) {
-		sb_html_raw(h, "<td title=\"");
-		sb_html_text(h, b->name, false);
-		sb_html_raw(h, "\">");
-		sb_html_text(h, b->name, false);
-		sb_html_raw(h, "</td>");
-		return;
-	}
 	sb_html_raw(h, "<td title=\"");	/* the full name, as a tooltip */
 	sb_html_text(h, b->name, false);
 	sb_html_raw(h, "\">");
-	sb_html_text(h, b->pt.strategy, false);
+	sb_html_text(h, b->has_point ? b->pt.strategy : b->name, false);
 	sb_html_raw(h, "</td>");
+	if (!b->has_point)
+		return;
 	if (f->lock)
 		sb_html_el(h, "td", NULL, b->pt.lock);
 	snprintf(buf, sizeof(buf), "%d", b->pt.threads);
@@ -200,11 +183,11 @@ static void fields_cells(struct sb_html *h, const struct fam *f, const struct sb
 static void body_row(struct sb_html *h, const struct sb_results *r, const struct fam *f,
 		     const struct sb_bm *b)
 {
-	bool noisy = is_noisy(r, b);
 	struct sb_stat s;
 	char note[96] = "";
 	int n;
 	double cv = bm_cv(b, &n);
+	bool noisy = !isnan(cv) && cv > r->cv_threshold;
 
 	sb_html_raw(h, b->failed ? "<tr class=\"failed\">" : noisy ? "<tr class=\"noisy\">" : "<tr>");
 	fields_cells(h, f, b);
@@ -234,13 +217,12 @@ static void fam_table(struct sb_html *h, const struct sb_results *r, const struc
 	sb_html_text(h, f->name, false);
 	sb_html_raw(h, "\">");
 	sb_html_text(h, f->name, false);
-	sb_html_raw(h, "</h3>\n<p>");
-	sb_html_textf(h, "%d benchmark%s; values are medians over repetitions.", f->n,
-		      f->n > 1 ? "s" : "");
+	sb_html_raw(h, "</h3>\n");
 	sb_params_human(&f->common, NULL, common, sizeof(common));
-	if (*common)
-		sb_html_textf(h, " Every row has:%s.", common);
-	sb_html_raw(h, "</p>\n<div class=\"tbl\"><table class=\"summary\">\n");
+	sb_html_linef(h, "p", NULL, "%d benchmark%s; values are medians over repetitions.%s%s%s",
+		      f->n, f->n > 1 ? "s" : "", *common ? " Every row has:" : "", common,
+		      *common ? "." : "");
+	sb_html_raw(h, "<div class=\"tbl\"><table class=\"summary\">\n");
 	head_row(h, f);
 	sb_html_raw(h, "<tbody>\n");
 	for (int i = 0; i < f->n; i++)
@@ -279,7 +261,7 @@ void sb_html_noisy(struct sb_html *h, const struct sb_results *r)
 		double cv = bm_cv(&r->bm[i], &n);
 
 		single += isnan(cv);
-		if (!is_noisy(r, &r->bm[i]))
+		if (isnan(cv) || cv <= r->cv_threshold)
 			continue;
 		if (!nnoisy++)
 			sb_html_raw(h, "<div class=\"tbl\"><table class=\"noisy-list\"><thead><tr>"
