@@ -66,28 +66,46 @@ void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy)
 		snprintf(buf, n, "%.3g%%%s", cv, noisy ? " noisy" : "");
 }
 
-int sb_cmp_row_cells(char **c, const struct sb_cmp_row *w, bool cvs, bool sig, int p_digits)
+void sb_cmp_add(struct sb_cmp_cells *c, const char *s)
+{
+	char *d = strdup(s);
+
+	if (d && !SB_GROW(c->v, c->cap, c->n + 1))
+		c->v[c->n++] = d;
+	else {
+		free(d);
+		c->lost = true;
+	}
+}
+
+void sb_cmp_cells_free(struct sb_cmp_cells *c)
+{
+	for (int i = 0; i < c->n; i++)
+		free(c->v[i]);
+	free(c->v);
+}
+
+void sb_cmp_row_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, bool cvs, bool sig,
+		      int p_digits)
 {
 	char buf[80];
-	int k = 0;
 
 	for (int s = 0; s < 2; s++) {
 		sb_fmt_value(buf, sizeof(buf), s ? w->new->median : w->old->median);
-		c[k++] = strdup(buf);
+		sb_cmp_add(c, buf);
 		if (cvs) {
 			sb_cmp_fmt_cv(buf, sizeof(buf), w->cv[s], w->noisy[s]);
-			c[k++] = strdup(buf);
+			sb_cmp_add(c, buf);
 		}
 	}
 	sb_cmp_fmt_change(buf, sizeof(buf), w->change);
 	if (w->noise)
 		strcat(buf, " ~");
-	c[k++] = strdup(buf);
+	sb_cmp_add(c, buf);
 	if (sig) {
 		sb_fmt_p(buf, sizeof(buf), w->p, p_digits);
-		c[k++] = strdup(buf);
+		sb_cmp_add(c, buf);
 	}
-	return k;
 }
 
 static bool subheader(char **row, int ncols)
@@ -98,11 +116,14 @@ static bool subheader(char **row, int ncols)
 	return ncols > 1;
 }
 
-void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
-			 int nrows)
+void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols,
+			 struct sb_cmp_cells *t)
 {
-	int w[SB_CMP_MAXCOLS] = { 0 }, r, c;
+	int w[SB_CMP_MAXCOLS] = { 0 }, nrows = t->n / ncols, r, c;
+	char **cells = t->v;
 
+	if (t->lost || t->n % ncols)
+		return;
 	if (f == SB_CMP_TEXT) {
 		for (r = 0; r < nrows; r++) {
 			if (r && subheader(cells + (size_t)r * ncols, ncols))
@@ -186,8 +207,7 @@ int sb_cmp_worse(const char *m)
 	if (!strncmp(m, "cnt:", 4))
 		return 0;	/* events: a count says nothing of better */
 	if (!strcmp(m, "real_time") || !strcmp(m, "cpu_time") || !strncmp(m, "ns_", 3) ||
-	    !strncmp(m, "us_", 3) || !strncmp(m, "ms_", 3) || ENDS("_per_page") ||
-	    !strcmp(m, "ns_per_op"))
+	    !strncmp(m, "us_", 3) || !strncmp(m, "ms_", 3) || ENDS("_per_page"))
 		return 1;	/* time, and what a page costs */
 	if (ENDS("_per_s") || ENDS("_per_second"))
 		return -1;	/* rates */
@@ -251,17 +271,6 @@ static int event_keys(const struct sb_cmp_row *w, const char ***keys)
 	return n;
 }
 
-struct cells {
-	char **v;
-	int n, cap;	/* strings */
-};
-
-static void add(struct cells *c, const char *s)
-{
-	if (!SB_GROW(c->v, c->cap, c->n + 1))
-		c->v[c->n++] = strdup(s);
-}
-
 static double total(const struct sb_bm *b, const char *key)
 {
 	struct sb_stat s;
@@ -274,18 +283,17 @@ static double total(const struct sb_bm *b, const char *key)
 static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp_row *rows,
 			 int nrows)
 {
-	struct cells c = { 0 };
+	static const char *const head[] = { "Event", "Before", "After", "%Change" };
+	struct sb_cmp_cells c = { 0 };
 	char title[600];
 	int events = 0;
 
-	add(&c, "Event");
-	add(&c, "Before");
-	add(&c, "After");
-	add(&c, "%Change");
+	for (int k = 0; k < 4; k++)
+		sb_cmp_add(&c, head[k]);
 	for (int i = 0; i < nrows; i++) {
 		const char **keys;
 		int nk = event_keys(&rows[i], &keys);
-		bool head = false;
+		bool sub = false;	/* the benchmark's sub-header */
 
 		for (int k = 0; k < nk; k++) {
 			double b = total(rows[i].old, keys[k]), a = total(rows[i].new, keys[k]);
@@ -293,33 +301,27 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 
 			if ((isnan(b) || b == 0) && (isnan(a) || a == 0))
 				continue;
-			if (!head) {
-				add(&c, rows[i].old->name);
-				add(&c, "");
-				add(&c, "");
-				add(&c, "");
-				head = true;
-			}
+			for (int e = 0; !sub && e < 4; e++)
+				sb_cmp_add(&c, e ? "" : rows[i].old->name);
+			sub = true;
 			fmt_count(vb, sizeof(vb), b);
 			fmt_count(va, sizeof(va), a);
 			sb_cmp_fmt_change(ch, sizeof(ch), change_of(b, a));
 			snprintf(name, sizeof(name), "  %s", keys[k] + 4);
-			add(&c, name);
-			add(&c, vb);
-			add(&c, va);
-			add(&c, ch);
+			sb_cmp_add(&c, name);
+			sb_cmp_add(&c, vb);
+			sb_cmp_add(&c, va);
+			sb_cmp_add(&c, ch);
 			events++;
 		}
 		free(keys);
 	}
-	if (events && c.n % 4 == 0) {
+	if (events) {
 		snprintf(title, sizeof(title), "%s counters: totals per run (median over repetitions)",
 			 fam);
-		sb_cmp_fprint_table(stdout, f, title, 4, c.v, c.n / 4);
+		sb_cmp_fprint_table(stdout, f, title, 4, &c);
 	}
-	for (int i = 0; i < c.n; i++)
-		free(c.v[i]);
-	free(c.v);
+	sb_cmp_cells_free(&c);
 }
 
 static const char *family_of(const struct sb_cmp_row *w)
