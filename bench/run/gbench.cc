@@ -354,26 +354,6 @@ private:
 	bool reported_ = false;
 };
 
-void run_body(benchmark::State &st, sb_bench *b);
-
-// (Re)registers b with GB, settings included.
-void register_gb(sb_bench *raw)
-{
-	raw->b = benchmark::RegisterBenchmark(raw->name.c_str(),
-					      [raw](benchmark::State &st) { run_body(st, raw); });
-	for (const auto &f : raw->cfg)
-		f(raw->b);
-}
-
-// Registers with GB again every benchmark of stage, or all of them.
-void register_stage(int stage, bool all = false)
-{
-	benchmark::ClearRegisteredBenchmarks();
-	for (const auto &b : benches())
-		if (all || b->stage == stage)
-			register_gb(b.get());
-}
-
 // GB's initialisation with argv: 0, or 2 on an unknown flag (said).
 int init_gb(std::vector<char *> args)
 {
@@ -418,8 +398,6 @@ void run_body(benchmark::State &st, sb_bench *b)
 	// other repetitions), so that it finishes; nothing else
 	static const sb_bench *in_flight;
 
-	if (!b)
-		return;
 	if (stop_requested && b != in_flight) {
 		st.SkipWithError(interrupted_msg);
 		count_planned(st);
@@ -439,6 +417,24 @@ void run_body(benchmark::State &st, sb_bench *b)
 		st.SkipWithError("benchmark body returned before its iterations were done");
 	if (st.error_occurred())
 		count_planned(st);
+}
+
+// (Re)registers b with GB, settings included.
+void register_gb(sb_bench *raw)
+{
+	raw->b = benchmark::RegisterBenchmark(raw->name.c_str(),
+					      [raw](benchmark::State &st) { run_body(st, raw); });
+	for (const auto &f : raw->cfg)
+		f(raw->b);
+}
+
+// Registers with GB again every benchmark of stage, or all of them.
+void register_stage(int stage, bool all = false)
+{
+	benchmark::ClearRegisteredBenchmarks();
+	for (const auto &b : benches())
+		if (all || b->stage == stage)
+			register_gb(b.get());
 }
 
 // Self-test bodies: the same empty work item, as native C++ and through C.
