@@ -1,11 +1,7 @@
 /* compare_tables.c — compare.h: the table printer, the number formats, the
- * counter tables of `stratbench compare` and which way a metric is worse.
- *
- * The counter tables are the seed changelog's `Event Before After` tables
- * with a %Change column: the cnt:NAME totals of a run (not cnt:NAME/op),
- * the median over repetitions, thousands separators.  One table per family,
- * a sub-header per benchmark; an event zero (or absent) on both sides is
- * dropped, a benchmark without any other event too. */
+ * counter tables of `stratbench compare` (the seed changelog's, with a
+ * %Change column; an event absent counts as zero, a benchmark without any
+ * event left is dropped) and which way a metric is worse. */
 #include "tables/compare.h"
 
 #include <math.h>
@@ -165,11 +161,8 @@ void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncol
 	fputc('\n', o);
 }
 
-/* The row's %Change, p(U), each side's CV and noisy mark, and the verdict:
- * within the noise when p(U) >= 0.05, or, without p(U) (a side with fewer
- * than 2 repetitions), when |%Change| is at most the larger CV; with neither
- * (single runs) the change is taken as it is.  worse: +1 up is worse, -1
- * down, 0 unknown. */
+/* without p(U) (a side with fewer than 2 repetitions) or a CV (single
+ * runs) the change is taken as it is */
 void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *metric, int worse)
 {
 	const struct sb_bm *side[2] = { w->old, w->new };
@@ -279,7 +272,12 @@ static double total(const struct sb_bm *b, const char *key)
 	return s.median;
 }
 
-/* rows of one family (fam: its name): events zero on both sides dropped */
+static const char *family_of(const struct sb_cmp_row *w)
+{
+	return w->old->has_point ? w->old->pt.family : "benchmarks";
+}
+
+/* the rows of family fam: events zero on both sides dropped */
 static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp_row *rows,
 			 int nrows)
 {
@@ -291,8 +289,8 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 	for (int k = 0; k < 4; k++)
 		sb_cmp_add(&c, head[k]);
 	for (int i = 0; i < nrows; i++) {
-		const char **keys;
-		int nk = event_keys(&rows[i], &keys);
+		const char **keys = NULL;
+		int nk = strcmp(family_of(&rows[i]), fam) ? 0 : event_keys(&rows[i], &keys);
 		bool sub = false;	/* the benchmark's sub-header */
 
 		for (int k = 0; k < nk; k++) {
@@ -324,34 +322,15 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 	sb_cmp_cells_free(&c);
 }
 
-static const char *family_of(const struct sb_cmp_row *w)
-{
-	return w->old->has_point ? w->old->pt.family : "benchmarks";
-}
-
 void sb_cmp_counter_tables(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows)
 {
-	bool *done = calloc((size_t)(nrows ? nrows : 1), sizeof(bool));
-
-	if (!done)
-		return;
 	/* families in the order of their first row (rows are sorted by group) */
 	for (int i = 0; i < nrows; i++) {
-		struct sb_cmp_row *fam;
-		int n = 0;
+		bool first = true;
 
-		if (done[i])
-			continue;
-		fam = malloc(sizeof(*fam) * (size_t)nrows);
-		if (!fam)
-			break;
-		for (int j = i; j < nrows; j++)
-			if (!done[j] && !strcmp(family_of(&rows[j]), family_of(&rows[i]))) {
-				fam[n++] = rows[j];
-				done[j] = true;
-			}
-		family_table(f, family_of(&rows[i]), fam, n);
-		free(fam);
+		for (int j = 0; j < i && first; j++)
+			first = strcmp(family_of(&rows[j]), family_of(&rows[i])) != 0;
+		if (first)
+			family_table(f, family_of(&rows[i]), rows + i, nrows - i);
 	}
-	free(done);
 }
