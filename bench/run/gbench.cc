@@ -626,8 +626,6 @@ void sb_gbench_display_quiet(bool quiet) { display_quiet = quiet; }
 
 void sb_gbench_stop(void) { stop_requested = 1; }
 
-// results/ adds to the context and stops a run through these, never by
-// calling up into the run
 void sb_gbench_serve_results(void)
 {
 	sb_context_set_sink(sb_context_add);
