@@ -225,11 +225,9 @@ static void print_kernels(const struct sb_results *r)
 {
 	const char *k[2];
 
-	for (int i = 0; i < 2; i++) {
-		json_t *v = r[i].context ? json_object_get(r[i].context, "sb_kernel") : NULL;
-
-		k[i] = json_is_string(v) ? json_string_value(v) : NULL;
-	}
+	/* NULL for a context absent, a key absent or not a string */
+	for (int i = 0; i < 2; i++)
+		k[i] = json_string_value(json_object_get(r[i].context, "sb_kernel"));
 	if (k[0] || k[1])
 		printf("kernel: %s vs %s\n", k[0] ? k[0] : "unknown", k[1] ? k[1] : "unknown");
 }
