@@ -1,9 +1,8 @@
-/* console.c — --console=table|counters|gbench (console.h, docs/console.md):
- * one aligned table per family, a row per finished benchmark.  The point
- * columns come from the typed points (point.h: strategy, lock, threads,
- * placement, and the parameters that vary within the family), never from
- * the name; the metric columns are the family's few (metrics[] below).
- * A value the run did not report prints "-", never 0. */
+/* console.c — --console=table|counters|gbench (console.h, docs/console.md).
+ * The point columns come from the typed points (point.h: strategy, lock,
+ * threads, placement, and the parameters that vary within the family),
+ * never from the name; the metric columns are the family's few (metrics[]
+ * below). */
 #include "console/console.h"
 #include "results/point.h"
 
@@ -95,10 +94,8 @@ static void fmt_value(char *buf, size_t n, enum fmt f, double x)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%%");
 		break;
 	case F_FIX3:
-		snprintf(buf, n, "%.3f", x);
-		break;
 	case F_INT:
-		snprintf(buf, n, "%.0f", x);
+		snprintf(buf, n, "%.*f", f == F_FIX3 ? 3 : 0, x);
 		break;
 	default:
 		fmt_g3(buf, n, x);
@@ -138,6 +135,7 @@ static const struct metric metrics[] = {
 #define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
 
 enum field { P_STRATEGY, P_LOCK, P_THREADS, P_PLACE, P_PARAM };
+static const char *const titles[] = { "strategy", "lock", "threads", "place" };
 
 #define MAX_PCOLS 10
 #define MAX_PARAM_WIDTH 16
@@ -176,13 +174,14 @@ static const char *field_text(const struct sb_point_fields *f, enum field which,
 	}
 }
 
-static void add_pcol(enum field which, const char *key, const char *title)
+/* a column as wide as its title: titles[which], a parameter's key */
+static void add_pcol(enum field which, const char *key)
 {
 	if (tb.npcols == MAX_PCOLS)
 		return;
 	tb.pcol[tb.npcols].field = which;
 	snprintf(tb.pcol[tb.npcols].key, sizeof(tb.pcol[0].key), "%s", key ? key : "");
-	tb.pcol[tb.npcols++].width = (int)strlen(title);
+	tb.pcol[tb.npcols++].width = (int)strlen(key ? key : titles[which]);
 }
 
 /* the i-th planned point if it belongs to the table's family, else NULL */
@@ -213,27 +212,12 @@ static bool param_varies(const char *key)
 	return false;
 }
 
-static bool has_pcol(enum field which, const char *key)
+static bool has_param_col(const char *key)
 {
 	for (int i = 0; i < tb.npcols; i++)
-		if (tb.pcol[i].field == which && !strcmp(tb.pcol[i].key, key))
+		if (tb.pcol[i].field == P_PARAM && !strcmp(tb.pcol[i].key, key))
 			return true;
 	return false;
-}
-
-/* what the family's points hold: a lock, a window fidelity point */
-static void family_has(bool *lock, bool *fidelity)
-{
-	*lock = *fidelity = false;
-	for (int i = 0; i < sb_points_count(); i++) {
-		const struct sb_point_fields *f = family_point(i);
-		const char *mode = f ? sb_params_get(&f->params, "mode") : NULL;
-
-		if (!f)
-			continue;
-		*lock |= f->lock[0] != '\0';
-		*fidelity |= !strcmp(f->family, "window") && mode && !strcmp(mode, "fidelity");
-	}
 }
 
 /* the varying parameters, in the order the points show them */
@@ -245,8 +229,8 @@ static void param_columns(void)
 		for (int k = 0; f && k < f->params.n; k++) {
 			const char *key = f->params.p[k].key;
 
-			if (!has_pcol(P_PARAM, key) && param_varies(key))
-				add_pcol(P_PARAM, key, key);
+			if (!has_param_col(key) && param_varies(key))
+				add_pcol(P_PARAM, key);
 		}
 	}
 }
@@ -275,15 +259,20 @@ static void column_widths(void)
 /* the table's columns for tb.family, from every planned point of it */
 static void table_columns(void)
 {
-	bool lock, fidelity;
+	bool lock = false, fidelity = false;
 
-	family_has(&lock, &fidelity);
+	/* what the family's points hold: a lock, a window fidelity point */
+	for (int i = 0; i < sb_points_count(); i++) {
+		const struct sb_point_fields *f = family_point(i);
+		const char *mode = f ? sb_params_get(&f->params, "mode") : NULL;
+
+		lock |= f && f->lock[0] != '\0';
+		fidelity |= f && !strcmp(f->family, "window") && mode && !strcmp(mode, "fidelity");
+	}
 	tb.npcols = 0;
-	add_pcol(P_STRATEGY, NULL, "strategy");
-	if (lock)
-		add_pcol(P_LOCK, NULL, "lock");
-	add_pcol(P_THREADS, NULL, "threads");
-	add_pcol(P_PLACE, NULL, "place");
+	for (int c = P_STRATEGY; c < P_PARAM; c++)
+		if (c != P_LOCK || lock)
+			add_pcol((enum field)c, NULL);
 	param_columns();
 	column_widths();
 	tb.nm = 0;
@@ -351,12 +340,6 @@ static double metric_value(json_t *e, const struct metric *m)
 	return NAN;
 }
 
-/* the cv of ops/s (metrics[0]) in %, NaN: none */
-static double group_cv(const struct group *g)
-{
-	return g->cv ? 100 * metric_value(g->cv, &metrics[0]) : NAN;
-}
-
 /* --- printing ------------------------------------------------------------- */
 
 static size_t cell(char *line, size_t len, size_t n, int width, bool left, const char *text)
@@ -393,10 +376,42 @@ static void print_line(char *line)
 	fprintf(sink ? sink : stdout, "%s\n", line);
 }
 
+/* the columns' titles (g NULL), else the cells of a benchmark's row */
+static void print_cells(const struct sb_point_fields *f, const char *name, const struct group *g)
+{
+	char line[2048], v[64];
+	size_t len = 0;
+	/* the cv of ops/s (metrics[0]) in %, NaN: none */
+	double cv = g && g->cv ? 100 * metric_value(g->cv, &metrics[0]) : NAN;
+
+	for (int c = 0; c < tb.npcols; c++) {
+		const char *t = f ? field_text(f, tb.pcol[c].field, tb.pcol[c].key, v, sizeof(v))
+				  : c ? "" : name;
+
+		if (!g)
+			t = tb.pcol[c].field == P_PARAM ? tb.pcol[c].key : titles[tb.pcol[c].field];
+		len = cell(line, len, sizeof(line), tb.pcol[c].width,
+			   tb.pcol[c].field != P_THREADS, t);
+	}
+	for (int i = 0; i < tb.nm; i++) {
+		fmt_value(v, sizeof(v), tb.m[i]->fmt,
+			  g && g->row && !g->error ? metric_value(g->row, tb.m[i]) : NAN);
+		len = cell(line, len, sizeof(line), tb.m[i]->width, false, g ? v : tb.m[i]->title);
+		if (i == 0 && tb.cv) {
+			fmt_value(v, sizeof(v), F_G3, cv);
+			if (isfinite(cv))
+				strcat(v, "%");
+			len = cell(line, len, sizeof(line), 6, false, g ? v : "cv");
+		}
+	}
+	cell(line, len, sizeof(line), 0, true,
+	     !g ? "note" : g->error ? "error" : cv > cfg.cv_threshold ? "noisy" : "");
+	print_line(line);
+}
+
 static void print_header(int reps)
 {
 	char line[1024];
-	size_t len = 0;
 
 	if (reps > 1)
 		snprintf(line, sizeof(line), "\n%s: medians of %d repetitions; cv: spread of ops/s, "
@@ -405,20 +420,7 @@ static void print_header(int reps)
 		snprintf(line, sizeof(line), "\n%s: one repetition each (--benchmark_repetitions=3 "
 			 "for a cv)", tb.family);
 	print_line(line);
-	for (int c = 0; c < tb.npcols; c++) {
-		static const char *const titles[] = { "strategy", "lock", "threads", "place" };
-		const char *t = tb.pcol[c].field == P_PARAM ? tb.pcol[c].key : titles[tb.pcol[c].field];
-
-		len = cell(line, len, sizeof(line), tb.pcol[c].width,
-			   tb.pcol[c].field != P_THREADS, t);
-	}
-	for (int i = 0; i < tb.nm; i++) {
-		len = cell(line, len, sizeof(line), tb.m[i]->width, false, tb.m[i]->title);
-		if (i == 0 && tb.cv)
-			len = cell(line, len, sizeof(line), 6, false, "cv");
-	}
-	cell(line, len, sizeof(line), 0, true, "note");
-	print_line(line);
+	print_cells(NULL, NULL, NULL);
 }
 
 /* does a label part ("key: why") explain a cell of the table: its key a
@@ -476,43 +478,9 @@ static bool note_seen(const char *family, const char *text)
 	return false;
 }
 
-static void print_row(const struct sb_point_fields *f, const char *name, const struct group *g)
-{
-	char line[2048], v[64];
-	size_t len = 0;
-	double cv = group_cv(g);
-
-	for (int c = 0; c < tb.npcols; c++) {
-		const char *t = f ? field_text(f, tb.pcol[c].field, tb.pcol[c].key, v, sizeof(v))
-				  : c ? "" : name;
-
-		len = cell(line, len, sizeof(line), tb.pcol[c].width,
-			   tb.pcol[c].field != P_THREADS, t);
-	}
-	for (int i = 0; i < tb.nm; i++) {
-		fmt_value(v, sizeof(v), tb.m[i]->fmt,
-			  g->row && !g->error ? metric_value(g->row, tb.m[i]) : NAN);
-		len = cell(line, len, sizeof(line), tb.m[i]->width, false, v);
-		if (i == 0 && tb.cv) {
-			fmt_value(v, sizeof(v), F_G3, cv);
-			if (isfinite(cv))
-				strcat(v, "%");
-			len = cell(line, len, sizeof(line), 6, false, v);
-		}
-	}
-	cell(line, len, sizeof(line), 0, true,
-	     g->error ? "error" : cv > cfg.cv_threshold ? "noisy" : "");
-	print_line(line);
-	if (g->error) {	/* under the row, where the most of it fits */
-		snprintf(line, sizeof(line), "    error: %s", g->error);
-		print_line(line);
-	} else if (note_text(g->label, line, sizeof(line)) && !note_seen(tb.family, line)) {
-		print_line(line);
-	}
-}
-
-/* GB's fields of an entry that are not counters */
-static bool gb_field(const char *key)
+/* a non-zero counter of an entry: a number, not one of GB's own fields
+ * (jansson holds no NaN or infinity) */
+static bool counter_shown(const char *key, json_t *v)
 {
 	static const char *const skip[] = {
 		"family_index", "per_family_instance_index", "repetitions", "repetition_index",
@@ -521,8 +489,8 @@ static bool gb_field(const char *key)
 
 	for (const char *const *s = skip; *s; s++)
 		if (!strcmp(key, *s))
-			return true;
-	return false;
+			return false;
+	return json_is_number(v) && json_number_value(v) != 0;
 }
 
 /* --console=counters: the row's non-zero counters under it, in aligned cells */
@@ -535,20 +503,18 @@ static void print_counters(json_t *row)
 	size_t len = 0;
 
 	json_object_foreach(row, key, v)
-		if (json_is_number(v) && !gb_field(key) && json_number_value(v) != 0 &&
-		    (int)strlen(key) > namew)
+		if (counter_shown(key, v) && (int)strlen(key) > namew)
 			namew = (int)strlen(key);
 	if (!namew)
 		return;
 	if (namew > 48)
 		namew = 48;
-	per = (SB_CONSOLE_WIDTH - 4) / (namew + 1 + 8 + 2);
-	per = per < 1 ? 1 : per;
+	per = (SB_CONSOLE_WIDTH - 4) / (namew + 1 + 8 + 2);	/* 2 or more */
 	json_object_foreach(row, key, v) {
 		char val[32];
 		double x = json_number_value(v);
 
-		if (!json_is_number(v) || gb_field(key) || x == 0 || !isfinite(x))
+		if (!counter_shown(key, v))
 			continue;
 		fmt_value(val, sizeof(val), fabs(x) >= 1e4 ? F_SI : F_G3, x);
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%-*.*s %8s",
@@ -560,6 +526,22 @@ static void print_counters(json_t *row)
 	}
 	if (len)
 		print_line(line);
+}
+
+/* a benchmark's row, and the lines under it */
+static void print_row(const struct sb_point_fields *f, const char *name, const struct group *g)
+{
+	char line[2048];
+
+	print_cells(f, name, g);
+	if (g->error) {	/* under the row, where the most of it fits */
+		snprintf(line, sizeof(line), "    error: %s", g->error);
+		print_line(line);
+	} else if (note_text(g->label, line, sizeof(line)) && !note_seen(tb.family, line)) {
+		print_line(line);
+	}
+	if (cfg.mode == SB_CONSOLE_COUNTERS && g->row)
+		print_counters(g->row);
 }
 
 /* --- the hooks ------------------------------------------------------------ */
@@ -583,14 +565,10 @@ static void noisy_mark(const char *name, const struct group *g)
 {
 	double cv = g->cv ? 100 * json_number_value(json_object_get(g->cv, "ops_per_s")) : NAN;
 
-	if (!(cv > cfg.cv_threshold))
-		return;
-	if (cfg.json_stdout)
-		fprintf(stderr, "stratbench: noisy: %s: CV %.3g %% of ops_per_s over %d "
-			"repetitions > %g %%\n", name, cv, g->reps, cfg.cv_threshold);
-	else
-		printf("^ noisy: %s: CV %.3g %% of ops_per_s over %d repetitions > %g %%\n", name,
-		       cv, g->reps, cfg.cv_threshold);
+	if (cv > cfg.cv_threshold)
+		fprintf(cfg.json_stdout ? stderr : stdout, "%s: %s: CV %.3g %% of ops_per_s over "
+			"%d repetitions > %g %%\n", cfg.json_stdout ? "stratbench: noisy" : "^ noisy",
+			name, cv, g->reps, cfg.cv_threshold);
 }
 
 /* --- one table per family, whatever the order results arrive in ----------
@@ -601,7 +579,6 @@ static void noisy_mark(const char *name, const struct group *g)
  * of the open family has its row, the next waiting family's table is
  * printed, header and rows, and stays open.  The end prints what waits. */
 
-
 static int planned(const char *family)
 {
 	int n = 0;
@@ -611,19 +588,14 @@ static int planned(const char *family)
 	return n;
 }
 
-static void open_table(const char *family, int reps)
+static void open_table(const char *family, int reps, bool header)
 {
 	snprintf(tb.family, sizeof(tb.family), "%s", family);
 	table_columns();
 	tb.cv = reps > 1;
 	open_rows = 0;
-}
-
-static void row_lines(const struct sb_point_fields *f, const char *name, const struct group *g)
-{
-	print_row(f, name, g);
-	if (cfg.mode == SB_CONSOLE_COUNTERS && g->row)
-		print_counters(g->row);
+	if (header)
+		print_header(reps);
 }
 
 /* a row of a family that is not the open one: into its buffer */
@@ -644,14 +616,13 @@ static void wait_row(const char *family, const struct sb_point_fields *f, const 
 		w->reps = g->reps;
 	}
 	if (!w || !w->f) {	/* no room to wait: printed under a header of its own */
-		open_table(family, g->reps);
-		print_header(g->reps);
-		row_lines(f, name, g);
+		open_table(family, g->reps, true);
+		print_row(f, name, g);
 		return;
 	}
-	open_table(family, w->reps);
+	open_table(family, w->reps, false);
 	sink = w->f;
-	row_lines(f, name, g);
+	print_row(f, name, g);
 	sink = NULL;
 	w->rows++;
 	tb = open;
@@ -669,8 +640,7 @@ static bool open_next(void)
 			continue;
 		fclose(w->f);
 		w->f = NULL;
-		open_table(w->family, w->reps);
-		print_header(w->reps);
+		open_table(w->family, w->reps, true);
 		fwrite(w->text, 1, w->len, stdout);
 		free(w->text);
 		w->text = NULL;
@@ -697,14 +667,12 @@ void sb_console_group(const struct sb_run_report *runs, int n, json_t *arr)
 	}
 	f = runs[0].registered ? sb_points_find(runs[0].registered) : NULL;
 	family = f ? f->family : "?";
-	if (!tb.family[0]) {
-		open_table(family, g.reps);
-		print_header(g.reps);
-	}
+	if (!tb.family[0])
+		open_table(family, g.reps, true);
 	if (strcmp(tb.family, family)) {
 		wait_row(family, f, runs[0].name, &g);
 	} else {
-		row_lines(f, runs[0].name, &g);
+		print_row(f, runs[0].name, &g);
 		open_rows++;
 	}
 	while (open_rows >= planned(tb.family) && open_next())

@@ -2,13 +2,11 @@
  * tables (console.c, console_context.c) and the progress line (progress.c).
  * uses: core machine stats results
  *
- * console.h — (docs/console.md).
- *
- * --console=table (the default): at most 5 lines of context, then one
- * aligned table per family, a row per benchmark as its repetitions finish
- * (a family's rows wait while another family's table is open, and print
- * when it completes or the run ends: one table per family, interleaved or not),
- * built from the typed point (point.h) and the few metrics the family
+ * console.h — (docs/console.md) --console=table (the default): at most 5
+ * lines of context, then one aligned table per family, a row per benchmark
+ * as its repetitions finish (a family's rows wait while another family's
+ * table is open, and print when it completes or the run ends: one table
+ * per family, interleaved or not), built from the typed point (point.h) and the few metrics the family
  * exists for; noisy rows are marked in the row, a value the run did not
  * report prints "-".  --console=counters: the table, and under each row its
  * non-zero counters.  --console=gbench: Google Benchmark's own console.
@@ -63,9 +61,9 @@ void sb_console_end(void);
 
 /* console_context.c: the run's --counters, for the context's counters line */
 void sb_console_context_counters(const struct sb_counters_spec *s);
-/* console_context.c: the context lines, from the JSON context; each fits
- * SB_CONSOLE_WIDTH.  Returns how many were written (at most 5). */
-int sb_console_context_lines(FILE *f, json_t *context, const char *out);
+/* console_context.c: the context lines (at most 5), from the JSON context;
+ * each fits SB_CONSOLE_WIDTH. */
+void sb_console_context_lines(FILE *f, json_t *context, const char *out);
 /* The text of a value in n characters at most, with ellipsis when cut. */
 void sb_console_fit(char *s, size_t width);
 

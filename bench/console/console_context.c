@@ -81,15 +81,14 @@ static void quiet_line(FILE *f, json_t *c)
 }
 
 /* what settings.c would warn of at the first benchmark, now, once */
-static int warning_line(FILE *f)
+static void warning_line(FILE *f)
 {
 	char w[1024], line[1100];
 
 	if (!sb_settings_take_warnings(w, sizeof(w)))
-		return 0;
+		return;
 	snprintf(line, sizeof(line), "warning: %s", w);
 	put(f, line);
-	return 1;
 }
 
 /* "counters: 12 of 30 unavailable here (cycles, ...); why: `stratbench counters`" */
@@ -145,14 +144,11 @@ static void results_line(FILE *f, const char *out)
 	put(f, line);
 }
 
-int sb_console_context_lines(FILE *f, json_t *c, const char *out)
+void sb_console_context_lines(FILE *f, json_t *c, const char *out)
 {
-	int n;
-
 	machine_line(f, c);
 	quiet_line(f, c);
-	n = 2 + warning_line(f);
+	warning_line(f);
 	counters_line(f);
 	results_line(f, out);
-	return n + 2;
 }

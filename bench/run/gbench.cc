@@ -8,7 +8,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -27,10 +26,10 @@
 
 struct sb_bench {
 	benchmark::internal::Benchmark *b;
-	sb_bench_fn fn, setup, teardown;
-	void *arg;
-	int nargs;		// length of every argument set registered
-	int stage;
+	sb_bench_fn fn = nullptr, setup = nullptr, teardown = nullptr;
+	void *arg = nullptr;
+	int nargs = 0;		// length of every argument set registered
+	int stage = 0;
 	std::string name;
 	double min_time = 0;	// 0: --benchmark_min_time's (for sb_gbench_each)
 	int64_t iterations = 0;	// 0: GB's estimate
@@ -54,19 +53,20 @@ std::vector<std::unique_ptr<sb_bench>> &benches()
 	return v;
 }
 
-// every hook gets every run, in the order they were added
+// a C callback and its argument
+template <class F> struct hook {
+	F fn;
+	void *arg;
+};
+
+// every run hook gets every run, in the order they were added
 constexpr int max_hooks = 4;
-sb_run_hook run_hooks[max_hooks];
-void *run_hook_args[max_hooks];
+hook<sb_run_hook> run_hooks[max_hooks];
 int nhooks;
-sb_group_hook group_hook;
-void *group_hook_arg;
-sb_start_hook start_hook;
-void *start_hook_arg;
-void (*context_hook)(const char *, void *);
-void *context_hook_arg;
-void (*display_hook)(void *);
-void *display_hook_arg;
+hook<sb_group_hook> group_hook;
+hook<sb_start_hook> start_hook;
+hook<void (*)(const char *, void *)> context_hook;
+hook<void (*)(void *)> display_hook;
 bool display_quiet;	// sb_gbench_display_quiet
 bool any_error;
 volatile std::sig_atomic_t stop_requested;
@@ -114,14 +114,16 @@ void identify(const Run &r, const std::string &name, sb_run_report &rep)
 	rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
 }
 
-// One run as the C hooks see it.  The strings and arrays point into r and
-// the three holders, which must outlive rep.
-void fill_report(const Run &r, std::string &name, std::vector<const char *> &names,
-		 std::vector<double> &values, sb_run_report &rep)
+// Hands one run to n hooks, as the C hooks see it (rep's strings and
+// arrays point into r and the locals).
+void call_hooks(const Run &r, const hook<sb_run_hook> *hooks, int n)
 {
 	double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
+	std::string name = strip_manual_time(r.run_name.str());
+	std::vector<const char *> names;
+	std::vector<double> values;
+	sb_run_report rep;
 
-	name = strip_manual_time(r.run_name.str());
 	for (const auto &c : r.counters) {
 		names.push_back(c.first.c_str());
 		values.push_back(c.second.value);
@@ -136,31 +138,9 @@ void fill_report(const Run &r, std::string &name, std::vector<const char *> &nam
 	rep.ncounters = (int)names.size();
 	rep.counter_names = names.data();
 	rep.counter_values = values.data();
-}
-
-// Hands one run to n hooks.
-void call_hooks(const Run &r, const sb_run_hook *hooks, void *const *args, int n)
-{
-	std::vector<const char *> names;
-	std::vector<double> values;
-	std::string name;
-	sb_run_report rep;
-
-	fill_report(r, name, names, values, rep);
 	for (int i = 0; i < n; i++)
-		if (hooks[i])
-			hooks[i](&rep, args[i]);
-}
-
-// Hands one run to the C hooks.  Called by exactly one reporter: the file
-// reporter when there is one (it sees every run, whatever
-// --benchmark_display_aggregates_only hides), else the display reporter.
-void forward(const Run &r)
-{
-	if (r.error_occurred)
-		any_error = true;
-	if (nhooks)
-		call_hooks(r, run_hooks, run_hook_args, nhooks);
+		if (hooks[i].fn)
+			hooks[i].fn(&rep, hooks[i].arg);
 }
 
 // GB 1.7.1 reports a benchmark in two calls: its repetitions, then (when at
@@ -181,24 +161,28 @@ bool interrupted(const std::vector<Run> &runs)
 
 std::vector<Run> pending;	// the benchmark being reported
 
-// Hands each run to the run hook, and a benchmark's runs, once all are
+// Hands each run to the run hooks, and a benchmark's runs, once all are
 // reported, to the group hook with the JSON GB's JSON reporter writes.
+// Called by exactly one reporter: the file reporter when there is one (it
+// sees every run, whatever --benchmark_display_aggregates_only hides),
+// else the display reporter.
 void forward_group(const std::vector<Run> &runs)
 {
 	bool has_agg = false;
 	int ok = 0;
 
 	for (const Run &r : runs) {
-		forward(r);
+		any_error |= r.error_occurred;
+		call_hooks(r, run_hooks, nhooks);
 		has_agg |= r.run_type == Run::RT_Aggregate;
 		ok += r.run_type != Run::RT_Aggregate && !r.error_occurred;
 	}
 	pending.insert(pending.end(), runs.begin(), runs.end());
 	if (runs.empty() || (!has_agg && ok >= 2 && runs[0].repetitions > 1))
 		return;		// its aggregates come next
-	if (group_hook && !pending.empty()) {
-		std::vector<std::string> names;
-		std::vector<sb_run_report> reps;
+	if (group_hook.fn) {
+		std::vector<std::string> names(pending.size());
+		std::vector<sb_run_report> reps(pending.size());
 		std::ostringstream json;
 		benchmark::JSONReporter jr;
 
@@ -207,14 +191,11 @@ void forward_group(const std::vector<Run> &runs)
 		json << "[\n";
 		jr.ReportRuns(pending);
 		json << "\n]\n";
-		names.reserve(pending.size());
-		for (const Run &r : pending)
-			names.push_back(strip_manual_time(r.run_name.str()));
-		reps.resize(pending.size());
-		for (size_t i = 0; i < pending.size(); i++)
+		for (size_t i = 0; i < pending.size(); i++) {
+			names[i] = strip_manual_time(pending[i].run_name.str());
 			identify(pending[i], names[i], reps[i]);
-		std::string text = json.str();
-		group_hook(reps.data(), (int)reps.size(), text.c_str(), group_hook_arg);
+		}
+		group_hook.fn(reps.data(), (int)reps.size(), json.str().c_str(), group_hook.arg);
 	}
 	pending.clear();
 }
@@ -230,18 +211,14 @@ public:
 			// a later stage: the console's name column fits this
 			// stage's names, under a header of its own (the context
 			// itself, printed to the error stream, is not repeated)
-			if (dynamic_cast<benchmark::ConsoleReporter *>(inner_.get())) {
-				std::ostream &err = inner_->GetErrorStream();
-				std::ostringstream quiet;
+			std::ostringstream quiet;
 
-				inner_->SetErrorStream(&quiet);
-				inner_->ReportContext(ctx);
-				inner_->SetErrorStream(&err);
-			}
+			if (dynamic_cast<benchmark::ConsoleReporter *>(inner_.get()))
+				inner_context(ctx, quiet);
 			return true;
 		}
 		reported_ = true;
-		if (context_hook) {	// the context as GB's JSON reporter writes it
+		if (context_hook.fn) {	// the context as GB's JSON reporter writes it
 			std::ostringstream json;
 			benchmark::JSONReporter jr;
 
@@ -249,7 +226,7 @@ public:
 			jr.SetErrorStream(&json);
 			jr.ReportContext(ctx);
 			json << "]}\n";
-			context_hook(json.str().c_str(), context_hook_arg);
+			context_hook.fn(json.str().c_str(), context_hook.arg);
 		}
 		return display_quiet || report_context_lines(ctx);
 	}
@@ -257,8 +234,8 @@ public:
 	{
 		if (interrupted(runs))
 			return;
-		if (display_hook)
-			display_hook(display_hook_arg);
+		if (display_hook.fn)
+			display_hook.fn(display_hook.arg);
 		if (!display_quiet)
 			inner_->ReportRuns(runs);
 		std::fflush(stdout);
@@ -272,27 +249,34 @@ public:
 	}
 
 private:
-	// The context as the inner reporter prints it, less the lines of the
-	// keys that are data for the files, not for people (sb_points: one
-	// JSON text of every point).
-	bool report_context_lines(const Context &ctx)
+	// The inner reporter's context, its error stream's part into text.
+	bool inner_context(const Context &ctx, std::ostringstream &text)
 	{
 		std::ostream &err = inner_->GetErrorStream();
-		std::ostringstream text;
-		std::string line;
 		bool ok;
 
 		inner_->SetErrorStream(&text);
 		ok = inner_->ReportContext(ctx);
 		inner_->SetErrorStream(&err);
+		return ok;
+	}
+	// The context as the inner reporter prints it, less the lines of the
+	// keys that are data for the files, not for people (sb_points: one
+	// JSON text of every point).
+	bool report_context_lines(const Context &ctx)
+	{
+		std::ostringstream text;
+		std::string line;
+		bool ok = inner_context(ctx, text);
 		std::istringstream in(text.str());
+
 		while (std::getline(in, line)) {
 			if (line.compare(0, 11, "sb_points: ") != 0)
-				err << line << '\n';
+				inner_->GetErrorStream() << line << '\n';
 			// Debian builds libbenchmark without NDEBUG: GB's own
 			// asserts and bookkeeping, outside the timed region
 			if (line.find("Library was built as DEBUG") != std::string::npos)
-				err << debug_note << '\n';
+				inner_->GetErrorStream() << debug_note << '\n';
 		}
 		return ok;
 	}
@@ -307,13 +291,12 @@ private:
 // at the file opened once here.  The one hooked reporter (see forward).
 template <class Base> class FileReporter : public Base {
 public:
-	explicit FileReporter(std::ostream *out) : out_(out) {}
-	// a console file gets no colour or tables, as GB's own file reporter
-	template <class T = Base,
-		  typename std::enable_if<std::is_same<T, benchmark::ConsoleReporter>::value,
-					  int>::type = 0>
-	FileReporter(std::ostream *out, int)
-		: Base(benchmark::ConsoleReporter::OO_None), out_(out) {}
+	explicit FileReporter(std::ostream *out) : out_(out)
+	{
+		// a console file gets no colour or tables, as GB's own file reporter
+		if constexpr (is_console)
+			this->output_options_ = benchmark::ConsoleReporter::OO_None;
+	}
 	bool ReportContext(const benchmark::BenchmarkReporter::Context &ctx) override
 	{
 		aim();
@@ -323,7 +306,7 @@ public:
 		}
 		// a later stage: a console file's name column and header as on
 		// the display; nothing for JSON (one document)
-		if constexpr (std::is_same<Base, benchmark::ConsoleReporter>::value) {
+		if constexpr (is_console) {
 			std::ostringstream quiet;
 
 			this->SetErrorStream(&quiet);
@@ -339,8 +322,7 @@ public:
 		aim();
 		errno = 0;
 		Base::ReportRuns(runs);
-		out_->flush();
-		check();
+		flush_check();
 		forward_group(runs);
 	}
 	void Finalize() override
@@ -349,19 +331,20 @@ public:
 		errno = 0;
 		if (last_stage && reported_)
 			Base::Finalize();
-		out_->flush();
-		check();
+		flush_check();
 	}
 
 private:
+	static constexpr bool is_console = std::is_same<Base, benchmark::ConsoleReporter>::value;
 	void aim()
 	{
 		this->SetOutputStream(out_);
 		this->SetErrorStream(out_);
 	}
 	// the stream failed (ENOSPC, EIO, ...): recorded once, the run stopped
-	void check()
+	void flush_check()
 	{
+		out_->flush();
 		if (out_->good() || out_errno)
 			return;
 		out_errno = errno ? errno : EIO;
@@ -370,36 +353,6 @@ private:
 	std::ostream *out_;
 	bool reported_ = false;
 };
-
-// json or console (the command line refuses GB's CSV reporter: it aborts
-// when runs differ in their counters, as ours do)
-std::unique_ptr<benchmark::BenchmarkReporter> make_file_reporter(const std::string &format,
-								 std::ostream *out)
-{
-	if (format == "console")
-		return std::make_unique<FileReporter<benchmark::ConsoleReporter>>(out, 0);
-	return std::make_unique<FileReporter<benchmark::JSONReporter>>(out);
-}
-
-void run_body(benchmark::State &st, sb_bench *b);
-
-// (Re)registers b with GB, settings included.
-void register_gb(sb_bench *raw)
-{
-	raw->b = benchmark::RegisterBenchmark(raw->name.c_str(),
-					      [raw](benchmark::State &st) { run_body(st, raw); });
-	for (const auto &f : raw->cfg)
-		f(raw->b);
-}
-
-// Registers with GB again every benchmark of stage, or all of them.
-void register_stage(int stage, bool all = false)
-{
-	benchmark::ClearRegisteredBenchmarks();
-	for (const auto &b : benches())
-		if (all || b->stage == stage)
-			register_gb(b.get());
-}
 
 // GB's initialisation with argv: 0, or 2 on an unknown flag (said).
 int init_gb(std::vector<char *> args)
@@ -445,16 +398,14 @@ void run_body(benchmark::State &st, sb_bench *b)
 	// other repetitions), so that it finishes; nothing else
 	static const sb_bench *in_flight;
 
-	if (!b)
-		return;
 	if (stop_requested && b != in_flight) {
 		st.SkipWithError(interrupted_msg);
 		count_planned(st);
 		return;
 	}
 	in_flight = b;
-	if (start_hook)
-		start_hook(b->name.c_str(), start_hook_arg);
+	if (start_hook.fn)
+		start_hook.fn(b->name.c_str(), start_hook.arg);
 	if (b->setup)
 		b->setup(&s, b->arg);
 	if (!st.error_occurred())
@@ -466,6 +417,24 @@ void run_body(benchmark::State &st, sb_bench *b)
 		st.SkipWithError("benchmark body returned before its iterations were done");
 	if (st.error_occurred())
 		count_planned(st);
+}
+
+// (Re)registers b with GB, settings included.
+void register_gb(sb_bench *raw)
+{
+	raw->b = benchmark::RegisterBenchmark(raw->name.c_str(),
+					      [raw](benchmark::State &st) { run_body(st, raw); });
+	for (const auto &f : raw->cfg)
+		f(raw->b);
+}
+
+// Registers with GB again every benchmark of stage, or all of them.
+void register_stage(int stage, bool all = false)
+{
+	benchmark::ClearRegisteredBenchmarks();
+	for (const auto &b : benches())
+		if (all || b->stage == stage)
+			register_gb(b.get());
 }
 
 // Self-test bodies: the same empty work item, as native C++ and through C.
@@ -498,9 +467,6 @@ sb_bench *sb_bench_register(const char *name, sb_bench_fn fn, void *arg)
 
 	raw->fn = fn;
 	raw->arg = arg;
-	raw->setup = raw->teardown = nullptr;
-	raw->nargs = 0;
-	raw->stage = 0;
 	raw->name = name;
 	register_gb(raw);
 	benches().push_back(std::move(h));
@@ -624,8 +590,7 @@ int sb_gbench_on_run(sb_run_hook hook, void *arg)
 {
 	if (nhooks == max_hooks)
 		return -1;
-	run_hooks[nhooks] = hook;
-	run_hook_args[nhooks++] = arg;
+	run_hooks[nhooks++] = { hook, arg };
 	return 0;
 }
 
@@ -648,36 +613,19 @@ static void go_multithreaded()
 			     "single-thread results may use glibc's single-threaded paths\n");
 }
 
-void sb_gbench_on_group(sb_group_hook hook, void *arg)
-{
-	group_hook = hook;
-	group_hook_arg = arg;
-}
-
-void sb_gbench_on_start(sb_start_hook hook, void *arg)
-{
-	start_hook = hook;
-	start_hook_arg = arg;
-}
-
-void sb_gbench_on_display(void (*hook)(void *arg), void *arg)
-{
-	display_hook = hook;
-	display_hook_arg = arg;
-}
+void sb_gbench_on_group(sb_group_hook hook, void *arg) { group_hook = { hook, arg }; }
+void sb_gbench_on_start(sb_start_hook hook, void *arg) { start_hook = { hook, arg }; }
+void sb_gbench_on_display(void (*hook)(void *arg), void *arg) { display_hook = { hook, arg }; }
 
 void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg)
 {
-	context_hook = hook;
-	context_hook_arg = arg;
+	context_hook = { hook, arg };
 }
 
 void sb_gbench_display_quiet(bool quiet) { display_quiet = quiet; }
 
 void sb_gbench_stop(void) { stop_requested = 1; }
 
-// results/ adds to the context and stops a run through these, never by
-// calling up into the run
 void sb_gbench_serve_results(void)
 {
 	sb_context_set_sink(sb_context_add);
@@ -692,52 +640,40 @@ namespace {
 // 1.7.1's rules: a leading '-' negates, "all" and "" select everything,
 // else an extended regex searched in the name (GB appends /manual_time to
 // ours).  GB's std::regex(extended) is POSIX ERE: regcomp(REG_EXTENDED).
-class Filter {
-public:
+struct Filter {
 	Filter(int argc, char *const *argv)
 	{
 		for (int i = 1; i < argc; i++)
 			if (!std::strncmp(argv[i], "--benchmark_filter=", 19))
-				given_ = argv[i] + 19;
-		std::string filter = given_;
+				given = argv[i] + 19;
+		std::string filter = given;
 
-		negate_ = !filter.empty() && filter[0] == '-';
-		if (negate_)
+		negate = !filter.empty() && filter[0] == '-';
+		if (negate)
 			filter.erase(0, 1);
 		if (filter == "all")
 			filter.clear();
-		int rc = regcomp(&re_, filter.c_str(), REG_EXTENDED | REG_NOSUB);
-
-		ok_ = rc == 0;
-		if (!ok_) {
-			char why[256];
-
-			regerror(rc, &re_, why, sizeof(why));
-			why_ = why;
-		}
-		all_ = filter.empty();
+		rc = regcomp(&re, filter.c_str(), REG_EXTENDED | REG_NOSUB);
+		all = filter.empty();
 	}
 	~Filter()
 	{
-		if (ok_)
-			regfree(&re_);
+		if (!rc)
+			regfree(&re);
 	}
 	Filter(const Filter &) = delete;
 	Filter &operator=(const Filter &) = delete;
-	bool ok() const { return ok_; }
-	const std::string &why() const { return why_; }
-	const std::string &given() const { return given_; }	// as on the command line
 	bool selects(const sb_bench &b) const
 	{
 		std::string name = b.name + "/manual_time";
 
-		return ok_ && (all_ || regexec(&re_, name.c_str(), 0, nullptr, 0) == 0) != negate_;
+		return !rc && (all || regexec(&re, name.c_str(), 0, nullptr, 0) == 0) != negate;
 	}
 
-private:
-	regex_t re_;
-	bool ok_, all_, negate_;
-	std::string why_, given_;
+	regex_t re;
+	int rc;			// regcomp's: 0, the filter compiled
+	bool all, negate;
+	std::string given;	// as on the command line
 };
 
 } // namespace
@@ -746,17 +682,13 @@ extern "C" {
 
 int sb_gbench_count(int argc, char *const *argv)
 {
-	Filter f(argc, argv);
 	long reps = 1;
-	int n = 0;
+	int n = sb_gbench_each(argc, argv, [](const char *, double, int64_t, int, void *) {},
+			       nullptr);
 
 	for (int i = 1; i < argc; i++)
 		if (!std::strncmp(argv[i], "--benchmark_repetitions=", 24))
 			reps = std::strtol(argv[i] + 24, nullptr, 10);
-	if (!f.ok())
-		return 0;
-	for (const auto &b : benches())
-		n += f.selects(*b);
 	return n * (int)(reps > 0 ? reps : 1);
 }
 
@@ -765,7 +697,7 @@ int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg)
 	Filter f(argc, argv);
 	int n = 0;
 
-	if (!f.ok())
+	if (f.rc)
 		return 0;
 	for (const auto &b : benches())
 		if (f.selects(*b)) {
@@ -778,11 +710,13 @@ int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg)
 int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen)
 {
 	Filter f(argc, argv);
+	char why[256];
 
-	if (f.ok())
+	if (!f.rc)
 		return 0;
+	regerror(f.rc, &f.re, why, sizeof(why));
 	std::snprintf(err, errlen, "bad value in '--benchmark_filter=%s': not an extended "
-		      "regular expression (%s)", f.given().c_str(), f.why().c_str());
+		      "regular expression (%s)", f.given.c_str(), why);
 	return -1;
 }
 
@@ -793,7 +727,7 @@ int sb_gbench_main(int argc, char **argv)
 	std::unique_ptr<benchmark::BenchmarkReporter> file;
 	std::string out_format = "json", out_path;
 	std::ofstream out;
-	std::vector<int> stages;
+	std::set<int> stages;
 	size_t matched = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -813,15 +747,18 @@ int sb_gbench_main(int argc, char **argv)
 				     std::strerror(errno));
 			return 2;
 		}
-		file = make_file_reporter(out_format, &out);
+		// json or console (the command line refuses GB's CSV reporter: it
+		// aborts when runs differ in their counters, as ours do)
+		if (out_format == "console")
+			file = std::make_unique<FileReporter<benchmark::ConsoleReporter>>(&out);
+		else
+			file = std::make_unique<FileReporter<benchmark::JSONReporter>>(&out);
 	}
 	go_multithreaded();
 	DisplayReporter display(benchmark::CreateDefaultDisplayReporter(), !file);
 
 	for (const auto &b : benches())
-		stages.push_back(b->stage);
-	std::sort(stages.begin(), stages.end());
-	stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+		stages.insert(b->stage);
 	if (stages.size() <= 1) {
 		matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
 	} else {
@@ -831,8 +768,8 @@ int sb_gbench_main(int argc, char **argv)
 		std::ostringstream said;
 
 		display.SetErrorStream(&said);
-		for (size_t k = 0; k < stages.size(); k++) {
-			register_stage(stages[k]);
+		for (int stage : stages) {
+			register_stage(stage);
 			last_stage = false;	// Finalize once, below
 			said.str("");
 			matched += benchmark::RunSpecifiedBenchmarks(&display, file.get());
@@ -852,10 +789,7 @@ int sb_gbench_main(int argc, char **argv)
 		int fd;
 
 		errno = 0;
-		out.flush();
-		if (!out.good() && !out_errno)
-			out_errno = errno ? errno : EIO;
-		out.close();
+		out.close();	// flushes: a failed write sets failbit
 		if (out.fail() && !out_errno)
 			out_errno = errno ? errno : EIO;
 		fd = open(out_path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -876,20 +810,19 @@ namespace {
 // Hands a trial's runs to its hook; reports nothing anywhere else.
 class TrialReporter : public benchmark::BenchmarkReporter {
 public:
-	TrialReporter(sb_run_hook hook, void *arg) : hook_(hook), arg_(arg) {}
+	TrialReporter(sb_run_hook hook, void *arg) : hook_{ hook, arg } {}
 	bool ReportContext(const Context &) override { return true; }
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
 		for (const Run &r : runs) {
 			error |= r.error_occurred;
-			call_hooks(r, &hook_, &arg_, 1);
+			call_hooks(r, &hook_, 1);
 		}
 	}
 	bool error = false;
 
 private:
-	sb_run_hook hook_;
-	void *arg_;
+	hook<sb_run_hook> hook_;
 };
 
 } // namespace

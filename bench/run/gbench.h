@@ -7,9 +7,7 @@
  * sb_state_range(), which checks the index (1.7.1's State::range() only
  * asserts).  The hot loop is sb_state_keep_running_batch(): it returns how
  * many iterations to run now (0 when done), so a C loop pays one call per
- * batch.  Counters take Google Benchmark's flags.  sb_gbench_main()
- * initialises (passing every --benchmark_* flag through untouched), runs,
- * calls the run hook for every reported run, and shuts down.
+ * batch.
  *
  * Stages: every benchmark of stage s is run and reported, all repetitions,
  * before any of a later stage starts; --benchmark_enable_random_interleaving

@@ -5,27 +5,26 @@
  * then the 1-thread points, then the rest (plan/plan.c gives them stages 0,
  * 1, 2: each stage whole before the next, even under random interleaving);
  * a resumed run first feeds the table with the runs it finished before
- * (cmd_run.c).  Every run Google
- * Benchmark reports — what the JSON and CSV hold, once all repetitions of
- * that benchmark are done, before the next one starts — is recorded by
- * sb_limits_on_run() from each run's typed point (results/point.h) under
- * keys: "c2c:store:list:A,B" (one_way_min_ns of CPU pair A < B: its fastest batch, each a mean of 128 transfers — the bound
- * the hardware showed, robust to a descheduled member; with its relation), "c2c:cas:list:A,B", "op:cas" … (uncontended
- * ns_per_op), "flush:none|remote" (us_per_call of the real kernel's
- * flush), "flush:poll|signal" (us_per_call: the simulated machine's flush
- * round trip per transport), and for every other
- * 1-thread run "solo:<its point's group>" (sb_point_group: the point less
- * threads and placement) (ops_per_s).  A key
- * holds one record per repetition; its value is their median (the weights:
- * records lighter than a quarter of the heaviest are left out).  Main
- * thread only (bodies and reporters run there).
+ * (cmd_run.c).  Every run Google Benchmark reports — what the JSON and CSV
+ * hold, once all repetitions of that benchmark are done, before the next
+ * one starts — is recorded by sb_limits_on_run() from each run's typed
+ * point (results/point.h) under keys: "c2c:store:list:A,B" (one_way_min_ns
+ * of CPU pair A < B: its fastest batch, each a mean of 128 transfers — the
+ * bound the hardware showed, robust to a descheduled member; with its
+ * relation), "c2c:cas:list:A,B", "op:cas" … (uncontended ns_per_op),
+ * "flush:none|remote" (us_per_call of the real kernel's flush),
+ * "flush:poll|signal" (us_per_call: the simulated machine's flush round
+ * trip per transport), and for every other 1-thread run "solo:<its point's
+ * group>" (sb_point_group: the point less threads and placement)
+ * (ops_per_s).  A key holds one record per repetition; its value is their
+ * median (the weights: records lighter than a quarter of the heaviest are
+ * left out).  Main thread only (bodies and reporters run there).
  *
  * Limits (docs/calibrate.md): for a point of T threads on CPUs c[0..T)
  *   handoff (the strategy writes one shared line every call, T >= 2):
  *        limit_ops = 1e9 / mean over every pair {c[i], c[j]} of its fastest
- *        one-way ns
- *        (a pair not measured takes the median of measured pairs of the same
- *        relation, and the label says so)
+ *        one-way ns (a pair not measured takes the median of measured pairs
+ *        of the same relation, and the label says so)
  *   rmw     (every call is at least one atomic RMW, T == 1):
  *        limit_ops = 1e9 / the cheapest uncontended RMW (cas, fetch_add, xchg)
  *   scaling (otherwise, T >= 2): limit_ops = T × the same benchmark's

@@ -105,10 +105,9 @@ struct sb_family_driver {
 			const struct sb_params *variant, struct sb_cpu_set **sets);
 	/* a calibration family (limits.h): run only when asked for by --family,
 	 * or by --limits: then registered before every other family, briefly:
-	 * once, with
-	 * brief_iterations(strategy) iterations (a fixed count: Google
-	 * Benchmark's time-based estimate stops after one iteration when a
-	 * loaded machine deschedules a member) */
+	 * once, with brief_iterations(strategy) iterations (a fixed count:
+	 * Google Benchmark's time-based estimate stops after one iteration
+	 * when a loaded machine deschedules a member) */
 	bool calibrates;
 	int64_t (*brief_iterations)(const char *strategy);
 	/* optional: checks the options together after parsing: 0, or -1 with

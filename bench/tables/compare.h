@@ -40,19 +40,30 @@ void sb_cmp_fmt_change(char *buf, size_t n, double change);
 /* a CV as the tables show it: "3.2%", "7.5% noisy", n/a for NaN */
 void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy);
 
-/* A row's value cells as compare's and the summary's tables show them, into
- * c (strdup'd): OLD's median, its CV when cvs, NEW's median, its CV when
- * cvs, %Change (" ~" within the noise), p(U) to p_digits digits when sig
- * (sb_fmt_p); how many. */
-int sb_cmp_row_cells(char **c, const struct sb_cmp_row *w, bool cvs, bool sig, int p_digits);
+/* A table's cells, row after row, the first row the header, each added
+ * strdup'd (lost: one could not be, and the table is not printed). */
+struct sb_cmp_cells {
+	char **v;
+	int n, cap;
+	bool lost;
+};
+void sb_cmp_add(struct sb_cmp_cells *c, const char *s);
+void sb_cmp_cells_free(struct sb_cmp_cells *c);
 
-/* One table of ncols columns (at most SB_CMP_MAXCOLS) and nrows rows of
- * cells, the first the header: text pads to the widest cell, markdown is a
- * pipe table.  A row whose cells after the first are all "" is a
- * sub-header: printed whole, not padded, not widening the first column. */
+/* A row's value cells as compare's and the summary's tables show them, added
+ * to c: OLD's median, its CV when cvs, NEW's median, its CV when cvs,
+ * %Change (" ~" within the noise), p(U) to p_digits digits when sig
+ * (sb_fmt_p). */
+void sb_cmp_row_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, bool cvs, bool sig,
+		      int p_digits);
+
+/* c as one table of ncols columns (at most SB_CMP_MAXCOLS): text pads to
+ * the widest cell, markdown is a pipe table; nothing when a cell was
+ * lost.  A row whose cells after the first are all "" is a sub-header:
+ * printed whole, not padded, not widening the first column. */
 #define SB_CMP_MAXCOLS 20
-void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
-			 int nrows);
+void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols,
+			 struct sb_cmp_cells *c);
 
 /* The counter tables: one per family, `Event Before After %Change`, the
  * cnt:NAME totals per run (median over repetitions) with thousands

@@ -119,9 +119,9 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 		       bool *shown_cv)
 {
 	static const char *const head[] = { "Prev", "CV", "Current", "CV", "%Change", "p(U)" };
-	int end = i, ncols = 4, k, col = 0;
+	struct sb_cmp_cells c = { 0 };
+	int end = i, ncols = 4, k;
 	bool sig = false, cvs = false;
-	char **cells;
 
 	while (end < nrows && !strcmp(rows[end].group, rows[i].group))
 		end++;
@@ -131,24 +131,19 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 	}
 	*shown_cv |= cvs;
 	ncols += (cvs ? 2 : 0) + (sig ? 1 : 0);
-	cells = calloc((size_t)ncols * (end - i + 1), sizeof(char *));
-	if (!cells)
-		return end;
-	cells[col++] = strdup(rows[i].threads < 0 ? "benchmark" : "threads");
+	sb_cmp_add(&c, rows[i].threads < 0 ? "benchmark" : "threads");
 	for (k = 0; k < 6; k++)
 		if ((cvs || (k != 1 && k != 3)) && (sig || k != 5))
-			cells[col++] = strdup(head[k]);
+			sb_cmp_add(&c, head[k]);
 	for (k = i; k < end; k++) {
-		char **c = cells + (size_t)ncols * (k - i + 1), buf[32];
+		char buf[32];
 
 		snprintf(buf, sizeof(buf), "%ld", rows[k].threads);
-		c[0] = strdup(rows[k].threads < 0 ? "-" : buf);
-		sb_cmp_row_cells(c + 1, &rows[k], cvs, sig, 4);
+		sb_cmp_add(&c, rows[k].threads < 0 ? "-" : buf);
+		sb_cmp_row_cells(&c, &rows[k], cvs, sig, 4);
 	}
-	sb_cmp_fprint_table(stdout, f, rows[i].group, ncols, cells, end - i + 1);
-	for (k = 0; k < ncols * (end - i + 1); k++)
-		free(cells[k]);
-	free(cells);
+	sb_cmp_fprint_table(stdout, f, rows[i].group, ncols, &c);
+	sb_cmp_cells_free(&c);
 	return end;
 }
 
@@ -230,11 +225,9 @@ static void print_kernels(const struct sb_results *r)
 {
 	const char *k[2];
 
-	for (int i = 0; i < 2; i++) {
-		json_t *v = r[i].context ? json_object_get(r[i].context, "sb_kernel") : NULL;
-
-		k[i] = json_is_string(v) ? json_string_value(v) : NULL;
-	}
+	/* NULL for a context absent, a key absent or not a string */
+	for (int i = 0; i < 2; i++)
+		k[i] = json_string_value(json_object_get(r[i].context, "sb_kernel"));
 	if (k[0] || k[1])
 		printf("kernel: %s vs %s\n", k[0] ? k[0] : "unknown", k[1] ? k[1] : "unknown");
 }

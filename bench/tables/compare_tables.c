@@ -1,11 +1,7 @@
 /* compare_tables.c — compare.h: the table printer, the number formats, the
- * counter tables of `stratbench compare` and which way a metric is worse.
- *
- * The counter tables are the seed changelog's `Event Before After` tables
- * with a %Change column: the cnt:NAME totals of a run (not cnt:NAME/op),
- * the median over repetitions, thousands separators.  One table per family,
- * a sub-header per benchmark; an event zero (or absent) on both sides is
- * dropped, a benchmark without any other event too. */
+ * counter tables of `stratbench compare` (the seed changelog's, with a
+ * %Change column; an event absent counts as zero, a benchmark without any
+ * event left is dropped) and which way a metric is worse. */
 #include "tables/compare.h"
 
 #include <math.h>
@@ -66,28 +62,46 @@ void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy)
 		snprintf(buf, n, "%.3g%%%s", cv, noisy ? " noisy" : "");
 }
 
-int sb_cmp_row_cells(char **c, const struct sb_cmp_row *w, bool cvs, bool sig, int p_digits)
+void sb_cmp_add(struct sb_cmp_cells *c, const char *s)
+{
+	char *d = strdup(s);
+
+	if (d && !SB_GROW(c->v, c->cap, c->n + 1))
+		c->v[c->n++] = d;
+	else {
+		free(d);
+		c->lost = true;
+	}
+}
+
+void sb_cmp_cells_free(struct sb_cmp_cells *c)
+{
+	for (int i = 0; i < c->n; i++)
+		free(c->v[i]);
+	free(c->v);
+}
+
+void sb_cmp_row_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, bool cvs, bool sig,
+		      int p_digits)
 {
 	char buf[80];
-	int k = 0;
 
 	for (int s = 0; s < 2; s++) {
 		sb_fmt_value(buf, sizeof(buf), s ? w->new->median : w->old->median);
-		c[k++] = strdup(buf);
+		sb_cmp_add(c, buf);
 		if (cvs) {
 			sb_cmp_fmt_cv(buf, sizeof(buf), w->cv[s], w->noisy[s]);
-			c[k++] = strdup(buf);
+			sb_cmp_add(c, buf);
 		}
 	}
 	sb_cmp_fmt_change(buf, sizeof(buf), w->change);
 	if (w->noise)
 		strcat(buf, " ~");
-	c[k++] = strdup(buf);
+	sb_cmp_add(c, buf);
 	if (sig) {
 		sb_fmt_p(buf, sizeof(buf), w->p, p_digits);
-		c[k++] = strdup(buf);
+		sb_cmp_add(c, buf);
 	}
-	return k;
 }
 
 static bool subheader(char **row, int ncols)
@@ -98,11 +112,14 @@ static bool subheader(char **row, int ncols)
 	return ncols > 1;
 }
 
-void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols, char **cells,
-			 int nrows)
+void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols,
+			 struct sb_cmp_cells *t)
 {
-	int w[SB_CMP_MAXCOLS] = { 0 }, r, c;
+	int w[SB_CMP_MAXCOLS] = { 0 }, nrows = t->n / ncols, r, c;
+	char **cells = t->v;
 
+	if (t->lost || t->n % ncols)
+		return;
 	if (f == SB_CMP_TEXT) {
 		for (r = 0; r < nrows; r++) {
 			if (r && subheader(cells + (size_t)r * ncols, ncols))
@@ -144,11 +161,8 @@ void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncol
 	fputc('\n', o);
 }
 
-/* The row's %Change, p(U), each side's CV and noisy mark, and the verdict:
- * within the noise when p(U) >= 0.05, or, without p(U) (a side with fewer
- * than 2 repetitions), when |%Change| is at most the larger CV; with neither
- * (single runs) the change is taken as it is.  worse: +1 up is worse, -1
- * down, 0 unknown. */
+/* without p(U) (a side with fewer than 2 repetitions) or a CV (single
+ * runs) the change is taken as it is */
 void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *metric, int worse)
 {
 	const struct sb_bm *side[2] = { w->old, w->new };
@@ -186,8 +200,7 @@ int sb_cmp_worse(const char *m)
 	if (!strncmp(m, "cnt:", 4))
 		return 0;	/* events: a count says nothing of better */
 	if (!strcmp(m, "real_time") || !strcmp(m, "cpu_time") || !strncmp(m, "ns_", 3) ||
-	    !strncmp(m, "us_", 3) || !strncmp(m, "ms_", 3) || ENDS("_per_page") ||
-	    !strcmp(m, "ns_per_op"))
+	    !strncmp(m, "us_", 3) || !strncmp(m, "ms_", 3) || ENDS("_per_page"))
 		return 1;	/* time, and what a page costs */
 	if (ENDS("_per_s") || ENDS("_per_second"))
 		return -1;	/* rates */
@@ -251,17 +264,6 @@ static int event_keys(const struct sb_cmp_row *w, const char ***keys)
 	return n;
 }
 
-struct cells {
-	char **v;
-	int n, cap;	/* strings */
-};
-
-static void add(struct cells *c, const char *s)
-{
-	if (!SB_GROW(c->v, c->cap, c->n + 1))
-		c->v[c->n++] = strdup(s);
-}
-
 static double total(const struct sb_bm *b, const char *key)
 {
 	struct sb_stat s;
@@ -270,22 +272,26 @@ static double total(const struct sb_bm *b, const char *key)
 	return s.median;
 }
 
-/* rows of one family (fam: its name): events zero on both sides dropped */
+static const char *family_of(const struct sb_cmp_row *w)
+{
+	return w->old->has_point ? w->old->pt.family : "benchmarks";
+}
+
+/* the rows of family fam: events zero on both sides dropped */
 static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp_row *rows,
 			 int nrows)
 {
-	struct cells c = { 0 };
+	static const char *const head[] = { "Event", "Before", "After", "%Change" };
+	struct sb_cmp_cells c = { 0 };
 	char title[600];
 	int events = 0;
 
-	add(&c, "Event");
-	add(&c, "Before");
-	add(&c, "After");
-	add(&c, "%Change");
+	for (int k = 0; k < 4; k++)
+		sb_cmp_add(&c, head[k]);
 	for (int i = 0; i < nrows; i++) {
-		const char **keys;
-		int nk = event_keys(&rows[i], &keys);
-		bool head = false;
+		const char **keys = NULL;
+		int nk = strcmp(family_of(&rows[i]), fam) ? 0 : event_keys(&rows[i], &keys);
+		bool sub = false;	/* the benchmark's sub-header */
 
 		for (int k = 0; k < nk; k++) {
 			double b = total(rows[i].old, keys[k]), a = total(rows[i].new, keys[k]);
@@ -293,63 +299,38 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 
 			if ((isnan(b) || b == 0) && (isnan(a) || a == 0))
 				continue;
-			if (!head) {
-				add(&c, rows[i].old->name);
-				add(&c, "");
-				add(&c, "");
-				add(&c, "");
-				head = true;
-			}
+			for (int e = 0; !sub && e < 4; e++)
+				sb_cmp_add(&c, e ? "" : rows[i].old->name);
+			sub = true;
 			fmt_count(vb, sizeof(vb), b);
 			fmt_count(va, sizeof(va), a);
 			sb_cmp_fmt_change(ch, sizeof(ch), change_of(b, a));
 			snprintf(name, sizeof(name), "  %s", keys[k] + 4);
-			add(&c, name);
-			add(&c, vb);
-			add(&c, va);
-			add(&c, ch);
+			sb_cmp_add(&c, name);
+			sb_cmp_add(&c, vb);
+			sb_cmp_add(&c, va);
+			sb_cmp_add(&c, ch);
 			events++;
 		}
 		free(keys);
 	}
-	if (events && c.n % 4 == 0) {
+	if (events) {
 		snprintf(title, sizeof(title), "%s counters: totals per run (median over repetitions)",
 			 fam);
-		sb_cmp_fprint_table(stdout, f, title, 4, c.v, c.n / 4);
+		sb_cmp_fprint_table(stdout, f, title, 4, &c);
 	}
-	for (int i = 0; i < c.n; i++)
-		free(c.v[i]);
-	free(c.v);
-}
-
-static const char *family_of(const struct sb_cmp_row *w)
-{
-	return w->old->has_point ? w->old->pt.family : "benchmarks";
+	sb_cmp_cells_free(&c);
 }
 
 void sb_cmp_counter_tables(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows)
 {
-	bool *done = calloc((size_t)(nrows ? nrows : 1), sizeof(bool));
-
-	if (!done)
-		return;
 	/* families in the order of their first row (rows are sorted by group) */
 	for (int i = 0; i < nrows; i++) {
-		struct sb_cmp_row *fam;
-		int n = 0;
+		bool first = true;
 
-		if (done[i])
-			continue;
-		fam = malloc(sizeof(*fam) * (size_t)nrows);
-		if (!fam)
-			break;
-		for (int j = i; j < nrows; j++)
-			if (!done[j] && !strcmp(family_of(&rows[j]), family_of(&rows[i]))) {
-				fam[n++] = rows[j];
-				done[j] = true;
-			}
-		family_table(f, family_of(&rows[i]), fam, n);
-		free(fam);
+		for (int j = 0; j < i && first; j++)
+			first = strcmp(family_of(&rows[j]), family_of(&rows[i])) != 0;
+		if (first)
+			family_table(f, family_of(&rows[i]), rows + i, nrows - i);
 	}
-	free(done);
 }

@@ -49,11 +49,6 @@ static const struct spec specs[] = {
 	  { "us_per_page", "cal_irqs_per_page" }, { "us/page", "call IPIs/page" }, NULL, NULL },
 };
 
-static bool is_kernel(const struct sb_point_fields *f)
-{
-	return !strncmp(f->strategy, "kernel-", 7);
-}
-
 static bool has_param(const struct sb_point_fields *f, const char *key, const char *val)
 {
 	const char *v = key ? sb_params_get(&f->params, key) : NULL;
@@ -63,7 +58,8 @@ static bool has_param(const struct sb_point_fields *f, const char *key, const ch
 
 static bool takes(const struct spec *s, const struct sb_bm *b)
 {
-	return b->has_point && !strcmp(b->pt.family, s->family) && is_kernel(&b->pt) == s->kernel &&
+	return b->has_point && !strcmp(b->pt.family, s->family) &&
+	       (strncmp(b->pt.strategy, "kernel-", 7) == 0) == s->kernel &&
 	       !(s->skip_key && has_param(&b->pt, s->skip_key, s->skip_val));
 }
 
@@ -183,12 +179,12 @@ static int varying(const struct row *rows, int n, const struct spec *s, const ch
 	return nv;
 }
 
-static char *fmt(double v)
+static void add_value(struct sb_cmp_cells *c, double v)
 {
 	char buf[64];
 
 	sb_fmt_value(buf, sizeof(buf), v);
-	return strdup(buf);
+	sb_cmp_add(c, buf);
 }
 
 static double value_of(const struct sb_bm *b, const char *metric)
@@ -203,49 +199,49 @@ static double value_of(const struct sb_bm *b, const char *metric)
 
 /* One row's cells: point columns, reference, CV, value, CV, %Change, p(U),
  * extras. */
-static int row_cells(char **c, const struct spec *s, const struct row *w, const char **vary,
-		     int nvary, bool sig, double threshold)
+static void row_cells(struct sb_cmp_cells *c, const struct spec *s, const struct row *w,
+		      const char **vary, int nvary, bool sig, double threshold)
 {
-	const struct sb_cmp_row *x = &w->w;
 	const struct sb_point_fields *f = &w->b->pt;
 	char buf[160];
-	int k = 0;
 
 	snprintf(buf, sizeof(buf), "%s%s%s", f->strategy, *f->lock ? "/" : "", f->lock);
-	c[k++] = strdup(buf);
+	sb_cmp_add(c, buf);
 	for (int v = 0; v < nvary; v++) {
 		const char *val = sb_params_get(&f->params, vary[v]);
 
-		c[k++] = strdup(val ? val : "-");
+		sb_cmp_add(c, val ? val : "-");
 	}
 	snprintf(buf, sizeof(buf), "%d", f->threads);
-	c[k++] = strdup(buf);
-	c[k++] = strdup(f->placement);
-	if (!x->new) {		/* the reference itself */
-		c[k++] = strdup("");
-		c[k++] = strdup("");
+	sb_cmp_add(c, buf);
+	sb_cmp_add(c, f->placement);
+	if (!w->w.new) {	/* the reference itself */
 		struct sb_stat st;
 
 		sb_bm_stat(w->b, s->metric, &st);
-		c[k++] = fmt(w->b->median);
+		sb_cmp_add(c, "");
+		sb_cmp_add(c, "");
+		add_value(c, w->b->median);
 		sb_cmp_fmt_cv(buf, sizeof(buf), st.cv, !isnan(st.cv) && st.cv > threshold);
-		c[k++] = strdup(buf);
-		c[k++] = strdup("reference");
+		sb_cmp_add(c, buf);
+		sb_cmp_add(c, "reference");
 		if (sig)
-			c[k++] = strdup("");
+			sb_cmp_add(c, "");
 	} else {
-		k += sb_cmp_row_cells(c + k, x, true, sig, 3);
+		sb_cmp_row_cells(c, &w->w, true, sig, 3);
 	}
 	for (int e = 0; e < NEXTRA && s->extra[e]; e++)
-		c[k++] = fmt(value_of(w->twin, s->extra[e]));
-	return k;
+		add_value(c, value_of(w->twin, s->extra[e]));
 }
 
 static void print_spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, struct row *rows,
 			     int n, const char *where, double threshold)
 {
+	static const char *const head[] = { "threads", "place", "reference", "CV", NULL, "CV",
+					    "%Change" };
+	struct sb_cmp_cells c = { 0 };
 	const char *vary[4];
-	char constant[512], title[1024], **cells;
+	char constant[512], title[1024];
 	int nvary, ncols, k, nex = 0, reps = 0;
 	bool sig = false;
 
@@ -259,33 +255,22 @@ static void print_spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, s
 	while (nex < NEXTRA && s->extra[nex])
 		nex++;
 	ncols = 1 + nvary + 2 + 5 + (sig ? 1 : 0) + nex;	/* at most 16: SB_CMP_MAXCOLS */
-	cells = calloc((size_t)ncols * (n + 1), sizeof(char *));
-	if (!cells)
-		return;
-	k = 0;
-	cells[k++] = strdup(!strcmp(s->family, "window") ? "policy" : s->kernel ? "call" :
-			    !strcmp(s->family, "lock") ? "lock" : "strategy");
+	sb_cmp_add(&c, !strcmp(s->family, "window") ? "policy" : s->kernel ? "call" :
+		       !strcmp(s->family, "lock") ? "lock" : "strategy");
 	for (int v = 0; v < nvary; v++)
-		cells[k++] = strdup(vary[v]);
-	cells[k++] = strdup("threads");
-	cells[k++] = strdup("place");
-	cells[k++] = strdup("reference");
-	cells[k++] = strdup("CV");
-	cells[k++] = strdup(s->metric_label);
-	cells[k++] = strdup("CV");
-	cells[k++] = strdup("%Change");
+		sb_cmp_add(&c, vary[v]);
+	for (k = 0; k < 7; k++)
+		sb_cmp_add(&c, head[k] ? head[k] : s->metric_label);
 	if (sig)
-		cells[k++] = strdup("p(U)");
+		sb_cmp_add(&c, "p(U)");
 	for (int e = 0; e < nex; e++)
-		cells[k++] = strdup(s->extra_label[e]);
+		sb_cmp_add(&c, s->extra_label[e]);
 	for (int i = 0; i < n; i++)
-		row_cells(cells + (size_t)ncols * (i + 1), s, &rows[i], vary, nvary, sig, threshold);
+		row_cells(&c, s, &rows[i], vary, nvary, sig, threshold);
 	snprintf(title, sizeof(title), "%s: %s, medians of %d repetition%s (%s)%s%s", s->title,
 		 s->metric_label, reps, reps == 1 ? "" : "s", where, *constant ? ";" : "", constant);
-	sb_cmp_fprint_table(o, f, title, ncols, cells, n + 1);
-	for (k = 0; k < ncols * (n + 1); k++)
-		free(cells[k]);
-	free(cells);
+	sb_cmp_fprint_table(o, f, title, ncols, &c);
+	sb_cmp_cells_free(&c);
 }
 
 /* One spec over one directory's results (loaded with the spec's metric). */
@@ -333,18 +318,16 @@ static void c2c_classes(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r)
 	static const char *const ops[] = { "store", "cas" };
 	static const char *const head[] = { "op", "class", "pairs", "min", "median", "max" };
 	double *v = calloc((size_t)r->n + 1, sizeof(double));
-	char **cells = calloc((size_t)6 * (2 * SB_REL_COUNT + 1), sizeof(char *)), title[PATH_MAX + 128];
-	int rows = 1;
+	struct sb_cmp_cells c = { 0 };
+	char title[PATH_MAX + 128];
 
-	if (!v || !cells)
-		goto out;
-	for (int k = 0; k < 6; k++)
-		cells[k] = strdup(head[k]);
-	for (int op = 0; op < 2; op++)
+	for (int k = 0; v && k < 6; k++)
+		sb_cmp_add(&c, head[k]);
+	for (int op = 0; v && op < 2; op++)
 		for (int rel = 0; rel < SB_REL_COUNT; rel++) {
 			int n = 0;
-			char **c = cells + 6 * (size_t)rows;
 			char buf[32];
+			double med;
 
 			for (int i = 0; i < r->n; i++) {
 				const struct sb_bm *b = &r->bm[i];
@@ -359,24 +342,21 @@ static void c2c_classes(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r)
 			}
 			if (!n)
 				continue;
-			c[4] = fmt(sb_median(v, n));	/* sorts v: min and max follow */
-			c[0] = strdup(ops[op]);
-			c[1] = strdup(sb_rel_names[rel]);
+			med = sb_median(v, n);	/* sorts v: min and max follow */
+			sb_cmp_add(&c, ops[op]);
+			sb_cmp_add(&c, sb_rel_names[rel]);
 			snprintf(buf, sizeof(buf), "%d", n);
-			c[2] = strdup(buf);
-			c[3] = fmt(v[0]);
-			c[5] = fmt(v[n - 1]);
-			rows++;
+			sb_cmp_add(&c, buf);
+			add_value(&c, v[0]);
+			add_value(&c, med);
+			add_value(&c, v[n - 1]);
 		}
-	if (rows > 1) {
+	if (c.n > 6) {
 		snprintf(title, sizeof(title), "core-to-core one-way ns by distance class (%s): "
 			 "min, median and max over the pairs' medians (calibrate/c2c)", r->path);
-		sb_cmp_fprint_table(o, f, title, 6, cells, rows);
+		sb_cmp_fprint_table(o, f, title, 6, &c);
 	}
-out:
-	for (int k = 0; cells && k < 6 * rows; k++)
-		free(cells[k]);
-	free(cells);
+	sb_cmp_cells_free(&c);
 	free(v);
 }
 
