@@ -108,12 +108,10 @@ static void *worker(void *p)
 
 static void stop_workers(struct sb_team *t, int started)
 {
-	int i;
-
 	__atomic_store_n(&t->exit, 1, __ATOMIC_RELAXED);
 	/* release: orders the exit flag before the bump the workers wait on */
 	__atomic_fetch_add(&t->gen, 1, __ATOMIC_RELEASE);
-	for (i = 1; i <= started; i++)
+	for (int i = 1; i <= started; i++)
 		pthread_join(t->m[i].thread, NULL);
 }
 

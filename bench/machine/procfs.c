@@ -210,13 +210,9 @@ int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *
 
 		if (strncmp(p, field, flen) || p[flen] != ' ')
 			continue;
-		if (!isdigit((unsigned char)p[flen + 1])) {
-			snprintf(err, errlen, "/proc/vmstat: field %s: bad value", field);
-			return -1;
-		}
 		errno = 0;
 		v = strtoull(p + flen + 1, &next, 10);
-		if (errno || (*next && *next != '\n')) {
+		if (!isdigit((unsigned char)p[flen + 1]) || errno || (*next && *next != '\n')) {
 			snprintf(err, errlen, "/proc/vmstat: field %s: bad value", field);
 			return -1;
 		}
