@@ -151,11 +151,12 @@ void sb_window_fidelity(const struct sb_window_run *r, unsigned long limit,
 	/* each admitted event goes to the last window start at or before it */
 	for (i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->logs[i]->nadmit; j++) {
-			uint64_t t = r->logs[i]->admit[j].t - r->t0;
+			const struct sb_window_admit *e = &r->logs[i]->admit[j];
+			uint64_t t = e->t - r->t0;
 
 			if (t < start[0] || t >= start[nwin - 1])
 				continue;	/* before the first or in the open last window */
-			pages[window_of(start, 0, nwin - 1, t)] += (double)r->logs[i]->admit[j].pages;
+			pages[window_of(start, 0, nwin - 1, t)] += (double)e->pages;
 		}
 	for (i = 0, k = 0; k + 1 < nwin; k++) {
 		double s = (double)(start[k + 1] - start[k]) / interval;

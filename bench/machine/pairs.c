@@ -1,7 +1,4 @@
-/* pairs.c — which CPU pairs the core-to-core latency matrix measures
- * (topo.h): a few pairs per distance class (the default: bounded on any
- * machine), every pair (the heatmap), or an O(PUs) sample covering every
- * relation. */
+/* pairs.c — which CPU pairs the core-to-core latency matrix measures (topo.h). */
 #include "machine/topo.h"
 
 #include <stdlib.h>
@@ -124,7 +121,7 @@ int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs)
 				continue;
 			put(v, &n, first[pkg], os);		/* within its package */
 			if (pkg != 0 && first[0] >= 0)
-				put(v, &n, first[0], os);	/* from the first PU across packages */
+				put(v, &n, first[0], os);	/* from the first PU, across */
 		}
 		for (j = 1; j < npk; j++)		/* between the other packages */
 			for (k = j + 1; k < npk; k++)

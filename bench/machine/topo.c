@@ -3,12 +3,9 @@
 #include "machine/topo.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <hwloc.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct sb_pu {
 	int os;		/* OS CPU number: what binding uses */
@@ -41,7 +38,7 @@ static int depth_index(hwloc_topology_t h, hwloc_obj_t pu, hwloc_obj_type_t type
 static void fill_pus(struct sb_topo *t)
 {
 	hwloc_topology_t h = t->h;
-	int i, j;
+	int i;
 
 	t->npus = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_PU);
 	t->ncores = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_CORE);
@@ -51,6 +48,9 @@ static void fill_pus(struct sb_topo *t)
 	for (i = 0; i < t->npus; i++) {
 		hwloc_obj_t o = hwloc_get_obj_by_type(h, HWLOC_OBJ_PU, i);
 		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(h, HWLOC_OBJ_CORE, o);
+		/* the first NUMA node (logical order) whose CPUs include it */
+		hwloc_obj_t n = hwloc_get_next_obj_covering_cpuset_by_type(h, o->cpuset,
+									   HWLOC_OBJ_NUMANODE, NULL);
 		struct sb_pu *p = &t->pu[i];
 
 		p->os = (int)o->os_index;
@@ -64,17 +64,8 @@ static void fill_pus(struct sb_topo *t)
 		p->l2 = depth_index(h, o, HWLOC_OBJ_L2CACHE);
 		if (p->pkg < 0)
 			p->pkg = 0;
-		p->node = 0;
-		p->node_os = -1;
-		for (j = 0; j < t->nnodes; j++) {
-			hwloc_obj_t n = hwloc_get_obj_by_type(h, HWLOC_OBJ_NUMANODE, j);
-
-			if (hwloc_bitmap_isset(n->cpuset, o->os_index)) {
-				p->node = j;
-				p->node_os = (int)n->os_index;
-				break;
-			}
-		}
+		p->node = n ? (int)n->logical_index : 0;
+		p->node_os = n ? (int)n->os_index : -1;
 	}
 	if (t->ncores == 0)
 		t->ncores = t->npus;
@@ -322,9 +313,7 @@ static int parse_cpu_list(const struct sb_topo *t, const char *s, int *cpus, int
 	const char *p = s;
 	int n = 0, c;
 
-	if (!*p)
-		goto bad;
-	while (*p) {
+	do {	/* "" is bad too: not a digit */
 		char *end;
 		long a, b;
 
@@ -353,7 +342,7 @@ static int parse_cpu_list(const struct sb_topo *t, const char *s, int *cpus, int
 			p++;
 		else if (*p)
 			goto bad;
-	}
+	} while (*p);
 	for (c = 0; c < 65536; c++)
 		if (mark[c]) {
 			if (n < max)
