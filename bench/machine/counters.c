@@ -160,8 +160,8 @@ static int parse_proc(struct sb_counters_spec *s, const char *a, char *err, size
 	uint64_t v;
 	int cpu = 0, r;
 
-	if (!(vm ? all_of(f, "_", false, true) : all_of(f, "_", true, true)) ||
-	    strlen(f) >= sizeof(c->field)) {
+	/* irq rows may be upper case (TLB), vmstat fields are not */
+	if (!all_of(f, "_", !vm, true) || strlen(f) >= sizeof(c->field)) {
 		snprintf(err, errlen, "malformed counter '%s' (want %s)", a,
 			 vm ? "vmstat:FIELD, a /proc/vmstat field such as numa_hint_faults" :
 			      "irq:ROW, a /proc/interrupts row such as TLB or CAL");
@@ -352,9 +352,7 @@ int sb_counters_parse(const char *list, struct sb_counters_spec **out, char *err
 
 void sb_counters_spec_free(struct sb_counters_spec *s)
 {
-	if (!s)
-		return;
-	for (int i = 0; i < s->n; i++)
+	for (int i = 0; s && i < s->n; i++)
 		free(s->c[i].why);
 	free(s);
 }
@@ -543,18 +541,25 @@ void sb_counters_member_open(int tid, void *arg)
 	}
 }
 
+/* Reads group g into buf: false, and the first error kept, if it failed. */
+static bool read_group(struct member *m, int g, uint64_t *buf)
+{
+	ssize_t want = (ssize_t)(READ_WORDS(m->g[g].nr) * 8);
+
+	if (read(m->g[g].fd, buf, (size_t)want) == want)
+		return true;
+	if (!m->read_errno)
+		m->read_errno = errno ? errno : EIO;
+	return false;
+}
+
 void sb_counters_member_enter(int tid, void *arg)
 {
 	struct sb_counters *c = arg;
 	struct member *m = c->m[tid];
 
-	for (int g = 0; g < m->ng; g++) {
-		size_t words = READ_WORDS(m->g[g].nr);
-
-		if (read(m->g[g].fd, m->before + g * READ_WORDS(c->s->n), words * 8) !=
-		    (ssize_t)(words * 8) && !m->read_errno)
-			m->read_errno = errno ? errno : EIO;
-	}
+	for (int g = 0; g < m->ng; g++)
+		read_group(m, g, m->before + g * READ_WORDS(c->s->n));
 	if (c->ru && getrusage(RUSAGE_THREAD, &m->ru0))
 		m->ru_err = true;
 }
@@ -573,13 +578,9 @@ void sb_counters_member_leave(int tid, void *arg)
 
 	for (int g = 0; g < m->ng; g++) {
 		const uint64_t *b = m->before + g * READ_WORDS(c->s->n);
-		size_t words = READ_WORDS(m->g[g].nr);
 
-		if (read(m->g[g].fd, now, words * 8) != (ssize_t)(words * 8)) {
-			if (!m->read_errno)
-				m->read_errno = errno ? errno : EIO;
+		if (!read_group(m, g, now))
 			continue;
-		}
 		/* { nr, time_enabled, time_running, value[nr] } */
 		for (int k = 0; k < m->g[g].nr; k++) {
 			int i = m->g[g].idx[k];

@@ -121,21 +121,18 @@ int sb_perf_tracepoint(const char *subsys, const char *event, struct sb_perf_ev 
 	for (int r = 0; r < 2; r++) {
 		struct stat sb;
 		ssize_t n;
-		int fd;
+		int fd = -1;
 
 		snprintf(path, sizeof(path), "%s/events", tracefs_roots[r]);
-		if (stat(path, &sb)) {
-			if (errno == EACCES)
-				denied = denied ? denied : r + 1;
-			continue;
+		if (stat(path, &sb) == 0) {
+			mounted = mounted < 0 ? r : mounted;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs_roots[r], subsys,
+				 event);
+			fd = open(path, O_RDONLY);
 		}
-		if (mounted < 0)
-			mounted = r;
-		snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs_roots[r], subsys, event);
-		fd = open(path, O_RDONLY);
-		if (fd < 0) {
-			if (errno == EACCES)
-				denied = denied ? denied : r + 1;
+		if (fd < 0) {	/* errno: the stat's or the open's */
+			if (errno == EACCES && !denied)
+				denied = r + 1;
 			continue;
 		}
 		n = read(fd, buf, sizeof(buf) - 1);
