@@ -86,18 +86,18 @@ static void irq_disable(struct sb_sim_cpu *c)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* same thread: compiler order only */
 }
 
+/* Unmasks, then handles what a signal deferred meanwhile, masked again. */
 static void irq_enable(struct sb_sim *s, struct sb_sim_cpu *c)
 {
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&c->irq_off, 0, __ATOMIC_RELAXED);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&c->irq_pending, __ATOMIC_RELAXED)) {
-		irq_disable(c);
-		__atomic_store_n(&c->irq_pending, 0, __ATOMIC_RELAXED);
-		handle_mailbox(s, c);
+	for (;;) {
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		__atomic_store_n(&c->irq_off, 0, __ATOMIC_RELAXED);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&c->irq_pending, __ATOMIC_RELAXED))
+			return;
+		irq_disable(c);
+		__atomic_store_n(&c->irq_pending, 0, __ATOMIC_RELAXED);
+		handle_mailbox(s, c);
 	}
 }
 
