@@ -253,6 +253,7 @@ static int parse_perf(struct sb_counters_spec *s, const char *a, char *err, size
 	int r = 1;
 
 	snprintf(base, sizeof(base), "%s", a);
+	snprintf(name, sizeof(name), "%s", a);	/* as given, but a generic name's */
 	if (colon && !strcmp(colon, ":u"))	/* perf's user-space-only modifier */
 		base[colon - a] = '\0';
 	if (sb_perf_generic(base, &ev, &canon)) {
@@ -263,16 +264,13 @@ static int parse_perf(struct sb_counters_spec *s, const char *a, char *err, size
 			return -1;
 		}
 		snprintf(name, sizeof(name), "%s%s", canon, ev.user_only ? ":u" : "");
-	} else if (sb_perf_rawhex(a, &ev)) {
-		snprintf(name, sizeof(name), "%s", a);
 	} else if (has_upper(a)) {	/* DTLB_LOAD_MISSES:WALK_COMPLETED, PM_RUN_CYC */
 		r = sb_perf_pfm(a, &ev, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, errlen, "%s", why);
 			return -1;
 		}
-		snprintf(name, sizeof(name), "%s", a);
-	} else {
+	} else if (!sb_perf_rawhex(a, &ev)) {	/* rHEX is lower case */
 		snprintf(err, errlen, "unknown counter '%s' (see stratbench counters)", a);
 		return -1;
 	}
