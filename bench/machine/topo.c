@@ -440,14 +440,12 @@ void *sb_topo_alloc_on_node(const struct sb_topo *t, size_t size, int node, bool
 	if (t->native)
 		p = hwloc_alloc_membind(t->h, size, n->nodeset, HWLOC_MEMBIND_BIND,
 					HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
-	if (p) {
-		*bound = true;
-	} else {
+	*bound = p != NULL;
+	if (!p)
 		p = hwloc_alloc(t->h, size);
-		if (!p) {
-			snprintf(err, errlen, "cannot allocate %zu bytes", size);
-			return NULL;
-		}
+	if (!p) {
+		snprintf(err, errlen, "cannot allocate %zu bytes", size);
+		return NULL;
 	}
 	memset(p, 0, size);	/* first touch, after the policy is set */
 	return p;
