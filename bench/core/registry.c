@@ -35,18 +35,16 @@ void sb_registry_add(enum sb_family fam, const char *name, const char *summary,
 
 int sb_registry_count(enum sb_family fam, bool with_hidden)
 {
-	int i, n = 0;
+	int n = 0;
 
-	for (i = 0; i < count[fam]; i++)
+	for (int i = 0; i < count[fam]; i++)
 		n += with_hidden || !table[fam][i].test_only;
 	return n;
 }
 
 const struct sb_registry_entry *sb_registry_at(enum sb_family fam, int idx, bool with_hidden)
 {
-	int i;
-
-	for (i = 0; i < count[fam]; i++) {
+	for (int i = 0; i < count[fam]; i++) {
 		if (!with_hidden && table[fam][i].test_only)
 			continue;
 		if (idx-- == 0)
@@ -57,9 +55,7 @@ const struct sb_registry_entry *sb_registry_at(enum sb_family fam, int idx, bool
 
 const void *sb_registry_find(enum sb_family fam, const char *name)
 {
-	int i;
-
-	for (i = 0; i < count[fam]; i++)
+	for (int i = 0; i < count[fam]; i++)
 		if (strcmp(table[fam][i].name, name) == 0)
 			return table[fam][i].desc;
 	return NULL;

@@ -108,12 +108,10 @@ static void *worker(void *p)
 
 static void stop_workers(struct sb_team *t, int started)
 {
-	int i;
-
 	__atomic_store_n(&t->exit, 1, __ATOMIC_RELAXED);
 	/* release: orders the exit flag before the bump the workers wait on */
 	__atomic_fetch_add(&t->gen, 1, __ATOMIC_RELEASE);
-	for (i = 1; i <= started; i++)
+	for (int i = 1; i <= started; i++)
 		pthread_join(t->m[i].thread, NULL);
 }
 
@@ -181,14 +179,12 @@ struct sb_team *sb_team_create(int n, const int *cpus, sb_team_fn fn, void *arg,
 	/* acquire: pairs with each worker's release after binding */
 	while (__atomic_load_n(&t->ready, __ATOMIC_ACQUIRE) != (unsigned)(n - 1))
 		sb_cpu_relax();
-	for (i = 1; i < n; i++) {
-		rc = t->m[i].bind_status;
-		if (!rc || !cpus)	/* unpinned members never fail to bind */
-			continue;
-		bind_error(t, i, rc, err, errlen);
-		stop_workers(t, n - 1);
-		goto fail;
-	}
+	for (i = 1; i < n; i++)
+		if (t->m[i].bind_status) {	/* 0 for unpinned members (worker) */
+			bind_error(t, i, t->m[i].bind_status, err, errlen);
+			stop_workers(t, n - 1);
+			goto fail;
+		}
 	return t;
 fail:
 	team_free(t);

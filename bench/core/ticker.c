@@ -28,16 +28,13 @@ static void *tick(void *arg)
 
 int sb_ticker_start(struct sb_ticker *t, uint64_t period_ns)
 {
-	int rc;
-
 	memset(t, 0, sizeof(*t));
 	t->period_ns = period_ns ? period_ns : 1;
 	t->initial = sb_ticker_initial(t->period_ns);
 	t->jiffies = t->initial;
 	t->start_ns = sb_now_ns();
 	/* pthread_create orders everything above before the thread starts */
-	rc = pthread_create(&t->thread, NULL, tick, t);
-	return rc;
+	return pthread_create(&t->thread, NULL, tick, t);
 }
 
 void sb_ticker_stop(struct sb_ticker *t)

@@ -46,6 +46,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The last of start[lo..hi) at or before t, given start[lo] <= t < start[hi]. */
+static uint64_t window_of(const uint64_t *start, uint64_t lo, uint64_t hi, uint64_t t)
+{
+	while (hi - lo > 1) {
+		uint64_t mid = (lo + hi) / 2;
+
+		if (start[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The merge both analyses share: the resets sorted, the cut (where the
  * first log filled, else end, relative to t0), out's truncated, cut_fraction,
  * max_harvest and double_resets, and the starting resets (*start, nwin of
@@ -120,7 +134,7 @@ void sb_window_fidelity(const struct sb_window_run *r, unsigned long limit,
 	uint64_t *start;		/* proper resets: window starts */
 	unsigned char *idle;		/* 1: window k's closing reset came >= interval
 					 * late; 2: k follows such a window */
-	double *ratio, *pages;
+	double *ratio = NULL, *pages = NULL;
 	int i;
 
 	nwin = merge_resets(r, out, &start, &idle);
@@ -130,14 +144,21 @@ void sb_window_fidelity(const struct sb_window_run *r, unsigned long limit,
 			out->idle_windows++;
 		else
 			out->windows++;
-	if (!out->windows) {
-		free(start);
-		free(idle);
-		return;
-	}
+	if (!out->windows)
+		goto out;
 	pages = calloc(nwin + 1, sizeof(*pages));
 	ratio = malloc(sizeof(*ratio) * (nwin + 1));
-	for (k = 0; k + 1 < nwin; k++) {
+	/* each admitted event goes to the last window start at or before it */
+	for (i = 0; i < r->n; i++)
+		for (size_t j = 0; j < r->logs[i]->nadmit; j++) {
+			const struct sb_window_admit *e = &r->logs[i]->admit[j];
+			uint64_t t = e->t - r->t0;
+
+			if (t < start[0] || t >= start[nwin - 1])
+				continue;	/* before the first or in the open last window */
+			pages[window_of(start, 0, nwin - 1, t)] += (double)e->pages;
+		}
+	for (i = 0, k = 0; k + 1 < nwin; k++) {
 		double s = (double)(start[k + 1] - start[k]) / interval;
 
 		if (idle[k])
@@ -145,27 +166,6 @@ void sb_window_fidelity(const struct sb_window_run *r, unsigned long limit,
 		out->stretch_mean += s / (double)out->windows;
 		if (s > out->stretch_max)
 			out->stretch_max = s;
-	}
-	/* each admitted event goes to the last window start at or before it */
-	for (i = 0; i < r->n; i++)
-		for (size_t j = 0; j < r->logs[i]->nadmit; j++) {
-			uint64_t t = r->logs[i]->admit[j].t - r->t0, lo = 0, hi = nwin;
-
-			if (t < start[0] || t >= start[nwin - 1])
-				continue;	/* before the first or in the open last window */
-			while (hi - lo > 1) {	/* start[lo] <= t < start[hi] */
-				uint64_t mid = (lo + hi) / 2;
-
-				if (start[mid] <= t)
-					lo = mid;
-				else
-					hi = mid;
-			}
-			pages[lo] += (double)r->logs[i]->admit[j].pages;
-		}
-	for (i = 0, k = 0; k + 1 < nwin; k++) {
-		if (idle[k])
-			continue;
 		ratio[i] = pages[k] / (double)limit;
 		out->admit_mean += ratio[i++] / (double)out->windows;
 	}
@@ -173,6 +173,7 @@ void sb_window_fidelity(const struct sb_window_run *r, unsigned long limit,
 	/* nearest rank */
 	out->admit_p99 = ratio[(out->windows * 99 + 99) / 100 - 1];
 	out->admit_max = ratio[out->windows - 1];
+out:
 	free(pages);
 	free(ratio);
 	free(start);
@@ -203,18 +204,12 @@ size_t sb_window_timeline(const struct sb_window_run *r, struct sb_window_span *
 		memset(member_pages, 0, sizeof(*member_pages) * (size_t)m * (size_t)n);
 	for (i = 0; m && i < n; i++)
 		for (size_t j = 0; j < logs[i]->nadmit; j++) {
-			uint64_t t = logs[i]->admit[j].t - r->t0, lo = 0, hi = m;
+			uint64_t t = logs[i]->admit[j].t - r->t0, lo;
 
 			if (t >= out[m - 1].end)
 				continue;	/* in an open or unlisted window */
-			while (hi - lo > 1) {	/* out[lo].start <= t < out[hi].start */
-				uint64_t mid = (lo + hi) / 2;
-
-				if (out[mid].start <= t)
-					lo = mid;
-				else
-					hi = mid;
-			}
+			/* span k > 0 starts at start[k - 1] */
+			lo = t < start[0] ? 0 : 1 + window_of(start, 0, m - 1, t);
 			out[lo].pages += logs[i]->admit[j].pages;
 			if (member_pages)
 				member_pages[lo * (uint64_t)n + (uint64_t)i] += logs[i]->admit[j].pages;

@@ -77,10 +77,7 @@ static bool all_of(const char *s, const char *set_extra, bool upper, bool lower)
 
 static bool has_upper(const char *s)
 {
-	for (; *s; s++)
-		if (isupper((unsigned char)*s))
-			return true;
-	return false;
+	return strpbrk(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != NULL;
 }
 
 static int add(struct sb_counters_spec *s, const char *name, char *err, size_t errlen,
@@ -163,8 +160,8 @@ static int parse_proc(struct sb_counters_spec *s, const char *a, char *err, size
 	uint64_t v;
 	int cpu = 0, r;
 
-	if (!(vm ? all_of(f, "_", false, true) : all_of(f, "_", true, true)) ||
-	    strlen(f) >= sizeof(c->field)) {
+	/* irq rows may be upper case (TLB), vmstat fields are not */
+	if (!all_of(f, "_", !vm, true) || strlen(f) >= sizeof(c->field)) {
 		snprintf(err, errlen, "malformed counter '%s' (want %s)", a,
 			 vm ? "vmstat:FIELD, a /proc/vmstat field such as numa_hint_faults" :
 			      "irq:ROW, a /proc/interrupts row such as TLB or CAL");
@@ -256,6 +253,7 @@ static int parse_perf(struct sb_counters_spec *s, const char *a, char *err, size
 	int r = 1;
 
 	snprintf(base, sizeof(base), "%s", a);
+	snprintf(name, sizeof(name), "%s", a);	/* as given, but a generic name's */
 	if (colon && !strcmp(colon, ":u"))	/* perf's user-space-only modifier */
 		base[colon - a] = '\0';
 	if (sb_perf_generic(base, &ev, &canon)) {
@@ -266,16 +264,13 @@ static int parse_perf(struct sb_counters_spec *s, const char *a, char *err, size
 			return -1;
 		}
 		snprintf(name, sizeof(name), "%s%s", canon, ev.user_only ? ":u" : "");
-	} else if (sb_perf_rawhex(a, &ev)) {
-		snprintf(name, sizeof(name), "%s", a);
 	} else if (has_upper(a)) {	/* DTLB_LOAD_MISSES:WALK_COMPLETED, PM_RUN_CYC */
 		r = sb_perf_pfm(a, &ev, why, sizeof(why));
 		if (r < 0) {
 			snprintf(err, errlen, "%s", why);
 			return -1;
 		}
-		snprintf(name, sizeof(name), "%s", a);
-	} else {
+	} else if (!sb_perf_rawhex(a, &ev)) {	/* rHEX is lower case */
 		snprintf(err, errlen, "unknown counter '%s' (see stratbench counters)", a);
 		return -1;
 	}
@@ -315,40 +310,37 @@ static int parse_one(struct sb_counters_spec *s, const char *a, char *err, size_
 	return parse_perf(s, a, err, errlen);
 }
 
-int sb_counters_parse(const char *list, struct sb_counters_spec **out, char *err, size_t errlen)
+/* The items of a comma list in order: 0, or -1 and err. */
+static int parse_list(struct sb_counters_spec *s, const char *list, char *err, size_t errlen)
 {
-	struct sb_counters_spec *s = calloc(1, sizeof(*s));
 	char *dup = strdup(list), *p = dup, *tok;
 	int rc = 0;
 
-	if (!strcmp(list, "none")) {
-		*out = s;
-		free(dup);
-		return 0;
-	}
 	/* strsep keeps empty items, so "a,,b" is refused rather than read as "a,b" */
 	while (!rc && (tok = strsep(&p, ",")) != NULL) {
 		if (!strcmp(tok, "none")) {
 			snprintf(err, errlen, "--counters=none cannot be combined with other counters");
 			rc = -1;
 		} else if (!strcmp(tok, "default")) {
-			char *d = malloc(sizeof(sb_counters_default) + sizeof(default_root) + 1);
-			char *q, *t;
-
-			sprintf(d, "%s%s%s", sb_counters_default, geteuid() == 0 ? "," : "",
-				geteuid() == 0 ? default_root : "");
 			if (geteuid() != 0)
 				snprintf(s->note, sizeof(s->note), "tracepoints (%s) left out of the "
 					 "default set: not root", default_root);
-			for (q = d; !rc && (t = strsep(&q, ",")) != NULL;)
-				rc = parse_one(s, t, err, errlen);
-			free(d);
+			rc = parse_list(s, sb_counters_default, err, errlen);
+			if (!rc && geteuid() == 0)
+				rc = parse_list(s, default_root, err, errlen);
 		} else {
 			rc = parse_one(s, tok, err, errlen);
 		}
 	}
 	free(dup);
-	if (rc) {
+	return rc;
+}
+
+int sb_counters_parse(const char *list, struct sb_counters_spec **out, char *err, size_t errlen)
+{
+	struct sb_counters_spec *s = calloc(1, sizeof(*s));
+
+	if (strcmp(list, "none") && parse_list(s, list, err, errlen)) {
 		sb_counters_spec_free(s);
 		return -1;
 	}
@@ -358,9 +350,7 @@ int sb_counters_parse(const char *list, struct sb_counters_spec **out, char *err
 
 void sb_counters_spec_free(struct sb_counters_spec *s)
 {
-	if (!s)
-		return;
-	for (int i = 0; i < s->n; i++)
+	for (int i = 0; s && i < s->n; i++)
 		free(s->c[i].why);
 	free(s);
 }
@@ -429,10 +419,11 @@ struct group {
 struct member {
 	int ng;
 	struct group *g;
-	int *fds, nfds;
 	uint64_t *before;		/* per group: the read at enter */
-	uint64_t *raw, *en, *run;	/* per counter: sums of deltas */
-	bool *failed;			/* per counter: could not open on this thread */
+	int fds[SB_MAX_COUNTERS], nfds;
+	/* per counter: sums of deltas; could not open on this thread */
+	uint64_t raw[SB_MAX_COUNTERS], en[SB_MAX_COUNTERS], run[SB_MAX_COUNTERS];
+	bool failed[SB_MAX_COUNTERS];
 	int fail_err;			/* the first errno of those */
 	int read_errno;			/* a read failed: the benchmark's perf values are void */
 	struct rusage ru0;
@@ -495,16 +486,9 @@ struct sb_counters *sb_counters_open(const struct sb_counters_spec *s, int n, co
 	}
 	c->m = calloc((size_t)n, sizeof(struct member *));
 	for (i = 0; i < n; i++) {
-		struct member *m = member_alloc(1, sizeof(*m));
-
-		m->g = member_alloc((size_t)s->n, sizeof(*m->g));
-		m->fds = member_alloc((size_t)s->n, sizeof(*m->fds));
-		m->before = member_alloc((size_t)s->n * READ_WORDS(s->n), sizeof(uint64_t));
-		m->raw = member_alloc((size_t)s->n, sizeof(uint64_t));
-		m->en = member_alloc((size_t)s->n, sizeof(uint64_t));
-		m->run = member_alloc((size_t)s->n, sizeof(uint64_t));
-		m->failed = member_alloc((size_t)s->n, sizeof(bool));
-		c->m[i] = m;
+		c->m[i] = member_alloc(1, sizeof(struct member));
+		c->m[i]->g = member_alloc((size_t)s->n, sizeof(struct group));
+		c->m[i]->before = member_alloc((size_t)s->n * READ_WORDS(s->n), sizeof(uint64_t));
 	}
 	c->at0 = calloc((size_t)s->n, sizeof(*c->at0));
 	c->res = calloc((size_t)s->n * 2, sizeof(*c->res));
@@ -555,18 +539,25 @@ void sb_counters_member_open(int tid, void *arg)
 	}
 }
 
+/* Reads group g into buf: false, and the first error kept, if it failed. */
+static bool read_group(struct member *m, int g, uint64_t *buf)
+{
+	ssize_t want = (ssize_t)(READ_WORDS(m->g[g].nr) * 8);
+
+	if (read(m->g[g].fd, buf, (size_t)want) == want)
+		return true;
+	if (!m->read_errno)
+		m->read_errno = errno ? errno : EIO;
+	return false;
+}
+
 void sb_counters_member_enter(int tid, void *arg)
 {
 	struct sb_counters *c = arg;
 	struct member *m = c->m[tid];
 
-	for (int g = 0; g < m->ng; g++) {
-		size_t words = READ_WORDS(m->g[g].nr);
-
-		if (read(m->g[g].fd, m->before + g * READ_WORDS(c->s->n), words * 8) !=
-		    (ssize_t)(words * 8) && !m->read_errno)
-			m->read_errno = errno ? errno : EIO;
-	}
+	for (int g = 0; g < m->ng; g++)
+		read_group(m, g, m->before + g * READ_WORDS(c->s->n));
 	if (c->ru && getrusage(RUSAGE_THREAD, &m->ru0))
 		m->ru_err = true;
 }
@@ -585,13 +576,9 @@ void sb_counters_member_leave(int tid, void *arg)
 
 	for (int g = 0; g < m->ng; g++) {
 		const uint64_t *b = m->before + g * READ_WORDS(c->s->n);
-		size_t words = READ_WORDS(m->g[g].nr);
 
-		if (read(m->g[g].fd, now, words * 8) != (ssize_t)(words * 8)) {
-			if (!m->read_errno)
-				m->read_errno = errno ? errno : EIO;
+		if (!read_group(m, g, now))
 			continue;
-		}
 		/* { nr, time_enabled, time_running, value[nr] } */
 		for (int k = 0; k < m->g[g].nr; k++) {
 			int i = m->g[g].idx[k];
@@ -624,45 +611,38 @@ static void label_add(struct sb_counters *c, const char *what, const char *why)
 /* Reads the machine-wide files: vmstat fields and irq rows of the spec. */
 static void read_proc(struct sb_counters *c, struct proc_snap *at, char *why, size_t whylen)
 {
+	static const char *const path[] = { [K_VMSTAT] = "/proc/vmstat",
+					    [K_IRQ] = "/proc/interrupts" };
 	const struct sb_counters_spec *s = c->s;
-	char *vmtext = NULL, *irqtext = NULL, err[256];
-	bool want_vm = false, want_irq = false;
+	char *text[K_RUSAGE + 1] = { NULL }, err[256];
 	int i;
 
-	for (i = 0; i < s->n; i++) {
-		want_vm |= s->c[i].kind == K_VMSTAT && !s->c[i].why;
-		want_irq |= s->c[i].kind == K_IRQ && !s->c[i].why;
-	}
-	if (want_vm)
-		vmtext = sb_proc_slurp("/proc/vmstat", why, whylen);
-	if (want_irq)
-		irqtext = sb_proc_slurp("/proc/interrupts", why, whylen);
+	for (int kind = K_VMSTAT; kind <= K_IRQ; kind++)
+		for (i = 0; i < s->n; i++)
+			if (s->c[i].kind == (enum kind)kind && !s->c[i].why) {
+				text[kind] = sb_proc_slurp(path[kind], why, whylen);
+				break;
+			}
 	for (i = 0; i < s->n; i++) {
 		const struct cnt *k = &s->c[i];
-		int r;
+		const char *t = text[k->kind];
+		int r = -1;
 
 		at[i].have = 0;
 		if (k->why || (k->kind != K_VMSTAT && k->kind != K_IRQ))
 			continue;
-		if (k->kind == K_VMSTAT)
-			r = vmtext ? sb_vmstat_parse(vmtext, k->field, &at[i].vm, err, sizeof(err)) : -1;
-		else if (irqtext)
-			r = sb_irq_sum(irqtext, &(struct sb_irq_query){ k->field, c->cpus, c->n },
+		if (t && k->kind == K_VMSTAT)
+			r = sb_vmstat_parse(t, k->field, &at[i].vm, err, sizeof(err));
+		else if (t)
+			r = sb_irq_sum(t, &(struct sb_irq_query){ k->field, c->cpus, c->n },
 				       &at[i].team, &at[i].all, err, sizeof(err));
-		else
-			r = -1;
-		if (r == 1) {
-			at[i].have = 1;
-		} else if (r == 0) {
-			at[i].have = -1;	/* absent now */
-		} else {
-			at[i].have = -2;
-			if (k->kind == K_VMSTAT ? vmtext != NULL : irqtext != NULL)
-				snprintf(why, whylen, "%s", err);	/* else slurp's reason */
-		}
+		/* 1 present, 0 absent now, -1 unreadable */
+		at[i].have = r == 1 ? 1 : r == 0 ? -1 : -2;
+		if (r < 0 && t)
+			snprintf(why, whylen, "%s", err);	/* else slurp's reason */
 	}
-	free(vmtext);
-	free(irqtext);
+	free(text[K_VMSTAT]);
+	free(text[K_IRQ]);
 }
 
 void sb_counters_begin(struct sb_counters *c)
@@ -803,12 +783,7 @@ void sb_counters_close(struct sb_counters *c)
 		for (int f = 0; f < m->nfds; f++)
 			close(m->fds[f]);
 		free(m->g);
-		free(m->fds);
 		free(m->before);
-		free(m->raw);
-		free(m->en);
-		free(m->run);
-		free(m->failed);
 		free(m);
 	}
 	free(c->m);

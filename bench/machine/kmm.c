@@ -3,10 +3,21 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+struct reason {
+	int err;
+	const char *text;
+};
+
+/* The text of err in the table, which ends with the default's { 0, text }. */
+static const char *reason(const struct reason *r, int err)
+{
+	while (r->err && r->err != err)
+		r++;
+	return r->text;
+}
 
 long sb_move_pages(unsigned long count, void **pages, const int *nodes, int *status, int flags)
 {
@@ -16,53 +27,38 @@ long sb_move_pages(unsigned long count, void **pages, const int *nodes, int *sta
 
 const char *sb_move_pages_strerror(int err)
 {
-	switch (err) {
-	case ENODEV:
-		return "target node does not exist, is offline or has no memory (ENODEV)";
-	case EACCES:
-		return "target node is not allowed by this task's cpuset (EACCES)";
-	case EPERM:
-		return "not permitted: moving shared pages needs CAP_SYS_NICE (EPERM)";
-	case EINVAL:
-		return "invalid flags or node argument (EINVAL)";
-	case ENOSYS:
-		return "move_pages is not available: kernel without NUMA support (ENOSYS)";
-	case EFAULT:
-		return "page or array address not accessible (EFAULT)";
-	case E2BIG:
-		return "too many pages in one call (E2BIG)";
-	case ENOMEM:
-		return "out of kernel memory (ENOMEM)";
-	case ESRCH:
-		return "no such process (ESRCH)";
-	default:
-		return "unexpected error from move_pages";
-	}
+	static const struct reason r[] = {
+		{ ENODEV, "target node does not exist, is offline or has no memory (ENODEV)" },
+		{ EACCES, "target node is not allowed by this task's cpuset (EACCES)" },
+		{ EPERM, "not permitted: moving shared pages needs CAP_SYS_NICE (EPERM)" },
+		{ EINVAL, "invalid flags or node argument (EINVAL)" },
+		{ ENOSYS, "move_pages is not available: kernel without NUMA support (ENOSYS)" },
+		{ EFAULT, "page or array address not accessible (EFAULT)" },
+		{ E2BIG, "too many pages in one call (E2BIG)" },
+		{ ENOMEM, "out of kernel memory (ENOMEM)" },
+		{ ESRCH, "no such process (ESRCH)" },
+		{ 0, "unexpected error from move_pages" },
+	};
+
+	return reason(r, err);
 }
 
 const char *sb_page_status_str(int status)
 {
-	if (status >= 0)
-		return "on a node";
-	switch (-status) {
-	case EACCES:
-		return "page is mapped by several processes (EACCES)";
-	case EBUSY:
-		return "page is busy, try again (EBUSY)";
-	case EFAULT:	/* 6.1 (follow_page with FOLL_DUMP) for a hole too; later: ENOENT */
-		return "address is not mapped, or (older kernels) the page was never touched "
-		       "(EFAULT)";
-	case EIO:
-		return "page cannot be written back (EIO)";
-	case EINVAL:
-		return "dirty page cannot be moved (EINVAL)";
-	case ENOENT:
-		return "page is not present (ENOENT)";
-	case ENOMEM:
-		return "no memory on the target node (ENOMEM)";
-	default:
-		return "unexpected page status";
-	}
+	static const struct reason r[] = {
+		{ EACCES, "page is mapped by several processes (EACCES)" },
+		{ EBUSY, "page is busy, try again (EBUSY)" },
+		/* 6.1 (follow_page with FOLL_DUMP) for a hole too; later: ENOENT */
+		{ EFAULT, "address is not mapped, or (older kernels) the page was never touched "
+			  "(EFAULT)" },
+		{ EIO, "page cannot be written back (EIO)" },
+		{ EINVAL, "dirty page cannot be moved (EINVAL)" },
+		{ ENOENT, "page is not present (ENOENT)" },
+		{ ENOMEM, "no memory on the target node (ENOMEM)" },
+		{ 0, "unexpected page status" },
+	};
+
+	return status >= 0 ? "on a node" : reason(r, -status);
 }
 
 int sb_move_target(const struct sb_topo *t, int home)

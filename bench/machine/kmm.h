@@ -1,18 +1,10 @@
 /* kmm.h — the kernel call of the shootdown drivers that needs care:
  * move_pages(2).  (Their IRQ counts come from procfs.h's sb_irq_read: one
- * parser, not two.)
- *
- * Contract: sb_move_pages() is the system call for this process (no libnuma);
- * sb_move_pages_strerror() and sb_page_status_str() name its errors in one
- * line; sb_move_target() picks the node pages go to and back from, and
- * sb_move_pages_unavailable() says why a machine cannot run it.
- */
+ * parser, not two.) */
 #ifndef STRATBENCH_KMM_H
 #define STRATBENCH_KMM_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "machine/topo.h"
 

@@ -1,7 +1,4 @@
-/* pairs.c — which CPU pairs the core-to-core latency matrix measures
- * (topo.h): a few pairs per distance class (the default: bounded on any
- * machine), every pair (the heatmap), or an O(PUs) sample covering every
- * relation. */
+/* pairs.c — which CPU pairs the core-to-core latency matrix measures (topo.h). */
 #include "machine/topo.h"
 
 #include <stdlib.h>
@@ -88,7 +85,7 @@ static int by_class(const struct sb_topo *t, int *v)
 
 int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs)
 {
-	int npus = sb_topo_npus(t), npk = sb_topo_npackages(t), n = 0, first0 = -1, i, j, k;
+	int npus = sb_topo_npus(t), npk = sb_topo_npackages(t), n = 0, i, j, k;
 	bool all = mode == SB_PAIRS_ALL;
 	size_t cap = all ? (size_t)npus * (npus - 1) / 2 :
 		     mode == SB_PAIRS_CLASS ? (size_t)SB_REL_COUNT * SB_PAIRS_PER_CLASS :
@@ -97,22 +94,16 @@ int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs)
 	int *first = malloc(sizeof(int) * npk);	/* first PU (OS number) of each package */
 
 	*pairs = NULL;
-	if (!v || !first) {
+	if (!v || !first || (mode == SB_PAIRS_CLASS && (n = by_class(t, v)) < 0)) {
 		free(v);
 		free(first);
 		return -1;
 	}
-	if (mode == SB_PAIRS_CLASS) {
-		if ((n = by_class(t, v)) < 0) {
-			free(v);
-			free(first);
-			return -1;
-		}
-	} else if (all) {
+	if (all) {
 		for (i = 0; i < npus; i++)
 			for (j = i + 1; j < npus; j++)
 				put(v, &n, sb_topo_pu_os(t, i), sb_topo_pu_os(t, j));
-	} else {
+	} else if (mode == SB_PAIRS_SAMPLE) {
 		for (k = 0; k < npk; k++)
 			first[k] = -1;
 		for (i = 0; i < npus; i++) {
@@ -120,9 +111,7 @@ int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs)
 
 			sb_topo_cpu_where(t, os, &pkg, &core, &node);
 			if (pkg >= 0 && pkg < npk && first[pkg] < 0)
-				first[pkg] = os;
-			if (pkg == 0 && first0 < 0)
-				first0 = os;	/* the machine's first PU (package 0) */
+				first[pkg] = os;	/* first[0]: the machine's first PU */
 		}
 		for (i = 0; i < npus; i++) {
 			int os = sb_topo_pu_os(t, i), pkg = -1, core, node;
@@ -131,8 +120,8 @@ int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs)
 			if (pkg < 0 || pkg >= npk)
 				continue;
 			put(v, &n, first[pkg], os);		/* within its package */
-			if (pkg != 0 && first0 >= 0)
-				put(v, &n, first0, os);		/* from the first PU across packages */
+			if (pkg != 0 && first[0] >= 0)
+				put(v, &n, first[0], os);	/* from the first PU, across */
 		}
 		for (j = 1; j < npk; j++)		/* between the other packages */
 			for (k = j + 1; k < npk; k++)

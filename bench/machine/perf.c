@@ -15,6 +15,13 @@
 	(PERF_COUNT_HW_CACHE_##c | PERF_COUNT_HW_CACHE_OP_##op << 8 | \
 	 PERF_COUNT_HW_CACHE_RESULT_##res << 16)
 
+#define HW(name, alias, cfg) \
+	{ name, alias, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##cfg, SB_PERF_USER_PART }
+#define SW(name, alias, cfg, mode) \
+	{ name, alias, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg, SB_PERF_##mode }
+#define HWC(name, c, op, res) \
+	{ name, NULL, PERF_TYPE_HW_CACHE, CACHE(c, op, res), SB_PERF_USER_PART }
+
 static const struct generic {
 	const char *name, *alias;
 	uint32_t type;
@@ -22,53 +29,43 @@ static const struct generic {
 	enum sb_perf_mode mode;
 } generic[] = {
 	/* hardware */
-	{ "cycles", "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, SB_PERF_USER_PART },
-	{ "instructions", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, SB_PERF_USER_PART },
-	{ "cache-references", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES,
-	  SB_PERF_USER_PART },
-	{ "cache-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, SB_PERF_USER_PART },
-	{ "branch-instructions", "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
-	  SB_PERF_USER_PART },
-	{ "branch-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, SB_PERF_USER_PART },
-	{ "bus-cycles", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, SB_PERF_USER_PART },
-	{ "stalled-cycles-frontend", NULL, PERF_TYPE_HARDWARE,
-	  PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, SB_PERF_USER_PART },
-	{ "stalled-cycles-backend", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
-	  SB_PERF_USER_PART },
-	{ "ref-cycles", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, SB_PERF_USER_PART },
+	HW("cycles", "cpu-cycles", CPU_CYCLES),
+	HW("instructions", NULL, INSTRUCTIONS),
+	HW("cache-references", NULL, CACHE_REFERENCES),
+	HW("cache-misses", NULL, CACHE_MISSES),
+	HW("branch-instructions", "branches", BRANCH_INSTRUCTIONS),
+	HW("branch-misses", NULL, BRANCH_MISSES),
+	HW("bus-cycles", NULL, BUS_CYCLES),
+	HW("stalled-cycles-frontend", NULL, STALLED_CYCLES_FRONTEND),
+	HW("stalled-cycles-backend", NULL, STALLED_CYCLES_BACKEND),
+	HW("ref-cycles", NULL, REF_CPU_CYCLES),
 	/* software: context switches and migrations happen in the kernel only;
 	 * the clocks ignore exclude_kernel */
-	{ "task-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, SB_PERF_ANY_MODE },
-	{ "cpu-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, SB_PERF_ANY_MODE },
-	{ "page-faults", "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, SB_PERF_USER_PART },
-	{ "minor-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, SB_PERF_USER_PART },
-	{ "major-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, SB_PERF_USER_PART },
-	{ "context-switches", "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES,
-	  SB_PERF_KERNEL_ONLY },
-	{ "cpu-migrations", "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS,
-	  SB_PERF_KERNEL_ONLY },
-	{ "alignment-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS,
-	  SB_PERF_USER_PART },
-	{ "emulation-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS,
-	  SB_PERF_USER_PART },
+	SW("task-clock", NULL, TASK_CLOCK, ANY_MODE),
+	SW("cpu-clock", NULL, CPU_CLOCK, ANY_MODE),
+	SW("page-faults", "faults", PAGE_FAULTS, USER_PART),
+	SW("minor-faults", NULL, PAGE_FAULTS_MIN, USER_PART),
+	SW("major-faults", NULL, PAGE_FAULTS_MAJ, USER_PART),
+	SW("context-switches", "cs", CONTEXT_SWITCHES, KERNEL_ONLY),
+	SW("cpu-migrations", "migrations", CPU_MIGRATIONS, KERNEL_ONLY),
+	SW("alignment-faults", NULL, ALIGNMENT_FAULTS, USER_PART),
+	SW("emulation-faults", NULL, EMULATION_FAULTS, USER_PART),
 	/* hardware caches, perf's spelling */
-	{ "L1-dcache-loads", NULL, PERF_TYPE_HW_CACHE, CACHE(L1D, READ, ACCESS), SB_PERF_USER_PART },
-	{ "L1-dcache-load-misses", NULL, PERF_TYPE_HW_CACHE, CACHE(L1D, READ, MISS),
-	  SB_PERF_USER_PART },
-	{ "L1-icache-load-misses", NULL, PERF_TYPE_HW_CACHE, CACHE(L1I, READ, MISS),
-	  SB_PERF_USER_PART },
-	{ "LLC-loads", NULL, PERF_TYPE_HW_CACHE, CACHE(LL, READ, ACCESS), SB_PERF_USER_PART },
-	{ "LLC-load-misses", NULL, PERF_TYPE_HW_CACHE, CACHE(LL, READ, MISS), SB_PERF_USER_PART },
-	{ "LLC-stores", NULL, PERF_TYPE_HW_CACHE, CACHE(LL, WRITE, ACCESS), SB_PERF_USER_PART },
-	{ "LLC-store-misses", NULL, PERF_TYPE_HW_CACHE, CACHE(LL, WRITE, MISS), SB_PERF_USER_PART },
-	{ "dTLB-loads", NULL, PERF_TYPE_HW_CACHE, CACHE(DTLB, READ, ACCESS), SB_PERF_USER_PART },
-	{ "dTLB-load-misses", NULL, PERF_TYPE_HW_CACHE, CACHE(DTLB, READ, MISS), SB_PERF_USER_PART },
-	{ "dTLB-stores", NULL, PERF_TYPE_HW_CACHE, CACHE(DTLB, WRITE, ACCESS), SB_PERF_USER_PART },
-	{ "dTLB-store-misses", NULL, PERF_TYPE_HW_CACHE, CACHE(DTLB, WRITE, MISS), SB_PERF_USER_PART },
-	{ "iTLB-loads", NULL, PERF_TYPE_HW_CACHE, CACHE(ITLB, READ, ACCESS), SB_PERF_USER_PART },
-	{ "iTLB-load-misses", NULL, PERF_TYPE_HW_CACHE, CACHE(ITLB, READ, MISS), SB_PERF_USER_PART },
-	{ "branch-loads", NULL, PERF_TYPE_HW_CACHE, CACHE(BPU, READ, ACCESS), SB_PERF_USER_PART },
-	{ "branch-load-misses", NULL, PERF_TYPE_HW_CACHE, CACHE(BPU, READ, MISS), SB_PERF_USER_PART },
+	HWC("L1-dcache-loads", L1D, READ, ACCESS),
+	HWC("L1-dcache-load-misses", L1D, READ, MISS),
+	HWC("L1-icache-load-misses", L1I, READ, MISS),
+	HWC("LLC-loads", LL, READ, ACCESS),
+	HWC("LLC-load-misses", LL, READ, MISS),
+	HWC("LLC-stores", LL, WRITE, ACCESS),
+	HWC("LLC-store-misses", LL, WRITE, MISS),
+	HWC("dTLB-loads", DTLB, READ, ACCESS),
+	HWC("dTLB-load-misses", DTLB, READ, MISS),
+	HWC("dTLB-stores", DTLB, WRITE, ACCESS),
+	HWC("dTLB-store-misses", DTLB, WRITE, MISS),
+	HWC("iTLB-loads", ITLB, READ, ACCESS),
+	HWC("iTLB-load-misses", ITLB, READ, MISS),
+	HWC("branch-loads", BPU, READ, ACCESS),
+	HWC("branch-load-misses", BPU, READ, MISS),
 };
 
 #define NGENERIC (sizeof(generic) / sizeof(generic[0]))
@@ -102,16 +99,12 @@ const char *const *sb_perf_generic_names(void)
 
 int sb_perf_rawhex(const char *name, struct sb_perf_ev *ev)
 {
-	char *end;
-	unsigned long long v;
-
 	if (name[0] != 'r' || !name[1] || strspn(name + 1, "0123456789abcdef") != strlen(name + 1) ||
 	    strlen(name + 1) > 16)
 		return 0;
-	v = strtoull(name + 1, &end, 16);
 	memset(ev, 0, sizeof(*ev));
 	ev->type = PERF_TYPE_RAW;
-	ev->config = v;
+	ev->config = strtoull(name + 1, NULL, 16);
 	ev->mode = SB_PERF_USER_PART;
 	ev->pmu = true;
 	return 1;
@@ -128,21 +121,18 @@ int sb_perf_tracepoint(const char *subsys, const char *event, struct sb_perf_ev 
 	for (int r = 0; r < 2; r++) {
 		struct stat sb;
 		ssize_t n;
-		int fd;
+		int fd = -1;
 
 		snprintf(path, sizeof(path), "%s/events", tracefs_roots[r]);
-		if (stat(path, &sb)) {
-			if (errno == EACCES)
-				denied = denied ? denied : r + 1;
-			continue;
+		if (stat(path, &sb) == 0) {
+			mounted = mounted < 0 ? r : mounted;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs_roots[r], subsys,
+				 event);
+			fd = open(path, O_RDONLY);
 		}
-		if (mounted < 0)
-			mounted = r;
-		snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs_roots[r], subsys, event);
-		fd = open(path, O_RDONLY);
-		if (fd < 0) {
-			if (errno == EACCES)
-				denied = denied ? denied : r + 1;
+		if (fd < 0) {	/* errno: the stat's or the open's */
+			if (errno == EACCES && !denied)
+				denied = r + 1;
 			continue;
 		}
 		n = read(fd, buf, sizeof(buf) - 1);
@@ -193,15 +183,13 @@ int sb_perf_open(const struct sb_perf_ev *ev, int group_fd)
 
 int sb_perf_open_probe(struct sb_perf_ev *ev)
 {
-	int fd = sb_perf_open(ev, -1), fd2;
+	int fd = sb_perf_open(ev, -1);
 
 	if ((fd == -EACCES || fd == -EPERM) && !ev->user_only && ev->mode != SB_PERF_KERNEL_ONLY) {
 		ev->user_only = true;
-		fd2 = sb_perf_open(ev, -1);
-		if (fd2 >= 0)
-			return fd2;
-		ev->user_only = false;
-		return fd2;	/* what blocks even user-space counting (ENOENT: no PMU) */
+		fd = sb_perf_open(ev, -1);
+		/* failed: what blocks even user-space counting (ENOENT: no PMU) */
+		ev->user_only = fd >= 0;
 	}
 	return fd;
 }

@@ -22,16 +22,12 @@ static int pfm_ready(char *why, size_t whylen)
 
 int sb_perf_pfm(const char *name, struct sb_perf_ev *ev, char *why, size_t whylen)
 {
-	struct perf_event_attr a;
-	pfm_perf_encode_arg_t arg;
+	struct perf_event_attr a = { 0 };
+	pfm_perf_encode_arg_t arg = { .attr = &a, .size = sizeof(arg) };
 	int rc;
 
 	if (!pfm_ready(why, whylen))
 		return 0;
-	memset(&a, 0, sizeof(a));
-	memset(&arg, 0, sizeof(arg));
-	arg.attr = &a;
-	arg.size = sizeof(arg);
 	/* user and kernel; the open falls back to user only (NAME:u) like perf */
 	rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
 	if (rc != PFM_SUCCESS) {
@@ -60,8 +56,7 @@ const char *sb_perf_pfm_support(void)
 		return "libpfm4 (cannot initialise: raw names are unavailable)";
 	n = (size_t)snprintf(buf, sizeof(buf), "libpfm4, PMU:");
 	for (int p = 0; p < PFM_PMU_MAX; p++) {
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
+		pi = (pfm_pmu_info_t){ .size = sizeof(pi) };
 		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.is_present &&
 		    pi.type != PFM_PMU_TYPE_OS_GENERIC && n < sizeof(buf))
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", pi.name);

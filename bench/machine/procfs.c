@@ -91,7 +91,6 @@ int sb_irq_parse(const char *text, const char *row, int *cpus, uint64_t *counts,
 		q += rlen + 1;
 		for (i = 0; i < ncols; i++) {
 			char *next;
-			unsigned long long v;
 
 			while (*q == ' ' || *q == '\t')
 				q++;
@@ -101,12 +100,11 @@ int sb_irq_parse(const char *text, const char *row, int *cpus, uint64_t *counts,
 				return -1;
 			}
 			errno = 0;
-			v = strtoull(q, &next, 10);
+			counts[i] = strtoull(q, &next, 10);
 			if (errno || (*next && !isspace((unsigned char)*next))) {
 				snprintf(err, errlen, "/proc/interrupts: row %s: bad count", row);
 				return -1;
 			}
-			counts[i] = v;
 			q = next;
 		}
 		return ncols;
@@ -210,13 +208,9 @@ int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *
 
 		if (strncmp(p, field, flen) || p[flen] != ' ')
 			continue;
-		if (!isdigit((unsigned char)p[flen + 1])) {
-			snprintf(err, errlen, "/proc/vmstat: field %s: bad value", field);
-			return -1;
-		}
 		errno = 0;
 		v = strtoull(p + flen + 1, &next, 10);
-		if (errno || (*next && *next != '\n')) {
+		if (!isdigit((unsigned char)p[flen + 1]) || errno || (*next && *next != '\n')) {
 			snprintf(err, errlen, "/proc/vmstat: field %s: bad value", field);
 			return -1;
 		}

@@ -3,12 +3,9 @@
 #include "machine/topo.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <hwloc.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct sb_pu {
 	int os;		/* OS CPU number: what binding uses */
@@ -41,7 +38,7 @@ static int depth_index(hwloc_topology_t h, hwloc_obj_t pu, hwloc_obj_type_t type
 static void fill_pus(struct sb_topo *t)
 {
 	hwloc_topology_t h = t->h;
-	int i, j;
+	int i;
 
 	t->npus = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_PU);
 	t->ncores = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_CORE);
@@ -51,6 +48,9 @@ static void fill_pus(struct sb_topo *t)
 	for (i = 0; i < t->npus; i++) {
 		hwloc_obj_t o = hwloc_get_obj_by_type(h, HWLOC_OBJ_PU, i);
 		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(h, HWLOC_OBJ_CORE, o);
+		/* the first NUMA node (logical order) whose CPUs include it */
+		hwloc_obj_t n = hwloc_get_next_obj_covering_cpuset_by_type(h, o->cpuset,
+									   HWLOC_OBJ_NUMANODE, NULL);
 		struct sb_pu *p = &t->pu[i];
 
 		p->os = (int)o->os_index;
@@ -64,17 +64,8 @@ static void fill_pus(struct sb_topo *t)
 		p->l2 = depth_index(h, o, HWLOC_OBJ_L2CACHE);
 		if (p->pkg < 0)
 			p->pkg = 0;
-		p->node = 0;
-		p->node_os = -1;
-		for (j = 0; j < t->nnodes; j++) {
-			hwloc_obj_t n = hwloc_get_obj_by_type(h, HWLOC_OBJ_NUMANODE, j);
-
-			if (hwloc_bitmap_isset(n->cpuset, o->os_index)) {
-				p->node = j;
-				p->node_os = (int)n->os_index;
-				break;
-			}
-		}
+		p->node = n ? (int)n->logical_index : 0;
+		p->node_os = n ? (int)n->os_index : -1;
 	}
 	if (t->ncores == 0)
 		t->ncores = t->npus;
@@ -133,7 +124,8 @@ static const char *synthetic_refusal(const char *desc)
 	return NULL;
 }
 
-static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, size_t errlen)
+/* Errors echo user input: keep them one line (err.h). */
+int sb_topo_load(struct sb_topo **out, const char *spec, char *err, size_t errlen)
 {
 	struct sb_topo *t = calloc(1, sizeof(*t));
 	char *xml = NULL;	/* xml:FILE's text, until hwloc has loaded it */
@@ -200,6 +192,7 @@ static int topo_load_impl(struct sb_topo **out, const char *spec, char *err, siz
 	*out = t;
 	return 0;
 fail:
+	sb_err_oneline(err);
 	hwloc_topology_destroy(t->h);
 	free(t->pu);
 	free(t);
@@ -224,9 +217,7 @@ bool sb_topo_is_native(const struct sb_topo *t) { return t->native; }
 
 static const struct sb_pu *pu_by_os(const struct sb_topo *t, int os)
 {
-	int i;
-
-	for (i = 0; i < t->npus; i++)
+	for (int i = 0; i < t->npus; i++)
 		if (t->pu[i].os == os)
 			return &t->pu[i];
 	return NULL;
@@ -251,35 +242,9 @@ int sb_topo_node_of_cpu(const struct sb_topo *t, int cpu)
 	return p ? p->node_os : -1;
 }
 
+/* Package, then NUMA node: groups become runs; within one group, every
+ * core's first PU before any sibling. */
 static int cmp_scatter(const void *a, const void *b)
-{
-	const struct sb_pu *x = *(const struct sb_pu *const *)a, *y = *(const struct sb_pu *const *)b;
-
-	/* within one (package, node) group: every core's first PU before any sibling */
-	if (x->smt != y->smt)
-		return x->smt - y->smt;
-	return x->core - y->core;
-}
-
-/* Round-robin over groups[0..ng) of lengths len[]: one from each in turn. */
-static int interleave(const struct sb_pu ***groups, const int *len, int ng,
-		      const struct sb_pu **out)
-{
-	int taken = 0, round, g, any = 1;
-
-	for (round = 0; any; round++) {
-		any = 0;
-		for (g = 0; g < ng; g++)
-			if (round < len[g]) {
-				out[taken++] = groups[g][round];
-				any = 1;
-			}
-	}
-	return taken;
-}
-
-/* Package, then NUMA node, then scatter order: groups become runs. */
-static int cmp_pkg_node_scatter(const void *a, const void *b)
 {
 	const struct sb_pu *x = *(const struct sb_pu *const *)a, *y = *(const struct sb_pu *const *)b;
 
@@ -287,53 +252,57 @@ static int cmp_pkg_node_scatter(const void *a, const void *b)
 		return x->pkg - y->pkg;
 	if (x->node != y->node)
 		return x->node - y->node;
-	return cmp_scatter(a, b);
+	if (x->smt != y->smt)
+		return x->smt - y->smt;
+	return x->core - y->core;
+}
+
+/* Round-robin over the runs of in[0..n), of one package (by_pkg) or of one
+ * NUMA node: one from each run in turn, into out.  run: room for n + 1. */
+static void interleave(const struct sb_pu **in, int n, bool by_pkg, int *run,
+		       const struct sb_pu **out)
+{
+	int nr = 0, taken = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!i || (by_pkg ? in[i]->pkg != in[i - 1]->pkg : in[i]->node != in[i - 1]->node))
+			run[nr++] = i;
+	run[nr] = n;
+	for (int round = 0; taken < n; round++)
+		for (int r = 0; r < nr; r++)
+			if (run[r] + round < run[r + 1])
+				out[taken++] = in[run[r] + round];
 }
 
 /* One sort, then runs: O(PUs log PUs), not a pass over every PU per
  * (package, node) pair (cubic on a synthetic machine of 4000 packages). */
-static int plan_scatter(const struct sb_topo *t, int *cpus, int n)
+static void plan_scatter(const struct sb_topo *t, int *cpus, int n)
 {
 	/* arrays of pointers: sizeof a pointer is meant (NOLINT: clang-tidy's
 	 * sizeof-expression takes it for sizeof(struct *) by mistake) */
 	size_t np = (size_t)t->npus, psz = sizeof(const struct sb_pu *);	/* NOLINT */
-	/* three arrays of np in one block: sorted, pkg_seq, order */
+	/* three arrays of np in one block: sorted, pkg_seq (each package's NUMA
+	 * nodes interleaved), order (the packages interleaved) */
 	const struct sb_pu **sorted = calloc(3 * np, psz), **pkg_seq = sorted + np;
 	const struct sb_pu **order = pkg_seq + np;
-	const struct sb_pu ***groups = malloc(2 * sizeof(const struct sb_pu **) * np);	/* NOLINT */
-	const struct sb_pu ***pkg_groups = groups + np;
-	int *len = malloc(2 * sizeof(int) * np), *pkg_len = len + np;
-	int i = 0, used = 0, npk = 0;
+	int *run = malloc(sizeof(int) * (np + 1));
+	int i, j;
 
 	if (n > t->npus)	/* the caller checked; keeps order[] in bounds below */
 		n = t->npus;
 	for (i = 0; i < t->npus; i++)
 		sorted[i] = &t->pu[i];
-	qsort(sorted, np, psz, cmp_pkg_node_scatter);
-	for (i = 0; i < t->npus;) {
-		/* one package: its NUMA nodes' runs, interleaved */
-		int pk = sorted[i]->pkg, ng = 0;
-
-		while (i < t->npus && sorted[i]->pkg == pk) {
-			int nd = sorted[i]->node;
-
-			groups[ng] = sorted + i;
-			len[ng] = 0;
-			for (; i < t->npus && sorted[i]->pkg == pk && sorted[i]->node == nd; i++)
-				len[ng]++;
-			ng++;
-		}
-		pkg_groups[npk] = pkg_seq + used;
-		pkg_len[npk] = interleave(groups, len, ng, pkg_seq + used);
-		used += pkg_len[npk++];
+	qsort(sorted, np, psz, cmp_scatter);
+	for (i = 0; i < t->npus; i = j) {
+		for (j = i; j < t->npus && sorted[j]->pkg == sorted[i]->pkg; j++)
+			;
+		interleave(sorted + i, j - i, false, run, pkg_seq + i);
 	}
-	interleave(pkg_groups, pkg_len, npk, order);	/* fills all npus entries */
+	interleave(pkg_seq, t->npus, true, run, order);
 	for (i = 0; i < n; i++)
 		cpus[i] = order[i]->os;	/* NOLINT(clang-analyzer-core.NullDereference) */
 	free(sorted);
-	free(groups);
-	free(len);
-	return 0;
+	free(run);
 }
 
 /* Strict hwloc list syntax: N or N-M, comma separated, ascending use. */
@@ -344,9 +313,7 @@ static int parse_cpu_list(const struct sb_topo *t, const char *s, int *cpus, int
 	const char *p = s;
 	int n = 0, c;
 
-	if (!*p)
-		goto bad;
-	while (*p) {
+	do {	/* "" is bad too: not a digit */
 		char *end;
 		long a, b;
 
@@ -375,7 +342,7 @@ static int parse_cpu_list(const struct sb_topo *t, const char *s, int *cpus, int
 			p++;
 		else if (*p)
 			goto bad;
-	}
+	} while (*p);
 	for (c = 0; c < 65536; c++)
 		if (mark[c]) {
 			if (n < max)
@@ -391,27 +358,26 @@ bad:
 	return -1;
 }
 
-static int topo_plan_impl(const struct sb_topo *t, const char *placement, int n, int *cpus,
+/* Errors echo user input: keep them one line (err.h). */
+int sb_topo_plan(const struct sb_topo *t, const char *placement, int n, int *cpus,
 		 char *err, size_t errlen)
 {
-	int i, avail, k;
+	int i, avail, k, rc;
 
 	if (n < 1) {
 		snprintf(err, errlen, "thread count must be at least 1 (got %d)", n);
 		return -1;
 	}
 	if (strncmp(placement, "list:", 5) == 0) {
-		int max = t->npus > n ? t->npus : n, *tmp = malloc(sizeof(int) * max);
-		int rc = parse_cpu_list(t, placement + 5, tmp, max, &avail, err, errlen);
-
+		/* the first n of the list, in ascending order */
+		rc = parse_cpu_list(t, placement + 5, cpus, n, &avail, err, errlen);
 		if (!rc && n > avail) {
 			snprintf(err, errlen, "%d threads but the list '%s' has %d CPUs", n,
 				 placement + 5, avail);
 			rc = -1;
 		}
-		if (!rc)
-			memcpy(cpus, tmp, sizeof(int) * n);
-		free(tmp);
+		if (rc)
+			sb_err_oneline(err);
 		return rc;
 	}
 	if (strcmp(placement, "compact") == 0 || strcmp(placement, "scatter") == 0) {
@@ -421,6 +387,7 @@ static int topo_plan_impl(const struct sb_topo *t, const char *placement, int n,
 	} else {
 		snprintf(err, errlen, "unknown placement '%s' (want compact, cores, scatter or list:CPUS)",
 			 placement);
+		sb_err_oneline(err);
 		return -1;
 	}
 	if (n > avail) {
@@ -444,9 +411,8 @@ static int topo_plan_impl(const struct sb_topo *t, const char *placement, int n,
 int sb_topo_check_bindable(const struct sb_topo *t, char *err, size_t errlen)
 {
 	const char *vars[] = { "HWLOC_XMLFILE", "HWLOC_SYNTHETIC", "HWLOC_FSROOT" };
-	size_t i;
 
-	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
 		if (getenv(vars[i])) {
 			snprintf(err, errlen, "%s is set: refusing to bind threads on a topology "
 				 "that may not be this machine (unset it)", vars[i]);
@@ -474,14 +440,12 @@ void *sb_topo_alloc_on_node(const struct sb_topo *t, size_t size, int node, bool
 	if (t->native)
 		p = hwloc_alloc_membind(t->h, size, n->nodeset, HWLOC_MEMBIND_BIND,
 					HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
-	if (p) {
-		*bound = true;
-	} else {
+	*bound = p != NULL;
+	if (!p)
 		p = hwloc_alloc(t->h, size);
-		if (!p) {
-			snprintf(err, errlen, "cannot allocate %zu bytes", size);
-			return NULL;
-		}
+	if (!p) {
+		snprintf(err, errlen, "cannot allocate %zu bytes", size);
+		return NULL;
 	}
 	memset(p, 0, size);	/* first touch, after the policy is set */
 	return p;
@@ -532,27 +496,6 @@ int sb_topo_cpu_where(const struct sb_topo *t, int cpu, int *pkg, int *core, int
 	*core = p->core;
 	*node = p->node_os;
 	return 0;
-}
-
-/* Errors echo user input: keep them one line (err.h). */
-int sb_topo_load(struct sb_topo **out, const char *spec, char *err, size_t errlen)
-{
-	int rc = topo_load_impl(out, spec, err, errlen);
-
-	if (rc)
-		sb_err_oneline(err);
-	return rc;
-}
-
-/* Errors echo user input: keep them one line (err.h). */
-int sb_topo_plan(const struct sb_topo *t, const char *placement, int n, int *cpus,
-		 char *err, size_t errlen)
-{
-	int rc = topo_plan_impl(t, placement, n, cpus, err, errlen);
-
-	if (rc)
-		sb_err_oneline(err);
-	return rc;
 }
 
 const char *const sb_rel_names[SB_REL_COUNT] = { "smt", "cache", "node", "package", "remote" };

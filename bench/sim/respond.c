@@ -43,21 +43,6 @@ static struct sb_tlb_entry *tlb_fill(struct sb_sim_cpu *c, unsigned long page, u
 	return e;
 }
 
-static void tlb_flush_page(struct sb_sim_cpu *c, unsigned long page)
-{
-	struct sb_tlb_entry *e = tlb_lookup(c, page);
-
-	if (e)
-		e->page = ~0ul;
-}
-
-static void tlb_flush_all(struct sb_sim_cpu *c)
-{
-	for (int s = 0; s < SB_TLB_SETS; s++)
-		for (int w = 0; w < SB_TLB_WAYS; w++)
-			c->tlb[s][w].page = ~0ul;
-}
-
 /* ---- the mailbox */
 
 static void handle_mailbox(struct sb_sim *s, struct sb_sim_cpu *c)
@@ -69,7 +54,9 @@ static void handle_mailbox(struct sb_sim *s, struct sb_sim_cpu *c)
 	if (seq == c->seen)
 		return;
 	if (mb->kind == SB_REQ_ALL) {
-		tlb_flush_all(c);
+		for (int set = 0; set < SB_TLB_SETS; set++)	/* the whole TLB */
+			for (int w = 0; w < SB_TLB_WAYS; w++)
+				c->tlb[set][w].page = ~0ul;
 		if (c->in_mm) {
 			/* relaxed: our TLB is empty; a later fill sets the bit again
 			 * (seq_cst) before it reads a PTE */
@@ -78,8 +65,12 @@ static void handle_mailbox(struct sb_sim *s, struct sb_sim_cpu *c)
 			c->in_mm = false;
 		}
 	} else {
-		for (unsigned i = 0; i < mb->nr; i++)
-			tlb_flush_page(c, mb->pages[i]);
+		for (unsigned i = 0; i < mb->nr; i++) {
+			struct sb_tlb_entry *e = tlb_lookup(c, mb->pages[i]);
+
+			if (e)
+				e->page = ~0ul;
+		}
 	}
 	c->seen = seq;
 	/* relaxed: read back by this same thread outside the handler */
@@ -95,18 +86,18 @@ static void irq_disable(struct sb_sim_cpu *c)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* same thread: compiler order only */
 }
 
+/* Unmasks, then handles what a signal deferred meanwhile, masked again. */
 static void irq_enable(struct sb_sim *s, struct sb_sim_cpu *c)
 {
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&c->irq_off, 0, __ATOMIC_RELAXED);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&c->irq_pending, __ATOMIC_RELAXED)) {
-		irq_disable(c);
-		__atomic_store_n(&c->irq_pending, 0, __ATOMIC_RELAXED);
-		handle_mailbox(s, c);
+	for (;;) {
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		__atomic_store_n(&c->irq_off, 0, __ATOMIC_RELAXED);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&c->irq_pending, __ATOMIC_RELAXED))
+			return;
+		irq_disable(c);
+		__atomic_store_n(&c->irq_pending, 0, __ATOMIC_RELAXED);
+		handle_mailbox(s, c);
 	}
 }
 
