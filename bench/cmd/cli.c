@@ -602,7 +602,8 @@ const struct sb_option sb_run_options[] = {
 	  "thread counts, ranges allowed (1-4,8); auto = powers of two below #PUs plus cores per package, +1, all "
 	  "cores and all PUs; all = 1 to #PUs" },
 	{ "placement", SB_OPT_STRING, &cur.placement, 0, 0, NULL, "P,...|auto",
-	  "compact, cores, scatter or list:CPUS (hwloc list); auto = those that differ here" },
+	  "compact, cores, scatter or list:CPUS (hwloc list, its CPUs taken in ascending "
+	  "order: list:1,0 pins as list:0,1); auto = those that differ here" },
 	{ "out", SB_OPT_STRING, &cur.out, 0, 0, NULL, "DIR",
 	  "write DIR/gbench.json, results.csv, runs.jsonl, run.json; refuses a DIR holding "
 	  "results (default: none)" },
@@ -618,8 +619,8 @@ const struct sb_option sb_run_options[] = {
 	{ "cv-threshold", SB_OPT_DOUBLE, &cur.cv_threshold, 0, 1000, NULL, "%",
 	  "flag benchmarks whose repetitions' CV of ops_per_s exceeds it (default: 5)" },
 	{ "resume", SB_OPT_STRING, &cur.resume, 0, 0, NULL, "DIR",
-	  "finish an interrupted run: what DIR lacks, with DIR's recorded command line "
-	  "(only --quiet and --console may be added)" },
+	  "finish an interrupted run or suite: what DIR lacks, with DIR's recorded command "
+	  "line (only --quiet and --console may be added)" },
 	{ "home-node", SB_OPT_ULONG, &home_node, 0, INT_MAX, NULL, "N",
 	  "NUMA node for the shared state (default: node of thread 0's CPU)" },
 	{ "topology", SB_OPT_STRING, &cur.topology, 0, 0, NULL, "T",
