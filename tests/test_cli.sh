@@ -474,6 +474,32 @@ expect2 "uncontended,null without its family" "strategy 'uncontended' is a calib
 	run --strategy=null,uncontended
 "$sb" run --strategy=c2c --family=calibrate --benchmark_list_tests=true >"$tmp/c2c_list" 2>&1
 check "c2c with --family=calibrate is listed" grep -q "^calibrate/c2c/" "$tmp/c2c_list"
+# One family chosen: an option only other families' drivers take is a
+# usage error naming it and the family, wherever it stands on the line;
+# every family has one here.  The negatives: the same options without
+# --family (every family) pass, and so do each family's own.
+foreign() {	# FAMILY OWNER OPTION ARGS...
+	local fam=$1 owner=$2 opt=$3; shift 3
+	expect2 "$opt with --family=$fam" "^stratbench: $opt is a $owner option; --family=$fam does not take it\$" \
+		run "$@" --family="$fam" --dry-run --threads=1
+}
+foreign lock window --lock --lock=ticket,mcs
+foreign window lock --trylock --strategy=spinlock --trylock
+foreign calibrate shootdown --batch --batch=32
+foreign shootdown calibrate --pairs --pairs=all
+foreign baseline window --mode --mode=both
+expect2 "foreign option before --family" "--crit is a lock option; --family=shootdown does" \
+	run --crit=5 --family=shootdown --dry-run --threads=1
+dry() { "$sb" run "$@" --dry-run --threads=1 >/dev/null 2>&1; }
+check "family options without --family pass" \
+	dry --lock=ticket,mcs --trylock --crit=5 --batch=32 --pairs=all --mode=both
+check "the window family's own options" dry --family=window --lock=ticket --mode=both --clock=jiffies
+check "the lock family's own options" dry --family=lock --crit=5 --trylock --crit-lines=1
+check "shootdown's two drivers' options (--batch shared)" \
+	dry --family=shootdown --batch=1,32 --pages=64 --check
+check "the calibrate family's own options" dry --family=calibrate --pairs=sample
+check "the options every family shares" dry --family=baseline --limits --counters=none --cv-threshold=9
+check "a suite narrowed to a family drops its window model" dry --suite=quick --family=lock
 # Google Benchmark 1.8's suffixes: say what 1.7.1 wants
 expect2 "min_time 0.05s" "wants a plain number of seconds, e.g. --benchmark_min_time=0.05 " \
 	run --strategy=null --benchmark_min_time=0.05s

@@ -428,6 +428,80 @@ static int table_option(const struct sb_command *c, const char *a, char *err, si
 	return 0;
 }
 
+/* Does table t name the option name[0..n)? */
+static bool table_has(const struct sb_option *t, const char *name, size_t n)
+{
+	for (const struct sb_option *op = t; op && op->name; op++)
+		if (strlen(op->name) == n && !strncmp(op->name, name, n))
+			return true;
+	return false;
+}
+
+/* Does some driver of family fam take the option name[0..n)?  --lock is
+ * parsed by the common table, but only a family whose driver takes a lock
+ * (window's policies) uses it: the lock family's locks are its strategies. */
+static bool family_takes(const char *fam, const char *name, size_t n)
+{
+	bool lock = n == 4 && !strncmp(name, "lock", 4);
+
+	for (int f = 0; sb_drivers[f]; f++)
+		if (!strcmp(sb_drivers[f]->family, fam) &&
+		    (lock ? sb_drivers[f]->takes_lock != NULL :
+			    table_has(sb_drivers[f]->options, name, n)))
+			return true;
+	return false;
+}
+
+/* "window" or "window/shootdown": the families that take name[0..n) */
+static void owners(const char *name, size_t n, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int f = 0; sb_drivers[f] && k < len; f++) {
+		bool seen = false;	/* two drivers may share a family (shootdown) */
+
+		for (int g = 0; g < f; g++)
+			seen |= !strcmp(sb_drivers[g]->family, sb_drivers[f]->family);
+		if (!seen && family_takes(sb_drivers[f]->family, name, n))
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "/" : "",
+					      sb_drivers[f]->family);
+	}
+}
+
+/* With one family chosen (--family=F), an option only other families'
+ * drivers take would be parsed and then ignored: the run would look like
+ * it honoured it.  who[len]: the families that take it. */
+bool sb_option_foreign(const char *fam, const char *a, char *who, size_t len)
+{
+	size_t n = strcspn(a, "=");
+
+	if (strncmp(a, "--", 2) || family_takes(fam, a + 2, n - 2))
+		return false;
+	owners(a + 2, n - 2, who, len);
+	return *who;	/* none: every family's, or Google Benchmark's */
+}
+
+/* Checked after every option is parsed, so their order does not matter;
+ * an unknown F is the plan's error. */
+static int foreign_options(int argc, char **argv, char *err, size_t errlen)
+{
+	const char *fam = NULL;
+	bool known = false;
+	char who[128];
+
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--family=", 9))
+			fam = argv[i] + 9;
+	for (int f = 0; fam && sb_drivers[f]; f++)
+		known |= !strcmp(sb_drivers[f]->family, fam);
+	for (int i = 1; known && i < argc; i++)
+		if (sb_option_foreign(fam, argv[i], who, sizeof(who)))
+			return sb_cmd_err(err, errlen, "%.*s is a %s option; --family=%s does not "
+					  "take it", (int)strcspn(argv[i], "="), argv[i], who, fam);
+	return 0;
+}
+
 static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct sb_args *args,
 		     char *err, size_t errlen)
 {
@@ -454,7 +528,7 @@ static int cmd_parse(const struct sb_command *c, int argc, char **argv, struct s
 		}
 	}
 	args->gb_argv[args->gb_argc] = NULL;
-	return 0;
+	return c->family_options ? foreign_options(argc, argv, err, errlen) : 0;
 }
 
 /* Errors echo user input: keep them one line (err.h). */
@@ -528,7 +602,8 @@ const struct sb_option sb_run_options[] = {
 	  "thread counts, ranges allowed (1-4,8); auto = powers of two below #PUs plus cores per package, +1, all "
 	  "cores and all PUs; all = 1 to #PUs" },
 	{ "placement", SB_OPT_STRING, &cur.placement, 0, 0, NULL, "P,...|auto",
-	  "compact, cores, scatter or list:CPUS (hwloc list); auto = those that differ here" },
+	  "compact, cores, scatter or list:CPUS (hwloc list, its CPUs taken in ascending "
+	  "order: list:1,0 pins as list:0,1); auto = those that differ here" },
 	{ "out", SB_OPT_STRING, &cur.out, 0, 0, NULL, "DIR",
 	  "write DIR/gbench.json, results.csv, runs.jsonl, run.json; refuses a DIR holding "
 	  "results (default: none)" },
@@ -544,8 +619,8 @@ const struct sb_option sb_run_options[] = {
 	{ "cv-threshold", SB_OPT_DOUBLE, &cur.cv_threshold, 0, 1000, NULL, "%",
 	  "flag benchmarks whose repetitions' CV of ops_per_s exceeds it (default: 5)" },
 	{ "resume", SB_OPT_STRING, &cur.resume, 0, 0, NULL, "DIR",
-	  "finish an interrupted run: what DIR lacks, with DIR's recorded command line "
-	  "(only --quiet and --console may be added)" },
+	  "finish an interrupted run or suite: what DIR lacks, with DIR's recorded command "
+	  "line (only --quiet and --console may be added)" },
 	{ "home-node", SB_OPT_ULONG, &home_node, 0, INT_MAX, NULL, "N",
 	  "NUMA node for the shared state (default: node of thread 0's CPU)" },
 	{ "topology", SB_OPT_STRING, &cur.topology, 0, 0, NULL, "T",

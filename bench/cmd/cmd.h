@@ -74,6 +74,10 @@ void sb_opts_free(struct sb_opts *o);
 const char *sb_gb_flag_at(int i);	/* i-th known flag's name, no dashes; NULL past the end */
 void sb_gb_flags_usage(struct sb_doc *d);	/* every flag the parser passes to GB */
 bool sb_gb_truthy(const char *value);	/* as GB reads a bool flag's value */
+/* true when a ("--name[=value]") is an option only other families' drivers
+ * take, not family fam's (--lock: a family whose driver takes a lock);
+ * then who[len] names those families ("window") */
+bool sb_option_foreign(const char *fam, const char *a, char *who, size_t len);
 
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);

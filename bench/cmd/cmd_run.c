@@ -625,7 +625,7 @@ static int run_main(int argc, char **argv)
 const struct sb_command sb_cmd_run = {
 	.name = "run",
 	.summary = "run benchmarks: strategies x threads x placements, on pinned threads",
-	.usage = "[options] [family options] [--benchmark_*...] | --resume=DIR [--quiet]",
+	.usage = "[options] [family options] [--benchmark_*...] | --resume=DIR [--quiet] [--console=M]",
 	.description = "Registers one Google Benchmark per strategy [x lock] x thread count x\n"
 		       "placement, runs them on hwloc-pinned threads and reports ops/s, ns/op and\n"
 		       "the family's counters; with --out, also Google Benchmark JSON (with the\n"

@@ -227,30 +227,64 @@ static void doc_usage(struct sb_doc *d, const struct sb_command *c)
 	}
 }
 
-/* A later driver's option of a family, its help naming its strategies:
- * kernel-madvise, kernel-mprotect: "kernel-*: HELP". */
-static void doc_driver_option(struct sb_doc *d, const struct sb_family_driver *drv,
-			      const struct sb_option *op)
+/* A later driver's strategies, for its options' help: kernel-madvise,
+ * kernel-mprotect: "kernel-*"; else its first name. */
+static void driver_names(const struct sb_family_driver *drv, char *buf, size_t len)
 {
-	struct sb_option o = *op;
-	char help[512];
-	size_t k = strcspn(drv->names[0], "-") + 1;
+	const char *first = drv->names && drv->names[0] ? drv->names[0] : drv->family;
+	size_t k = strcspn(first, "-") + 1;
 
-	for (int i = 1; drv->names[i]; i++)
-		if (strncmp(drv->names[i], drv->names[0], k))
+	for (int i = 1; drv->names && drv->names[0] && drv->names[i]; i++)
+		if (strncmp(drv->names[i], first, k))
 			k = 0;
-	if (k > strlen(drv->names[0]))
+	if (k > strlen(first))
 		k = 0;
-	snprintf(help, sizeof(help), "%.*s%s: %s", (int)k, drv->names[0], k ? "*" : drv->names[0],
-		 op->help ? op->help : "");
+	snprintf(buf, len, "%.*s%s", (int)k, first, k ? "*" : first);
+}
+
+static const struct sb_option *option_of(const struct sb_family_driver *drv, const char *name)
+{
+	for (const struct sb_option *op = drv->options; op && op->name; op++)
+		if (!strcmp(op->name, name))
+			return op;
+	return NULL;
+}
+
+/* Option op of driver g, family f's: one row per name.  A name later
+ * drivers of the family share (shootdown's --batch: simulated and kernel)
+ * is one option each parses, so one row, each later driver's help after
+ * its strategies ("; kernel-*: ..."); a later driver's own option names
+ * its strategies too. */
+static void doc_family_option(struct sb_doc *d, int f, int g, const struct sb_option *op)
+{
+	const char *fam = sb_drivers[f]->family;
+	struct sb_option o = *op;
+	char help[1024], names[64];
+	size_t n = 0;
+
+	for (int h = f; h < g; h++)
+		if (!strcmp(sb_drivers[h]->family, fam) && option_of(sb_drivers[h], op->name))
+			return;		/* its row is h's */
+	if (g > f) {
+		driver_names(sb_drivers[g], names, sizeof(names));
+		n = (size_t)snprintf(help, sizeof(help), "%s: ", names);
+	}
+	n += (size_t)snprintf(help + n, sizeof(help) - n, "%s", op->help ? op->help : "");
+	for (int h = g + 1; sb_drivers[h] && n < sizeof(help); h++) {
+		const struct sb_option *same = option_of(sb_drivers[h], op->name);
+
+		if (strcmp(sb_drivers[h]->family, fam) || !same)
+			continue;
+		driver_names(sb_drivers[h], names, sizeof(names));
+		n += (size_t)snprintf(help + n, sizeof(help) - n, "; %s: %s", names,
+				      same->help ? same->help : "");
+	}
 	o.help = help;
 	doc_table_option(d, &o);
 }
 
 /* One section per family, with the options of every driver of it
- * (shootdown: simulated and kernel); a name two drivers share is one
- * option each parses, both rows shown, the later one's help naming its
- * strategies. */
+ * (shootdown: simulated and kernel). */
 static void doc_family_options(struct sb_doc *d, int f)
 {
 	const char *fam = sb_drivers[f]->family;
@@ -270,10 +304,7 @@ static void doc_family_options(struct sb_doc *d, int f)
 			if (!titled)
 				doc_heading(d, title);
 			titled = true;
-			if (g > f && drv->names && drv->names[0])
-				doc_driver_option(d, drv, op);
-			else
-				doc_table_option(d, op);
+			doc_family_option(d, f, g, op);
 		}
 	}
 }

@@ -236,8 +236,16 @@ static void user_args(int argc, char **argv, struct user *u)
 static int stage_argv(const struct stage *st, bool first, const char *dir, const struct user *u,
 		      char **v, int max, char *outarg)
 {
+	const char *fam = NULL;
+	char who[128];
 	int n = 0;
 
+	/* the user's --family narrows the first stage: its model options of
+	 * other families (the window workload for --family=lock) are dropped,
+	 * as run refuses them there */
+	for (int i = 0; first && i < u->n; i++)
+		if (!strncmp(u->v[i], "--family=", 9))
+			fam = u->v[i] + 9;
 	v[n++] = "run";
 	snprintf(outarg, OUTARG_LEN, "--out=%s%s%s", dir, *st->subdir ? "/" : "", st->subdir);
 	v[n++] = outarg;
@@ -249,7 +257,7 @@ static int stage_argv(const struct stage *st, bool first, const char *dir, const
 		/* a machine with one CPU runs the kernel drivers at 1 thread */
 		if (!strcmp(*a, "--threads=1,2") && sysconf(_SC_NPROCESSORS_ONLN) < 2)
 			v[n++] = "--threads=1";
-		else if (!given)
+		else if (!given && !(fam && sb_option_foreign(fam, *a, who, sizeof(who))))
 			v[n++] = (char *)*a;
 	}
 	for (int i = 0; i < u->n && n < max - 1; i++)
