@@ -184,7 +184,6 @@ int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size
 	json_error_t je;
 	FILE *f;
 	size_t i;
-	int rc = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -213,18 +212,16 @@ int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size
 	json_array_foreach(cmps, i, e) {
 		if (read_cmp(e, &(*out)[*n], why, sizeof(why))) {
 			snprintf(err, errlen, "%s: %s", file, why);
-			rc = -1;
-			break;
+			json_decref(root);
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return -1;
 		}
 		(*n)++;
 	}
 	json_decref(root);
-	if (rc) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-	}
-	return rc;
+	return 0;
 }
 
 /* --- for people ---------------------------------------------------------- */

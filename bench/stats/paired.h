@@ -1,17 +1,12 @@
 /* paired.h — internal to bench/: the statistics of a paired A/B comparison
- * (docs/precision.md).  Pure computation: no I/O, no globals.
- *
- * Pair i measured a_i then b_i (or b_i then a_i) close in time; its ratio
- * r_i = b_i / a_i.  The estimate of the ratio B/A is exp of the
- * Hodges-Lehmann estimate of the log ratios (the median of their Walsh
- * averages (d_i + d_j) / 2, i <= j); its interval is the Wilcoxon
- * signed-rank confidence interval [W_(k), W_(M-k+1)] of the M = n(n+1)/2
- * sorted Walsh averages, k from the exact null distribution of the
- * signed-rank statistic (n <= SB_SIGNRANK_EXACT_MAX) or its normal
- * approximation.  The p-value is the two-sided Wilcoxon signed-rank test
- * of "the median log ratio is 0" (zeros dropped; exact without ties, else
- * normal with the tie and continuity corrections).
- */
+ * (docs/precision.md), pure computation.  Pair i measured a_i then b_i (or
+ * b_i then a_i) close in time.  B/A is exp of the Hodges-Lehmann estimate of
+ * the log ratios d_i (the median of the Walsh averages (d_i + d_j) / 2,
+ * i <= j); its interval the Wilcoxon signed-rank one, [W_(k), W_(M-k+1)] of
+ * the M = n(n+1)/2 sorted Walsh averages, k from the exact null distribution
+ * (n <= SB_SIGNRANK_EXACT_MAX) or its normal approximation.  p: the two-sided
+ * signed-rank test of "the median log ratio is 0" (zeros dropped; exact
+ * without ties, else normal with tie and continuity corrections). */
 #ifndef STRATBENCH_PAIRED_H
 #define STRATBENCH_PAIRED_H
 
