@@ -1,5 +1,4 @@
-/* ab.c — DIR/ab.json: its writer's JSON, its reader and the lines people
- * read (ab.h; the schema: docs/results.md "ab.json"). */
+/* ab.c — DIR/ab.json's writer, reader and lines for people (ab.h). */
 #include "results/ab.h"
 #include "results/results.h"
 

@@ -1,5 +1,4 @@
-/* merge.c — OUT/machines.csv (a row per machine and benchmark) and
- * OUT/merge.json (the sources and their fingerprints). */
+/* merge.c — OUT/machines.csv (machine x benchmark), OUT/merge.json (sources) */
 #include "results/results.h"
 
 #include <errno.h>

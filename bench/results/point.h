@@ -69,8 +69,7 @@ json_t *sb_point_to_json(const struct sb_point_fields *f);
 /* 0, or -1 with one line in err naming the missing or mistyped field. */
 int sb_point_from_json(json_t *j, struct sb_point_fields *f, char *err, size_t errlen);
 
-/* A run name as Google Benchmark writes it belongs to the benchmark
- * registered as registered: it is that name, or it followed by '/'. */
+/* run_name (as GB writes it) is registered, or registered followed by '/' */
 bool sb_name_belongs(const char *run_name, const char *registered);
 
 /* The run's table: registered name -> fields (main thread only). */
@@ -84,8 +83,7 @@ const struct sb_point_fields *sb_points_at(int i);
 void sb_points_clear(void);
 /* The table as compact JSON text ({"name": {...}, ...}), malloc'd. */
 char *sb_points_json(void);
-/* The key of table (a JSON object keyed by registered name) that run_name
- * belongs to, NULL when none. */
+/* The key of table (JSON, by registered name) run_name belongs to, or NULL */
 const char *sb_points_match(json_t *table, const char *run_name);
 
 #endif

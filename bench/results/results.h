@@ -46,8 +46,7 @@ void sb_csv_group(double cv_pct);
 /* the run hook that takes the rows (the run is given it after an open) */
 void sb_csv_on_run(const struct sb_run_report *r, void *arg);
 int sb_csv_close(void);		/* flushed, synced and closed: 0, or -1 (said) */
-/* One CSV field: quoted when it holds a comma, quote or newline (a
- * newline becomes a space) */
+/* One CSV field: quoted when it holds a comma, quote or newline (as a space) */
 void sb_csv_field(FILE *f, const char *s);
 /* A point as family,strategy,lock,threads,placement,params (results.csv's and
  * machines.csv's); NULL (no point: self-benchmarks, plain GB JSON): all empty */
@@ -60,8 +59,7 @@ int sb_csv_check_row(const char *line, char *why, size_t n);
 /* runlog.c: j as one line to fd, one write(2) unless the kernel writes it
  * short (the rest follows); 0, or -1 with errno */
 int sb_jsonl_write(int fd, json_t *j);
-/* runlog.c: durable files.  Every byte of buf to fd (short writes and
- * EINTR retried; a write of 0 is ENOSPC): 0, or -1 with errno */
+/* runlog.c: all of buf to fd (short writes, EINTR retried; 0 is ENOSPC) */
 int sb_write_all(int fd, const void *buf, size_t n);
 /* fsync the directory that holds path: 0, or -1 with errno */
 int sb_fsync_dir_of(const char *path);

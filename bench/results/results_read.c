@@ -287,8 +287,7 @@ static char *read_text(const char *arg, struct sb_results *r, size_t *len, char 
 	return text;
 }
 
-/* text (len long) parsed as Google Benchmark JSON into r->root, r->context
- * and the schema: its benchmarks array, or NULL with err. */
+/* text into r->root, r->context and the schema: its benchmarks, or NULL */
 static json_t *parse(struct sb_results *r, const char *text, size_t len, char *err,
 		     size_t errlen)
 {
@@ -328,8 +327,7 @@ static json_t *parse(struct sb_results *r, const char *text, size_t len, char *e
 	return bms;
 }
 
-/* Benchmark entry ent, the i-th (from 0), into its sb_bm: a repetition, a
- * median or cv aggregate, or a failure.  0, or -1 with err. */
+/* Entry i (from 0) into its sb_bm: a repetition, median, cv, or failure */
 static int add_entry(struct sb_results *r, json_t *ent, size_t i, const char *metric, char *err,
 		     size_t errlen)
 {
@@ -384,8 +382,7 @@ static int add_entry(struct sb_results *r, json_t *ent, size_t i, const char *me
 	return 0;
 }
 
-/* Each benchmark's min and max over its repetitions, and its median where
- * Google Benchmark wrote none (as GB computes it). */
+/* min and max over the repetitions; the median where GB wrote none (as GB) */
 static void finish(struct sb_results *r, const char *metric)
 {
 	for (int k = 0; k < r->n; k++) {

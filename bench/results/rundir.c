@@ -24,8 +24,7 @@ static int path_of(char *buf, const char *dir, const char *name)
 	return sb_pathf(buf, "%s/%s", dir, name);
 }
 
-/* DIR/NAME.partial to DIR/NAME, synced (results.h); an absent partial is
- * no error (no fidelity benchmark: no windows.jsonl) */
+/* DIR/NAME.partial to DIR/NAME; none is no error (no fidelity: no windows.jsonl) */
 static int commit_partial(const char *dir, const char *name, char *err, size_t errlen)
 {
 	char from[SB_PATH], to[SB_PATH];
@@ -339,8 +338,7 @@ static void resume_source(const char *dir, const char *name, char *src, char *pa
 		strcpy(src, partial);
 }
 
-/* DIR/NAME (runs.jsonl, windows.jsonl): its whole lines (with keep:
- * those of finished benchmarks) each to fn, in DIR/NAME.partial */
+/* DIR/NAME's whole lines (keep: finished ones) to fn and DIR/NAME.partial */
 static int resume_jsonl(const char *dir, const char *name, bool (*keep)(const char *, void *),
 			void (*fn)(const char *, json_t *, void *), struct sb_done *d, char *err,
 			size_t errlen)

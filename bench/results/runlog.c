@@ -293,9 +293,7 @@ int sb_runlog_compact(const char *src, const char *dst, bool (*keep)(const char 
 	if (l.fd < 0)
 		return -1;
 	skipped = read_lines(src, &l, err, sizeof(err));
-	if (skipped < 0)
-		l.failed = 1, l.err = errno;
-	if (!l.failed && fsync(l.fd))
+	if (skipped < 0 || (!l.failed && fsync(l.fd)))
 		l.failed = 1, l.err = errno;
 	if (close(l.fd) && !l.failed)
 		l.failed = 1, l.err = errno;

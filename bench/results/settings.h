@@ -22,8 +22,7 @@ struct sb_setting {
 
 #define SB_SETTINGS_MAX 16
 
-/* The first line of root/path into buf, without its newline: 0, or -1
- * with the reason in buf. */
+/* root/path's first line, no newline, into buf: 0, or -1 with why in buf */
 int sb_settings_line(const char *root, const char *path, char *buf, size_t len);
 /* Returns how many settings were filled (each known one, available or not). */
 int sb_settings_read(const char *root, int nnodes, struct sb_setting *out, int max);

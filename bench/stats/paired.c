@@ -1,5 +1,4 @@
-/* paired.c — Hodges-Lehmann estimate, Wilcoxon signed-rank interval and
- * p-value of paired log ratios (paired.h; why these: docs/precision.md). */
+/* paired.c — paired.h's statistics (why these: docs/precision.md) */
 #include "stats/paired.h"
 #include "stats/stats.h"
 
@@ -94,8 +93,7 @@ static int cmp_abs(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Two-sided signed-rank p of d[0..n) against 0 (paired.h's rule), average
- * ranks for ties of |d| */
+/* The signed-rank p of d[0..n) (paired.h), ties of |d| at average ranks */
 static double signrank_p(const double *d, int n)
 {
 	double *ad = malloc(sizeof(*ad) * (size_t)(n ? n : 1));

@@ -33,8 +33,7 @@ double sb_signrank_cdf(int n, int x);
  * SB_SIGNRANK_EXACT_MAX, else floor(M/2 - z sqrt(n(n+1)(2n+1)/24)).
  * *exact says which. */
 int sb_signrank_k(int n, double alpha, bool *exact);
-/* The statistics of n pairs (a[i], b[i] > 0 and finite), conf in (0, 1):
- * 0, or -1 when n < 1 or a value is not positive and finite. */
+/* n pairs' statistics, conf in (0, 1): 0, or -1 if n < 1 or a value is not > 0 and finite */
 int sb_paired_ratio(const double *a, const double *b, int n, double conf, struct sb_paired *out);
 /* The interval's half-width in % of the ratio: 100 (hi - lo) / (2 ratio). */
 double sb_paired_half_pct(const struct sb_paired *p);

@@ -125,8 +125,7 @@ int sb_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The one median (limits, compare, merge, plot), as GB's median aggregate
- * (the mean of the middle two of an even count). */
+/* As GB's median aggregate (of an even count: the mean of the middle two) */
 double sb_median(double *v, int n)
 {
 	if (n < 1)

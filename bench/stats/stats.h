@@ -21,8 +21,7 @@ void sb_results_base(const char *path, char *buf, size_t n);
 int sb_cmp_double(const void *a, const void *b);
 /* stats.c: the median of v[0..n) (sorts v; NaN when n < 1) */
 double sb_median(double *v, int n);
-/* stats.c: two-sided Mann-Whitney U p-value as GB's compare.py gets it from
- * scipy (stats.c says how); NaN when there is no test */
+/* stats.c: Mann-Whitney U p as GB's compare.py gets it; NaN when no test */
 double sb_mann_whitney_p(const double *x, int nx, const double *y, int ny);
 /* the normal approximation always (scipy's method='asymptotic') */
 double sb_mann_whitney_p_asymptotic(const double *x, int nx, const double *y, int ny);
