@@ -1,5 +1,4 @@
-/* ab.c — DIR/ab.json: its writer's JSON, its reader and the lines people
- * read (ab.h; the schema: docs/results.md "ab.json"). */
+/* ab.c — DIR/ab.json's writer, reader and lines for people (ab.h). */
 #include "results/ab.h"
 #include "results/results.h"
 
@@ -184,7 +183,6 @@ int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size
 	json_error_t je;
 	FILE *f;
 	size_t i;
-	int rc = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -213,18 +211,16 @@ int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size
 	json_array_foreach(cmps, i, e) {
 		if (read_cmp(e, &(*out)[*n], why, sizeof(why))) {
 			snprintf(err, errlen, "%s: %s", file, why);
-			rc = -1;
-			break;
+			json_decref(root);
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return -1;
 		}
 		(*n)++;
 	}
 	json_decref(root);
-	if (rc) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-	}
-	return rc;
+	return 0;
 }
 
 /* --- for people ---------------------------------------------------------- */

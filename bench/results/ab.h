@@ -1,10 +1,7 @@
 /* ab.h — internal to bench/: DIR/ab.json, the paired A/B comparisons of
- * `stratbench run --ab` (docs/results.md "ab.json", docs/precision.md).
- *
- * One writer (sb_ab_to_json: the run), one reader (sb_ab_read: compare and
- * the end-of-run summary) and one formatter of the results for people
- * (sb_ab_format_line, sb_ab_print_section), so that every place says a
- * comparison the same way. */
+ * `stratbench run --ab` (docs/results.md "ab.json", docs/precision.md): one
+ * writer (the run), one reader (compare, the summary) and one formatter for
+ * people, so that every place says a comparison the same way. */
 #ifndef STRATBENCH_AB_H
 #define STRATBENCH_AB_H
 
@@ -50,8 +47,7 @@ struct sb_ab_cmp {
 	struct sb_ab_metric m[SB_AB_METRICS];
 };
 
-/* One pair of trials: which ran first and each side's metric values (NAN
- * where a side did not report the metric). */
+/* One pair of trials: which ran first, each side's metrics (NAN: not reported) */
 struct sb_ab_trial {
 	bool b_first;
 	double a[SB_AB_METRICS], b[SB_AB_METRICS];
@@ -60,9 +56,8 @@ struct sb_ab_trial {
 /* The JSON object of one comparison, its pairs included (new reference). */
 json_t *sb_ab_to_json(const struct sb_ab_cmp *c, const struct sb_ab_trial *t, int n);
 
-/* Reads DIR/ab.json or the file path: *out (malloc'd, free()) holds *n
- * comparisons.  0; 1 when there is no such file (nothing to say); -1 with
- * one line in err when it is not an ab.json this version reads. */
+/* DIR/ab.json or the file path into *out (malloc'd) and *n: 0; 1: no such
+ * file (nothing to say); -1 with err: not an ab.json this version reads. */
 int sb_ab_read(const char *path, struct sb_ab_cmp **out, int *n, char *err, size_t errlen);
 
 /* "spinlock -> trylock (window, threads:1, place:compact), 40 pairs:
@@ -73,9 +68,8 @@ void sb_ab_format_line(const struct sb_ab_cmp *c, char *buf, size_t len);
 /* How it ended, one line without newline: "reached ±1.4 % after 46 pairs in
  * 38 s", "stopped at --max-time=120 s with ±3.1 % after 210 pairs in 121 s: ...". */
 void sb_ab_format_stop(const struct sb_ab_cmp *c, char *buf, size_t len);
-/* The section of compare and the end-of-run summary: a heading (naming
- * where, e.g. "NEW results/current", unless NULL) and each comparison's
- * line and stop line. */
+/* compare's and the summary's section: a heading (naming where, e.g. "NEW
+ * results/current", unless NULL), each comparison's line and stop line. */
 void sb_ab_print_section(FILE *f, const char *where, const struct sb_ab_cmp *c, int n);
 
 #endif

@@ -1,6 +1,4 @@
-/* context.c — the machine fingerprint in the JSON context (DESIGN.md §6):
- * CPU model, packages, NUMA nodes, cores, PUs, cache-line size, kernel
- * release, compiler, git revision and the command line. */
+/* context.c — the JSON context and the machine fingerprint (DESIGN.md §6). */
 #include "results/results.h"
 #include "results/settings.h"
 

@@ -1,9 +1,6 @@
-/* csv.c — results.csv: one row per reported run (repetitions and aggregates
- * included).  A benchmark's rows are written and flushed together when it
- * finishes, so a partial sweep keeps every finished result; each row says
- * how noisy its benchmark was (cv_pct, noisy).  Columns: docs/results.md.
- * Every write is checked: the first that fails is recorded (sb_out_fail,
- * which stops the run) and nothing more is written. */
+/* csv.c — results.csv (columns: docs/results.md).  A benchmark's rows are
+ * flushed together when it ends, so a partial sweep keeps each finished one;
+ * the first failed write is recorded (sb_out_fail stops the run), no more. */
 #include "results/point.h"
 #include "results/results.h"
 
@@ -210,9 +207,8 @@ int sb_csv_check_row(const char *line, char *why, size_t n)
 			continue;
 		}
 		if (*p == ',' || *p == '\n' || *p == '\r' || !*p) {
-			/* 0-based columns that hold numbers or nothing: threads
-			 * (empty for the harness's own benchmarks), repetition,
-			 * iterations, real_ns, cpu_ns (empty in a cv row) */
+			/* numbers or nothing: threads (empty: the harness's own),
+			 * repetition, iterations, real_ns, cpu_ns (empty: a cv row) */
 			if ((field == 4 || (field >= 8 && field <= 11)) &&
 			    !numeric(start, (size_t)(p - start))) {
 				snprintf(why, n, "field %d is not a number", field + 1);

@@ -1,6 +1,4 @@
-/* merge.c — what `stratbench merge` writes (results.h): OUT/machines.csv,
- * one row per machine and benchmark, and OUT/merge.json, the sources and
- * their fingerprints. */
+/* merge.c — OUT/machines.csv (machine x benchmark), OUT/merge.json (sources) */
 #include "results/results.h"
 
 #include <errno.h>
@@ -42,9 +40,8 @@ static void put_rows(FILE *f, const char *metric, const struct sb_results *r,
 		}
 }
 
-/* path through path.partial, complete and synced before it gets its name
- * (results.h); with err and nothing left under either name: -1 when
- * path.partial cannot be created, 1 when it cannot be written */
+/* path through path.partial (results.h); with err and neither left: -1
+ * when path.partial cannot be created, 1 when it cannot be written */
 static int write_csv(const char *path, const char *metric, const struct sb_results *r,
 		     const char *const *names, int n, char *err, size_t errlen)
 {

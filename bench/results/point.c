@@ -1,5 +1,4 @@
-/* point.c — typed points (point.h): parameters, the name built from the
- * fields, their JSON form and the run's table of them. */
+/* point.c — typed points (point.h): parameters, name, JSON, the run's table */
 #include "results/point.h"
 
 #include "core/util.h"

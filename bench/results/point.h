@@ -1,16 +1,12 @@
 /* point.h — internal to bench/: a benchmark's point as typed fields
- * (docs/results.md "Points", DESIGN.md §8).
- *
- * plan/plan.c fills one struct sb_point_fields per benchmark and builds the
- * registered name from it (sb_point_name); the name is a key for Google
- * Benchmark and for people, and nothing splits it.  Every results file
- * carries the fields: runs.jsonl lines ("point"), results.csv's columns,
- * gbench.json's context ("sb_points": the table keyed by registered name,
- * as JSON text, since Google Benchmark's context holds strings only).
- * A reader maps a Google Benchmark entry to its point with
- * sb_points_match: the registered name is the longest key that is the
- * entry's run_name or a prefix of it followed by '/' (Google Benchmark
- * appends its own parts: /iterations:N, /repeats:N, /manual_time). */
+ * (docs/results.md "Points", DESIGN.md §8).  plan/plan.c fills one per
+ * benchmark and builds the registered name from it (sb_point_name): a key
+ * for GB and people that nothing splits.  Every results file carries the
+ * fields: runs.jsonl's "point", results.csv's columns, gbench.json's context
+ * ("sb_points": the table by registered name, as JSON text since GB's context
+ * holds strings only).  sb_points_match maps a GB entry to its point: the
+ * longest key that is its run_name or a prefix of it followed by '/' (GB
+ * appends /iterations:N, /repeats:N, /manual_time). */
 #ifndef STRATBENCH_POINT_H
 #define STRATBENCH_POINT_H
 
@@ -67,14 +63,13 @@ void sb_point_place(const struct sb_point_fields *f, char *buf, size_t n);
 void sb_point_group(const struct sb_point_fields *f, const char *const *skip, char *buf,
 		    size_t n);
 
-/* The JSON point has no `bare` flag: a point read back is data, never a
- * name (no reader rebuilds a name; the registered name is stored beside it). */
+/* No `bare` flag in JSON: a point read back is data, never rebuilt into a
+ * name (the registered name is stored beside it). */
 json_t *sb_point_to_json(const struct sb_point_fields *f);
 /* 0, or -1 with one line in err naming the missing or mistyped field. */
 int sb_point_from_json(json_t *j, struct sb_point_fields *f, char *err, size_t errlen);
 
-/* A run name as Google Benchmark writes it belongs to the benchmark
- * registered as registered: it is that name, or it followed by '/'. */
+/* run_name (as GB writes it) is registered, or registered followed by '/' */
 bool sb_name_belongs(const char *run_name, const char *registered);
 
 /* The run's table: registered name -> fields (main thread only). */
@@ -88,8 +83,7 @@ const struct sb_point_fields *sb_points_at(int i);
 void sb_points_clear(void);
 /* The table as compact JSON text ({"name": {...}, ...}), malloc'd. */
 char *sb_points_json(void);
-/* The key of table (a JSON object keyed by registered name) that run_name
- * belongs to, NULL when none. */
+/* The key of table (JSON, by registered name) run_name belongs to, or NULL */
 const char *sb_points_match(json_t *table, const char *run_name);
 
 #endif

@@ -1,8 +1,6 @@
-/* quiet.c — is the machine quiet enough to measure?  Records in the JSON
- * context and warns on stderr (one line each): the load average and the
- * CPUs that another process keeps busy (sampled from /proc/stat over
- * 200 ms before anything runs).  Absent files are recorded as such.  The
- * settings that distort a run (governor, boost, ...) are settings.c's. */
+/* quiet.c — is the machine quiet enough to measure?  The load average and
+ * the CPUs another process keeps busy (/proc/stat over 200 ms before anything
+ * runs), absent files recorded as such; settings (governor...): settings.c. */
 #include "results/results.h"
 #include "results/settings.h"
 

@@ -13,8 +13,7 @@ extern "C" {
 /* One reported run, as the reporters see it (aggregates included). */
 struct sb_run_report {
 	const char *name;		/* benchmark name, without /manual_time */
-	const char *registered;		/* the name it was registered with (GB's own
-					 * parts such as /iterations:N left out) */
+	const char *registered;		/* as registered (no /iterations:N...) */
 	const char *aggregate;		/* "" for an iteration, else mean/median/... */
 	int64_t iterations;
 	int64_t repetition_index;	/* -1 for aggregates */
@@ -28,17 +27,15 @@ struct sb_run_report {
 /* A hook that gets every run, as soon as all repetitions of its benchmark are done. */
 typedef void (*sb_run_hook)(const struct sb_run_report *r, void *arg);
 
-/* One benchmark's reports (its repetitions and aggregates, as Google
- * Benchmark reports them together), after the run hook saw each: only
- * name, aggregate, repetition_index and error are set in runs[]; json is
- * what GB's JSON reporter writes for them, as a JSON array. */
+/* One benchmark's repetitions and aggregates, after the run hook saw each:
+ * runs[] sets only name, aggregate, repetition_index and error; json is what
+ * GB's JSON reporter writes for them, as an array. */
 typedef void (*sb_group_hook)(const struct sb_run_report *runs, int n, const char *json,
 			      void *arg);
 
-/* What results/ needs of the run, registered by the run
- * (run/gbench.cc sb_gbench_serve_results, which main() calls first):
- * where a key and value of the JSON context go (context.c; none: dropped),
- * and what stops the run when an output file cannot be written (runlog.c). */
+/* What results/ needs of the run, registered by it (gbench.cc
+ * sb_gbench_serve_results, called first): where a JSON context entry goes
+ * (none: dropped), what stops the run when an output file cannot be written. */
 void sb_context_set_sink(void (*add)(const char *key, const char *value));
 void sb_out_fail_set_stop(void (*stop)(void));
 

@@ -1,12 +1,10 @@
-/* results/ — the results a run writes and every reader reads back: the
- * typed point (point.h), the JSON context and machine fingerprint, results.csv,
- * runs.jsonl, windows.jsonl, run settings and quietness, ab.json (ab.h),
- * merge's files (merge.c), DIR itself (rundir.h: run.json, .lock, the
- * .partial files, what --resume keeps) and the reader of a results
- * directory (results_read.c, jansson).
+/* results/ — what a run writes and every reader reads back: the typed point
+ * (point.h), the JSON context and fingerprint, results.csv, runs.jsonl,
+ * windows.jsonl, settings and quietness, ab.json (ab.h), merge's files, DIR
+ * itself (rundir.h) and the reader of a results directory (results_read.c).
  * uses: core machine stats
- * What it needs of the run (adding to Google Benchmark's context, stopping
- * the run on a failed write) it gets as callbacks the run registers. */
+ * What it needs of the run (GB's context, stopping the run on a failed
+ * write) it gets as callbacks the run registers. */
 #ifndef STRATBENCH_RESULTS_H
 #define STRATBENCH_RESULTS_H
 
@@ -32,7 +30,7 @@ void sb_context_fingerprint(const struct sb_topo *t, int argc, char **argv);
 void sb_context_cpu_model(char *buf, size_t n);
 void sb_context_host(char *buf, size_t n);
 
-/* quiet.c: load average and busy CPUs before the run: context, and the
+/* quiet.c: load average and busy CPUs before the run to the context, the
  * warnings on stderr when warn (else the console's context says it) */
 void sb_quiet_check(bool warn);
 /* quiet.c: the warnings alone, for what writes no Google Benchmark context (run --ab) */
@@ -48,24 +46,20 @@ void sb_csv_group(double cv_pct);
 /* the run hook that takes the rows (the run is given it after an open) */
 void sb_csv_on_run(const struct sb_run_report *r, void *arg);
 int sb_csv_close(void);		/* flushed, synced and closed: 0, or -1 (said) */
-/* One CSV field: quoted when it holds a comma, quote or newline (a
- * newline becomes a space) */
+/* One CSV field: quoted when it holds a comma, quote or newline (as a space) */
 void sb_csv_field(FILE *f, const char *s);
-/* A typed point as the fields family,strategy,lock,threads,placement,params
- * (results.csv's and machines.csv's); five empty ones for NULL (a benchmark
- * without a point: the harness's self-benchmarks, plain GB JSON) */
+/* A point as family,strategy,lock,threads,placement,params (results.csv's and
+ * machines.csv's); NULL (no point: self-benchmarks, plain GB JSON): all empty */
 void sb_csv_point(FILE *o, const struct sb_point_fields *f);
-/* csv.c: is line (with or without its newline) results.csv's header; is a
- * row whole (the header's field count, numbers where numbers go): 0, or -1
- * with why */
+/* csv.c: is line (newline or not) results.csv's header; is a row whole (the
+ * header's field count, numbers where numbers go): 0, or -1 with why */
 bool sb_csv_header_ok(const char *line);
 int sb_csv_check_row(const char *line, char *why, size_t n);
 
-/* runlog.c: j as one line, written whole to fd (one write(2) unless the
- * kernel writes it short; the rest follows); 0, or -1 with errno */
+/* runlog.c: j as one line to fd, one write(2) unless the kernel writes it
+ * short (the rest follows); 0, or -1 with errno */
 int sb_jsonl_write(int fd, json_t *j);
-/* runlog.c: durable files.  Every byte of buf to fd (short writes and
- * EINTR retried; a write of 0 is ENOSPC): 0, or -1 with errno */
+/* runlog.c: all of buf to fd (short writes, EINTR retried; 0 is ENOSPC) */
 int sb_write_all(int fd, const void *buf, size_t n);
 /* fsync the directory that holds path: 0, or -1 with errno */
 int sb_fsync_dir_of(const char *path);
@@ -76,16 +70,13 @@ int sb_file_commit(const char *tmp, const char *final, char *err, size_t errlen)
 int sb_mkdirs(const char *dir, char *err, size_t errlen);
 /* path written whole through path.tmp and sb_file_commit (json_dumps flags) */
 int sb_json_write_file(const char *path, json_t *j, size_t flags, char *err, size_t errlen);
-/* The first failed write of a run's output files: recorded (said once, at
- * the end, by whoever finishes the run) and the run stopped after the
- * benchmark in flight.  sb_out_failure(): "cannot write PATH: why", or NULL */
+/* A run's first failed write: recorded (said at the end by whoever finishes
+ * the run), the run stopped after the benchmark in flight; NULL: none */
 void sb_out_fail(const char *path, int errnum);
 const char *sb_out_failure(void);
-/* runlog.c: an input results file, opened for reading only if it is a
- * regular file of at most SB_INPUT_MAX bytes (never blocks on a FIFO; the
- * line) otherwise.  256 MiB: a default suite's
- * gbench.json is about 1 MB, a full --threads=all sweep of a 256-PU machine
- * with every counter under 100 MB */
+/* runlog.c: an input results file, opened only if regular and at most
+ * SB_INPUT_MAX (never blocks on a FIFO), else NULL with err.  256 MiB: a default
+ * suite's gbench.json is ~1 MB, --threads=all of 256 PUs, all counters < 100 MB */
 #define SB_INPUT_MAX (256 << 20)
 FILE *sb_input_open(const char *path, char *err, size_t errlen);
 /* runlog.c: DIR/runs.jsonl, one line per finished benchmark (and context) */
@@ -94,10 +85,9 @@ int sb_runlog_add(const char *key, json_t *v);	/* takes v's reference */
 /* {"name", "point" (from point.h's table), "benchmarks"}: takes benchmarks' reference */
 int sb_runlog_add_bench(const char *registered, json_t *benchmarks);
 int sb_runlog_close(void);	/* synced and closed: 0, or -1 (recorded) */
-/* Reads a log: fn(key, value, arg) (unless NULL) for each member of each
- * line that parses, in order; a line that does not (the tail a SIGKILL
- * cut) is skipped.  Returns the number of lines skipped, or -1 with err
- * ("PATH: why", one line) if the file cannot be read. */
+/* fn(key, value, arg) (unless NULL) for each member of each line that parses,
+ * in order; one that does not (cut by a SIGKILL) is skipped.  Returns how many
+ * were skipped, or -1 with err ("PATH: why") if the file cannot be read. */
 int sb_runlog_read(const char *path, void (*fn)(const char *key, json_t *v, void *arg),
 		   void *arg, char *err, size_t errlen);
 /* src's lines that parse (with keep: those whose "name" it takes), to dst
@@ -141,22 +131,19 @@ int sb_results_load(const char *path_or_dir, const char *metric, struct sb_resul
 		    char *err, size_t errlen);
 bool sb_results_has_metric(const struct sb_results *r, const char *metric);
 void sb_results_free(struct sb_results *r);
-/* merge.c: `stratbench merge`'s out/machines.csv (metric of each machine
- * r[i] named names[i]) and out/merge.json; 0, or with err -1 before
- * anything is written (out cannot be made or holds a merge), 1 when a
- * file cannot be written */
+/* merge.c: `stratbench merge`'s out/machines.csv (metric of machine r[i],
+ * named names[i]) and out/merge.json; 0, or with err -1 before anything is
+ * written (out cannot be made or holds a merge), 1: a file unwritten */
 int sb_merge_write(const char *out, const char *metric, const struct sb_results *r,
 		   const char *const *names, int n, char *err, size_t errlen);
 /* a counter, or real_time/cpu_time in ns; NaN when absent */
 double sb_entry_value(json_t *entry, const char *metric);
 json_t *sb_json_loads_gb(const char *text, json_error_t *e);
 
-/* timeline.c: DIR/windows.jsonl, one line per finished fidelity benchmark
- * (docs/window.md "Fidelity mode"); open appends, close removes an empty file */
+/* timeline.c: DIR/windows.jsonl; open appends, close removes an empty file */
 int sb_timeline_open(const char *path, char *err, size_t errlen);
 bool sb_timeline_on(void);		/* open: a body builds its line */
-/* a body run's line ({"name": registered, ...}): held, replacing the last;
- * takes line's reference */
+/* a body run's line ({"name": registered, ...}) held, replacing the last (taken) */
 int sb_timeline_add(json_t *line);
 /* the benchmark finished: writes the line held if it is registered's */
 int sb_timeline_flush(const char *registered);

@@ -1,10 +1,8 @@
-/* results_read.c — reads results back for compare and merge: a stratbench
- * results directory (DIR/gbench.json) or any Google Benchmark JSON file,
- * with jansson.  Google Benchmark writes NaN and Infinity for such counter
- * values (a CV of all-zero counters), which is not JSON: those tokens,
- * outside strings, are read as null (no value).  Every problem is one line
- * naming the file: malformed, truncated, empty or not Google Benchmark's
- * schema ("benchmarks" array of objects with a name and a time). */
+/* results_read.c — reads back, for compare and merge, a results directory
+ * (DIR/gbench.json) or any Google Benchmark JSON file, with jansson.  GB
+ * writes NaN and Infinity (a CV of all-zero counters), which is not JSON:
+ * outside strings they are read as null.  Every problem: one line naming
+ * the file. */
 #include "results/results.h"
 
 #include "core/util.h"
@@ -206,11 +204,9 @@ static void log_line(const char *key, json_t *v, void *arg)
 		json_array_extend(json_object_get(root, "benchmarks"), v);
 }
 
-/* A results directory's runs.jsonl[.partial] as Google Benchmark JSON
- * text: the finished benchmarks of a run killed, failed or in progress.
- * NULL with err if it cannot be read, or with *path set to DIR/gbench.json
- * and err empty if there is none.  Lines that do not parse (a benchmark
- * cut by a kill) are skipped and said, in one line. */
+/* DIR's runs.jsonl[.partial] as GB JSON text (what a run killed, failed or
+ * in progress finished), cut lines skipped and said; NULL with err, or with
+ * err empty and *path DIR/gbench.json when there is none. */
 static char *from_log(const char *dir, char *path, char *err, size_t errlen)
 {
 	static const char *const names[] = { "runs.jsonl.partial", "runs.jsonl" };
@@ -238,10 +234,9 @@ static char *from_log(const char *dir, char *path, char *err, size_t errlen)
 	return NULL;
 }
 
-/* A directory being written holds DIR/.lock, flock()ed by the run or
- * resume writing it (results/rundir.c): say so (the holder's pid) and read what
- * is finished.  The shared lock is only tried, never waited for or held:
- * a reader never holds up a run. */
+/* A run or resume writing DIR holds DIR/.lock flock()ed (rundir.c): say so
+ * (its pid).  The shared lock is only tried, never waited for or held: a
+ * reader never holds up a run. */
 static void say_if_written(const char *dir)
 {
 	char path[SB_PATH], pid[32];
@@ -279,9 +274,8 @@ static char *read_text(const char *arg, struct sb_results *r, size_t *len, char 
 	}
 	say_if_written(arg);
 	err[0] = '\0';
-	/* runs.jsonl.partial is newer than any gbench.json beside it (a
-	 * resume in progress or killed: results/rundir.c), and without a
-	 * gbench.json runs.jsonl is all there is */
+	/* runs.jsonl.partial is newer than a gbench.json beside it (a resume in
+	 * progress or killed), and without gbench.json runs.jsonl is all there is */
 	if (sb_dir_has(arg, "runs.jsonl.partial") || !sb_dir_has(arg, "gbench.json"))
 		text = from_log(arg, path, err, errlen);
 	else
@@ -293,8 +287,7 @@ static char *read_text(const char *arg, struct sb_results *r, size_t *len, char 
 	return text;
 }
 
-/* text (len long) parsed as Google Benchmark JSON into r->root, r->context
- * and the schema: its benchmarks array, or NULL with err. */
+/* text into r->root, r->context and the schema: its benchmarks, or NULL */
 static json_t *parse(struct sb_results *r, const char *text, size_t len, char *err,
 		     size_t errlen)
 {
@@ -334,8 +327,7 @@ static json_t *parse(struct sb_results *r, const char *text, size_t len, char *e
 	return bms;
 }
 
-/* Benchmark entry ent, the i-th (from 0), into its sb_bm: a repetition, a
- * median or cv aggregate, or a failure.  0, or -1 with err. */
+/* Entry i (from 0) into its sb_bm: a repetition, median, cv, or failure */
 static int add_entry(struct sb_results *r, json_t *ent, size_t i, const char *metric, char *err,
 		     size_t errlen)
 {
@@ -390,8 +382,7 @@ static int add_entry(struct sb_results *r, json_t *ent, size_t i, const char *me
 	return 0;
 }
 
-/* Each benchmark's min and max over its repetitions, and its median where
- * Google Benchmark wrote none (as GB computes it). */
+/* min and max over the repetitions; the median where GB wrote none (as GB) */
 static void finish(struct sb_results *r, const char *metric)
 {
 	for (int k = 0; k < r->n; k++) {

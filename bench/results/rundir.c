@@ -1,7 +1,5 @@
-/* rundir.c — rundir.h: a run's results directory, made and locked for a
- * new run, rewritten to what finished for a resume, committed at the end.
- * Every write is checked: a file gets its final name only once it is
- * complete and synced (NAME.partial, fsync, rename, fsync of DIR). */
+/* rundir.c — rundir.h's DIR.  Every write is checked: a file gets its final
+ * name only once complete and synced (NAME.partial, fsync, rename, fsync DIR). */
 #include "results/results.h"
 #include "results/rundir.h"
 
@@ -20,14 +18,13 @@ static const char *const out_files[] = {
 	"results.csv.partial", "runs.jsonl.partial", "windows.jsonl.partial", "run.json", NULL,
 };
 
-/* DIR/NAME: 0, or -1 (ENAMETOOLONG) for a path the kernel would refuse */
+/* -1 (ENAMETOOLONG): a path the kernel would refuse */
 static int path_of(char *buf, const char *dir, const char *name)
 {
 	return sb_pathf(buf, "%s/%s", dir, name);
 }
 
-/* DIR/NAME.partial to DIR/NAME, synced (results.h); an absent partial is
- * no error (no fidelity benchmark: no windows.jsonl) */
+/* DIR/NAME.partial to DIR/NAME; none is no error (no fidelity: no windows.jsonl) */
 static int commit_partial(const char *dir, const char *name, char *err, size_t errlen)
 {
 	char from[SB_PATH], to[SB_PATH];
@@ -53,8 +50,7 @@ void sb_rundir_clear(const char *dir)
 	sb_rundir_remove(dir, ".lock");
 }
 
-/* The directories sb_rundir_prepare created, outermost first: removed
- * again when the run turns out to have nothing to run. */
+/* what sb_rundir_prepare created, outermost first (nothing to run: removed) */
 static char *created[64];
 static int ncreated;
 
@@ -73,8 +69,7 @@ void sb_rundir_forget_created(void)
 	ncreated = 0;
 }
 
-/* The pid in DIR/.lock if a live process holds its lock (another run or
- * resume writing DIR), else false.  fd: the lock file, open. */
+/* fd (DIR/.lock) locked by a live process, its pid in pid (a run or resume) */
 static bool lock_held(int fd, char *pid, size_t n)
 {
 	int k;
@@ -135,8 +130,7 @@ int sb_mkdirs(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
-/* DIR's first file of a run, said as in use (by a live writer) or as
- * holding results */
+/* DIR's first file of a run, said as in use (a live writer) or as results */
 static int holds_results(const char *dir, char *err, size_t errlen)
 {
 	char path[SB_PATH], pid[32];
@@ -198,8 +192,7 @@ int sb_rundir_lock(const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
 		return -1;
 	}
-	/* a reader's shared lock is only tried and dropped at once (see
-	 * results_read.c): wait that out, never a writer's */
+	/* a reader's shared lock is only tried and dropped: wait that out, never a writer's */
 	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB); tries++) {
 		int e = errno;
 
@@ -262,9 +255,8 @@ void sb_done_free(struct sb_done *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* The rows of in that keep_done_rows keeps, to fd: 0, errno when fd
- * cannot be written, -2 with err naming the line that is not results.csv's.
- * *rows: the lines read, the header included. */
+/* in's rows of finished benchmarks to fd: 0, errno (fd failed), -2 with err
+ * naming the line that is not results.csv's; *rows: the lines read */
 static int copy_done_rows(FILE *in, const char *src, int fd, const struct sb_done *d,
 			  int *rows, char *err, size_t errlen)
 {
@@ -291,8 +283,7 @@ static int copy_done_rows(FILE *in, const char *src, int fd, const struct sb_don
 				 comma ? why : "no field");
 			rc = -2;
 		} else {
-			/* the run name, a finished benchmark's (point.h's rule: the
-			 * registered name, or it followed by Google Benchmark's parts) */
+			/* the run name, a finished benchmark's (point.h's rule) */
 			*comma = '\0';
 			for (int i = 0; i < d->n && !keep; i++)
 				keep = sb_name_belongs(line, d->names[i]);
@@ -305,10 +296,8 @@ static int copy_done_rows(FILE *in, const char *src, int fd, const struct sb_don
 	return rc;
 }
 
-/* Keeps the CSV rows of finished benchmarks: src (results.csv or its
- * partial) to DIR/results.csv.partial, atomically and synced.  -2 (err
- * names the line) when src is not a results.csv, -1 when it cannot be
- * written. */
+/* src (results.csv or its partial) to DIR/results.csv.partial, atomically
+ * and synced: -2 (err names the line) src is not a results.csv, -1 unwritten */
 static int keep_done_rows(const char *src, const char *dir, const struct sb_done *d, char *err,
 			  size_t errlen)
 {
@@ -340,8 +329,7 @@ static int keep_done_rows(const char *src, const char *dir, const struct sb_done
 	return rc == -2 ? -2 : -1;	/* -2: not a results.csv, a usage error */
 }
 
-/* DIR/NAME.partial if it exists, else DIR/NAME, into src; partial: the
- * partial's path */
+/* src: DIR/NAME.partial if it exists (its path in partial), else DIR/NAME */
 static void resume_source(const char *dir, const char *name, char *src, char *partial)
 {
 	path_of(src, dir, name);
@@ -350,8 +338,7 @@ static void resume_source(const char *dir, const char *name, char *src, char *pa
 		strcpy(src, partial);
 }
 
-/* DIR/NAME (runs.jsonl, windows.jsonl): its whole lines (with keep:
- * those of finished benchmarks) each to fn, in DIR/NAME.partial */
+/* DIR/NAME's whole lines (keep: finished ones) to fn and DIR/NAME.partial */
 static int resume_jsonl(const char *dir, const char *name, bool (*keep)(const char *, void *),
 			void (*fn)(const char *, json_t *, void *), struct sb_done *d, char *err,
 			size_t errlen)
@@ -399,16 +386,14 @@ int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errle
 		if (strcmp(src, partial))
 			unlink(src);
 	}
-	/* windows.jsonl: the lines of finished benchmarks (a line is written
-	 * before its benchmark's runs.jsonl line, so a kill in between leaves
-	 * one of a benchmark that runs again: dropped here, not doubled) */
+	/* windows.jsonl: finished benchmarks' lines (written before runs.jsonl's:
+	 * a kill between leaves one whose benchmark runs again, not doubled) */
 	if ((rc = resume_jsonl(dir, "windows.jsonl", sb_done_has, NULL, d, err, errlen)))
 		return rc;
 	path_of(path, dir, "gbench.json.partial");
 	unlink(path);	/* GB's, cut short: runs.jsonl has its finished benchmarks */
-	/* and the last session's gbench.json: from now on runs.jsonl.partial
-	 * holds more, and a resume killed before its end must not leave a
-	 * stale gbench.json beside it (the next one writes it from the log) */
+	/* and the last gbench.json: runs.jsonl.partial now holds more, and a
+	 * resume killed must not leave it stale (the next writes it from the log) */
 	path_of(path, dir, "gbench.json");
 	if (unlink(path) && errno != ENOENT) {
 		snprintf(err, errlen, "cannot resume '%s': cannot remove %s: %s", dir, path,
@@ -419,8 +404,7 @@ int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errle
 	return 0;
 }
 
-/* gbench.json from runs.jsonl.partial: the latest context, every finished
- * benchmark. */
+/* gbench.json from runs.jsonl.partial: latest context, finished benchmarks */
 static int write_json_from_log(const char *dir, char *err, size_t errlen)
 {
 	struct sb_done all = { 0 };

@@ -1,7 +1,6 @@
-/* rundir.h — DIR of `stratbench run --out=DIR` and `--resume=DIR`: run.json
- * (rundir_json.c), DIR/.lock, the NAME.partial files renamed when the run
- * ends (a crash leaves the finished results in *.partial, never a file that
- * looks complete) and what a resume keeps (rundir.c). */
+/* rundir.h — DIR of `run --out=DIR` and `--resume=DIR`: run.json, .lock, the
+ * NAME.partial files renamed when the run ends (a crash leaves the finished
+ * results in *.partial, never a file that looks complete), what resume keeps. */
 #ifndef STRATBENCH_RUNDIR_H
 #define STRATBENCH_RUNDIR_H
 
@@ -10,9 +9,8 @@
 
 #include <jansson.h>
 
-/* DIR/run.json: what --resume needs; *complete only when run.json says so
- * and the files the readers take are whole (no runs.jsonl.partial;
- * gbench.json, or a runs.jsonl with no cut line) */
+/* DIR/run.json: what --resume needs; *complete when it says so and the files
+ * readers take are whole (no runs.jsonl.partial; gbench.json or no cut line) */
 int sb_resume_record(const char *dir, int argc, char **argv, const char *label, bool complete,
 		     char *err, size_t errlen);
 int sb_resume_load(const char *dir, int *argc, char ***argv, bool *complete, char *err,
@@ -41,13 +39,12 @@ struct sb_done {	/* what --resume finds done */
 /* name is a finished benchmark's: the plan's skip hook (arg: the sb_done) */
 bool sb_done_has(const char *name, void *arg);
 void sb_done_free(struct sb_done *d);
-/* DIR's *.partial rewritten to exactly the finished benchmarks, read into
- * d.  -2: DIR holds what is not results; -1: it could not be rewritten. */
+/* DIR's *.partial rewritten to the finished benchmarks, read into d; -2:
+ * DIR holds what is not results, -1: it could not be rewritten */
 int sb_rundir_resume(const char *dir, struct sb_done *d, char *err, size_t errlen);
-/* A finished session's files get their final names: results.csv,
- * gbench.json (GB's, or for a resume from the log), windows.jsonl, then
- * runs.jsonl last (readers take runs.jsonl.partial over gbench.json).  0,
- * or -1 with err (after a failure every file keeps a complete .partial). */
+/* Final names for results.csv, gbench.json (GB's, or a resume's from the
+ * log), windows.jsonl, then runs.jsonl last (readers take runs.jsonl.partial
+ * over gbench.json); -1 with err leaves each file a complete .partial. */
 int sb_rundir_finish(const char *dir, bool resume, char *err, size_t errlen);
 
 #endif

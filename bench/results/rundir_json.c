@@ -1,7 +1,6 @@
-/* rundir_json.c — rundir.h: DIR/run.json: what `run --resume=DIR` needs to finish a sweep
- * with the same command line on the same machine and revision.  Written
- * (atomically: temporary file, rename) when the run starts and again when
- * it ends, with "complete" set when every planned benchmark finished. */
+/* rundir_json.c — DIR/run.json: what --resume needs to finish a sweep with the
+ * same command line, machine and revision.  Written (atomically) when the run
+ * starts and ends, "complete" when every planned benchmark finished. */
 #include "results/results.h"
 #include "results/rundir.h"
 
@@ -41,11 +40,9 @@ int sb_resume_record(const char *dir, int argc, char **argv, const char *label, 
 	return rc;
 }
 
-/* run.json says complete: is what the readers take (results_read.c) whole?
- * Not with runs.jsonl.partial left (a session that did not finish its
- * files), nor, without gbench.json, with no runs.jsonl or one holding a
- * line that does not parse (a benchmark cut short: the readers skip it and
- * say --resume runs it again, so it must). */
+/* run.json says complete: is what readers take whole?  Not with
+ * runs.jsonl.partial left (a session did not finish), nor without gbench.json
+ * with no runs.jsonl or a cut line in it (readers say --resume runs it). */
 static bool files_complete(const char *dir)
 {
 	char path[SB_PATH], why[SB_ERR_MAX];

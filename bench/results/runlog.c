@@ -1,14 +1,11 @@
-/* runlog.c — DIR/runs.jsonl: the durable record of a sweep, one line per
- * finished benchmark ({"name": registered name, "point": its typed point
- * (point.h), "benchmarks": [...]: its repetitions and aggregates exactly as
- * Google Benchmark's JSON reporter writes them}), after one
- * {"context": {...}} line per session.  Each line is one write(2) on an
- * O_APPEND descriptor after the benchmark's CSV rows are flushed, so a
- * SIGKILL loses at most the benchmark in flight: a line that does not
- * parse (cut by the kill) is ignored and that benchmark is run again by
- * --resume.  Google Benchmark writes gbench.json itself only at the end.
- * Every write is checked (sb_write_all): the first that fails is recorded
- * (sb_out_fail) and stops the run; the file keeps its .partial name. */
+/* runlog.c — DIR/runs.jsonl, the durable record of a sweep: a {"context"}
+ * line per session, a line per finished benchmark ({"name" as registered,
+ * "point" (point.h), "benchmarks": as GB's JSON reporter writes them}).  Each
+ * line is one write(2) on an O_APPEND fd after the benchmark's CSV rows are
+ * flushed, so a SIGKILL loses at most the benchmark in flight (its cut line
+ * is skipped, --resume runs it again); GB writes gbench.json only at the end.
+ * The first failed write is recorded (sb_out_fail) and stops the run; the
+ * file keeps its .partial name. */
 #include "results/point.h"
 #include "results/results.h"
 
@@ -226,9 +223,8 @@ int sb_runlog_close(void)
 	return rc ? -1 : 0;
 }
 
-/* What a reader does with each line that parses: with keep, only the
- * lines whose "name" it takes (the others are dropped); with fd open, the
- * line written there as it was read; each member to fn. */
+/* Each line that parses (with keep: if it takes its "name", else dropped):
+ * to fd as read when open, each member to fn. */
 struct lines {
 	bool (*keep)(const char *name, void *arg);
 	void (*fn)(const char *key, json_t *v, void *arg);
@@ -262,8 +258,7 @@ static int read_lines(const char *path, struct lines *l, char *err, size_t errle
 
 	if (!f)
 		return -1;
-	/* the file may grow while it is read (a run writing it): read what
-	 * the cap allows */
+	/* it may grow while read (a run writing it): what the cap allows */
 	while ((n = getline(&line, &cap, f)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
 		json_t *j = line[n - 1] == '\n' ? json_loads(line, 0, NULL) : NULL;
 
@@ -298,9 +293,7 @@ int sb_runlog_compact(const char *src, const char *dst, bool (*keep)(const char 
 	if (l.fd < 0)
 		return -1;
 	skipped = read_lines(src, &l, err, sizeof(err));
-	if (skipped < 0)
-		l.failed = 1, l.err = errno;
-	if (!l.failed && fsync(l.fd))
+	if (skipped < 0 || (!l.failed && fsync(l.fd)))
 		l.failed = 1, l.err = errno;
 	if (close(l.fd) && !l.failed)
 		l.failed = 1, l.err = errno;

@@ -1,13 +1,10 @@
-/* timeline.c — DIR/windows.jsonl: the window family's fidelity timelines,
- * one line per finished fidelity benchmark ({"name", "point", "interval_ns",
- * "limit", "clock", "windows": [[start_ns, end_ns, pages], ...], ...}; the
- * driver builds it, docs/window.md "Fidelity mode" says what it holds).  Every
- * fidelity run of the body hands its line here (sb_timeline_add), replacing
- * the one held; when Google Benchmark reports the benchmark finished, the
- * line held — that of the last run the body did — is written
- * (sb_timeline_flush), as runs.jsonl's lines are: one write(2) on an
- * O_APPEND descriptor, whole lines only, so a SIGKILL leaves at most a cut
- * last line, which readers skip.  Main thread only (bodies run there). */
+/* timeline.c — DIR/windows.jsonl, built by the window driver ({"name",
+ * "point", "interval_ns", "limit", "clock", "windows": [[start_ns, end_ns,
+ * pages], ...], ...}: docs/window.md "Fidelity mode").  Each fidelity run of
+ * the body hands its line (sb_timeline_add), replacing the one held; when GB
+ * reports the benchmark finished, the last run's is written as runs.jsonl's
+ * are: one write(2), O_APPEND, whole lines (a SIGKILL leaves at most a cut
+ * last line, which readers skip).  Main thread only (bodies run there). */
 #include "results/results.h"
 
 #include <errno.h>

@@ -1,5 +1,4 @@
-/* fmt.c — how a value, a p-value and a results path are shown, the same in
- * compare's tables, its figure, its HTML page and the summary. */
+/* fmt.c — values, p-values and results paths, shown alike by every reader */
 #include "stats/stats.h"
 
 #include "core/util.h"

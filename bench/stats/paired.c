@@ -1,5 +1,4 @@
-/* paired.c — Hodges-Lehmann estimate, Wilcoxon signed-rank interval and
- * p-value of paired log ratios (paired.h; why these: docs/precision.md). */
+/* paired.c — paired.h's statistics (why these: docs/precision.md) */
 #include "stats/paired.h"
 #include "stats/stats.h"
 
@@ -46,9 +45,8 @@ double sb_signrank_cdf(int n, int x)
 	return c > 1 ? 1 : c;
 }
 
-/* The upper alpha/2 point z of the standard normal: 0.5 erfc(z / sqrt 2)
- * = alpha / 2, by bisection (erfc is monotone; 200 halvings of [0, 40]
- * reach the double's resolution). */
+/* z with 0.5 erfc(z / sqrt 2) = alpha / 2, by bisection (erfc is monotone;
+ * 200 halvings of [0, 40] reach the double's resolution). */
 static double z_upper(double alpha)
 {
 	double lo = 0, hi = 40;
@@ -95,9 +93,7 @@ static int cmp_abs(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Two-sided signed-rank p of d[0..n) against 0: zeros dropped, average
- * ranks for ties of |d|; exact when untied (and n small enough), else
- * normal with the tie and continuity corrections. */
+/* The signed-rank p of d[0..n) (paired.h), ties of |d| at average ranks */
 static double signrank_p(const double *d, int n)
 {
 	double *ad = malloc(sizeof(*ad) * (size_t)(n ? n : 1));
@@ -169,8 +165,7 @@ int sb_paired_ratio(const double *a, const double *b, int n, double conf, struct
 	for (int i = 0; i < n; i++)
 		for (int j = i; j < n; j++)
 			walsh[w++] = (d[i] + d[j]) / 2;
-	qsort(walsh, m, sizeof(*walsh), sb_cmp_double);
-	hl = m % 2 ? walsh[m / 2] : (walsh[m / 2 - 1] + walsh[m / 2]) / 2;
+	hl = sb_median(walsh, (int)m);	/* sorts walsh */
 	k = sb_signrank_k(n, 1 - conf, &out->exact);
 	if ((size_t)k > (m + 1) / 2)
 		k = (int)((m + 1) / 2);	/* tiny n: the whole range */

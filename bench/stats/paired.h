@@ -1,17 +1,12 @@
 /* paired.h — internal to bench/: the statistics of a paired A/B comparison
- * (docs/precision.md).  Pure computation: no I/O, no globals.
- *
- * Pair i measured a_i then b_i (or b_i then a_i) close in time; its ratio
- * r_i = b_i / a_i.  The estimate of the ratio B/A is exp of the
- * Hodges-Lehmann estimate of the log ratios (the median of their Walsh
- * averages (d_i + d_j) / 2, i <= j); its interval is the Wilcoxon
- * signed-rank confidence interval [W_(k), W_(M-k+1)] of the M = n(n+1)/2
- * sorted Walsh averages, k from the exact null distribution of the
- * signed-rank statistic (n <= SB_SIGNRANK_EXACT_MAX) or its normal
- * approximation.  The p-value is the two-sided Wilcoxon signed-rank test
- * of "the median log ratio is 0" (zeros dropped; exact without ties, else
- * normal with the tie and continuity corrections).
- */
+ * (docs/precision.md), pure computation.  Pair i measured a_i then b_i (or
+ * b_i then a_i) close in time.  B/A is exp of the Hodges-Lehmann estimate of
+ * the log ratios d_i (the median of the Walsh averages (d_i + d_j) / 2,
+ * i <= j); its interval the Wilcoxon signed-rank one, [W_(k), W_(M-k+1)] of
+ * the M = n(n+1)/2 sorted Walsh averages, k from the exact null distribution
+ * (n <= SB_SIGNRANK_EXACT_MAX) or its normal approximation.  p: the two-sided
+ * signed-rank test of "the median log ratio is 0" (zeros dropped; exact
+ * without ties, else normal with tie and continuity corrections). */
 #ifndef STRATBENCH_PAIRED_H
 #define STRATBENCH_PAIRED_H
 
@@ -38,8 +33,7 @@ double sb_signrank_cdf(int n, int x);
  * SB_SIGNRANK_EXACT_MAX, else floor(M/2 - z sqrt(n(n+1)(2n+1)/24)).
  * *exact says which. */
 int sb_signrank_k(int n, double alpha, bool *exact);
-/* The statistics of n pairs (a[i], b[i] > 0 and finite), conf in (0, 1):
- * 0, or -1 when n < 1 or a value is not positive and finite. */
+/* n pairs' statistics, conf in (0, 1): 0, or -1 if n < 1 or a value is not > 0 and finite */
 int sb_paired_ratio(const double *a, const double *b, int n, double conf, struct sb_paired *out);
 /* The interval's half-width in % of the ratio: 100 (hi - lo) / (2 ratio). */
 double sb_paired_half_pct(const struct sb_paired *p);

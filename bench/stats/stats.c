@@ -1,17 +1,13 @@
-/* stats.c — the two-sided Mann-Whitney U test p-value, as Google
- * Benchmark's tools/compare.py reports it: it calls
- * scipy.stats.mannwhitneyu(a, b, alternative='two-sided') with scipy's
- * defaults (use_continuity=True, method='auto'), which (scipy >= 1.7,
- * _mwu_choose_method) takes
- *   - the exact null distribution of U when either sample has at most 8
- *     values and no value is tied: p = 2 P(U >= max(U1, U2)), clipped to 1;
- *   - otherwise the normal approximation with tie and continuity
- *     correction (scipy _get_mwu_z): mu = n1 n2 / 2,
- *     s = sqrt(n1 n2 / 12 * ((n + 1) - sum(t^3 - t) / (n (n - 1)))) over the
- *     sizes t of tied groups, z = (|U1 - mu| - 1/2) / s,
- *     p = 2 (1 - Phi(z)) = erfc(z / sqrt 2), clipped to 1.
- * U1 = R1 - n1 (n1 + 1) / 2, R1 the sum of the first sample's mid-ranks.
- * All values tied: NaN (no test). */
+/* stats.c — the two-sided Mann-Whitney U p-value as GB's tools/compare.py
+ * reports it: scipy.stats.mannwhitneyu(a, b, alternative='two-sided') with
+ * scipy's defaults (use_continuity=True, method='auto': scipy >= 1.7's
+ * _mwu_choose_method), which takes
+ *   - the exact null distribution of U when a sample has at most 8 values
+ *     and none is tied: p = 2 P(U >= max(U1, U2)), clipped to 1;
+ *   - else normal with tie and continuity correction (_get_mwu_z): mu = n1 n2 / 2,
+ *     s = sqrt(n1 n2 / 12 * ((n + 1) - sum(t^3 - t) / (n (n - 1)))) over tie
+ *     group sizes t, z = (|U1 - mu| - 1/2) / s, p = erfc(z / sqrt 2), clipped to 1.
+ * U1 = R1 - n1 (n1 + 1) / 2, R1 the first sample's mid-rank sum; all tied: NaN. */
 #include "stats/stats.h"
 
 #include <math.h>
@@ -19,16 +15,9 @@
 #include <string.h>
 
 struct val {
-	double v;
+	double v;	/* first: sorted by sb_cmp_double */
 	int side;
 };
-
-static int cmp_val(const void *a, const void *b)
-{
-	double x = ((const struct val *)a)->v, y = ((const struct val *)b)->v;
-
-	return (x > y) - (x < y);
-}
 
 /* P(U >= k) under the null for samples of sizes m, n: the number of
  * arrangements with U = u, N(m, n, u) = N(m - 1, n, u - n) + N(m, n - 1, u),
@@ -86,7 +75,7 @@ static double mwu(const double *x, int nx, const double *y, int ny, int method)
 		a[i] = (struct val){ x[i], 0 };
 	for (i = 0; i < ny; i++)
 		a[nx + i] = (struct val){ y[i], 1 };
-	qsort(a, n, sizeof(*a), cmp_val);
+	qsort(a, n, sizeof(*a), sb_cmp_double);
 	for (i = 0; i < n; i = j) {
 		double rank;
 
@@ -136,9 +125,7 @@ int sb_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The one median of stratbench (limits, compare, merge, plot): as Google
- * Benchmark computes its median aggregate (the mean of the middle two of
- * an even count). */
+/* As GB's median aggregate (of an even count: the mean of the middle two) */
 double sb_median(double *v, int n)
 {
 	if (n < 1)

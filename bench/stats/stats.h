@@ -1,6 +1,5 @@
-/* stats/ — the statistics every reader shares: the median, the
- * Mann-Whitney U test (stats.c), the paired trials' intervals (paired.c) and
- * how a value is shown (fmt.c).
+/* stats/ — the statistics every reader shares: the median, Mann-Whitney U
+ * (stats.c), the paired trials' intervals (paired.c), how a value is shown.
  * uses: core */
 #ifndef STRATBENCH_STATS_H
 #define STRATBENCH_STATS_H
@@ -20,12 +19,9 @@ void sb_fmt_p(char *buf, size_t n, double p, int digits);
 void sb_results_base(const char *path, char *buf, size_t n);
 /* stats.c: qsort's order of doubles, ascending */
 int sb_cmp_double(const void *a, const void *b);
-/* stats.c: the median of v[0..n) (sorts v; NaN when n < 1), shared by every
- * reader and the limits */
+/* stats.c: the median of v[0..n) (sorts v; NaN when n < 1) */
 double sb_median(double *v, int n);
-/* stats.c: two-sided Mann-Whitney U p-value as GB's compare.py gets it from
- * scipy (exact without ties for small samples, else normal approximation
- * with tie and continuity correction); NaN when there is no test */
+/* stats.c: Mann-Whitney U p as GB's compare.py gets it; NaN when no test */
 double sb_mann_whitney_p(const double *x, int nx, const double *y, int ny);
 /* the normal approximation always (scipy's method='asymptotic') */
 double sb_mann_whitney_p_asymptotic(const double *x, int nx, const double *y, int ny);
