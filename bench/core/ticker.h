@@ -1,14 +1,12 @@
 /* ticker.h — a jiffies-like clock for the window benchmark (--clock=jiffies).
  *
- * Contract: sb_ticker_start() starts a thread that sleeps on clock_nanosleep
- * (absolute CLOCK_MONOTONIC deadlines) and, at every period, stores the
- * number of periods elapsed since the start, plus `initial`, into `jiffies`
- * — one shared word on its own cache line that members read with a relaxed
- * load, so the line is invalidated once per tick, as the kernel's global
- * jiffies.  A late wake-up catches up (the word is derived from the time, not
- * counted), so the word never runs slow.  sb_ticker_stop() returns within
- * one period and joins the thread.  Like the timer interrupt that updates
- * jiffies, the ticker needs no CPU of its own.
+ * Contract: sb_ticker_start() starts a thread that sleeps on clock_nanosleep (absolute
+ * CLOCK_MONOTONIC deadlines) and, at every period, stores the number of periods elapsed since
+ * the start, plus `initial`, into `jiffies` — one shared word on its own cache line that
+ * members read with a relaxed load, so the line is invalidated once per tick, as the kernel's
+ * global jiffies.  A late wake-up catches up (the word is derived from the time, not counted),
+ * so the word never runs slow.  sb_ticker_stop() returns within one period and joins the
+ * thread.  Like the timer interrupt that updates jiffies, the ticker needs no CPU of its own.
  */
 #ifndef STRATBENCH_TICKER_H
 #define STRATBENCH_TICKER_H

@@ -60,12 +60,11 @@ static uint64_t window_of(const uint64_t *start, uint64_t lo, uint64_t hi, uint6
 	return lo;
 }
 
-/* The merge both analyses share: the resets sorted, the cut (where the
- * first log filled, else end, relative to t0), out's truncated, cut_fraction,
- * max_harvest and double_resets, and the starting resets (*start, nwin of
- * them, relative to t0) with their windows' idle marks (*idle: 1, the
- * closing reset came >= interval late; 2, follows such a window).  Returns
- * nwin; *start and *idle are malloc'd (nres + 1 entries). */
+/* The merge both analyses share: the resets sorted, the cut (where the first log filled, else
+ * end, relative to t0), out's truncated, cut_fraction, max_harvest and double_resets, and the
+ * starting resets (*start, nwin of them, relative to t0) with their windows' idle marks (*idle:
+ * 1, the closing reset came >= interval late; 2, follows such a window).  Returns nwin; *start
+ * and *idle are malloc'd (nres + 1 entries). */
 static uint64_t merge_resets(const struct sb_window_run *r, struct sb_window_fidelity *out,
 			     uint64_t **startp, unsigned char **idlep)
 {
@@ -100,8 +99,7 @@ static uint64_t merge_resets(const struct sb_window_run *r, struct sb_window_fid
 				res[nres++] = (struct rel_reset){ e->t - t0, e->next - t0 };
 		}
 	qsort(res, nres, sizeof(*res), cmp_reset);
-	/* a reset whose now is not after the end the previous reset set
-	 * resets a window that had not expired: a double reset */
+	/* a reset at or before the previous reset's end hits an unexpired window: double reset */
 	for (k = 0; k < nres; k++) {
 		if (res[k].t > cur_next) {
 			/* nobody called for a whole interval after expiry: the

@@ -1,9 +1,7 @@
-/* work.c — calibrate sb_work() against CLOCK_MONOTONIC: the fastest of 11
- * samples.  A sample the scheduler preempted (another process on this CPU)
- * only reads longer, never shorter, so the minimum is the loop's own speed;
- * the median of 5 it replaces took a loaded machine's preemptions for a
- * slow loop, and fault_ns=200 ran as 50 ns in that process
- * (docs/precision-sources.md). */
+/* work.c — calibrate sb_work() against CLOCK_MONOTONIC: the fastest of 11 samples.  A sample the
+ * scheduler preempted (another process on this CPU) only reads longer, never shorter, so the
+ * minimum is the loop's own speed; the median of 5 it replaces took a loaded machine's preemptions
+ * for a slow loop, and fault_ns=200 ran as 50 ns in that process (docs/precision-sources.md). */
 #include <stratbench/arch.h>
 #include <stratbench/work.h>
 

@@ -105,8 +105,7 @@ static void unavailable(struct cnt *c, const char *why)
 	c->why = strdup(why);
 }
 
-/* Probes a perf event: available (shown gets :u when only user space may
- * be counted) or the reason. */
+/* Probes a perf event: available (shown gets :u when only user space counts) or the reason. */
 static void probe_perf(struct cnt *c)
 {
 	char why[320];
@@ -414,8 +413,7 @@ struct group {
 	int idx[SB_MAX_COUNTERS];	/* counter of each value, in read order */
 };
 
-/* One member's part, written only by that member's thread (cache-line
- * padded); member 0 reads it after the round's done barrier. */
+/* A member's part (cache-line padded): written by its thread only, read by member 0 after done. */
 struct member {
 	int ng;
 	struct group *g;
@@ -661,8 +659,7 @@ static void add_res(struct sb_counters *c, const char *shown, const char *suffix
 	r->total = v;
 }
 
-/* Perf counter i over the members: its total, scaled where multiplexed, or
- * in the label why it has none. */
+/* Perf counter i over the members: its total, scaled if multiplexed, or why not in the label. */
 static void end_perf(struct sb_counters *c, int i, const struct cnt *k)
 {
 	double total = 0, minfrac = 1;

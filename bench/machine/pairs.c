@@ -34,11 +34,10 @@ static void put(int *v, int *n, int a, int b)
 	(*n)++;
 }
 
-/* Up to SB_PAIRS_PER_CLASS pairs of each relation, spread: the m-th of a
- * class takes the PU at fraction f = (2m+1)/(2K) of the PUs that have a
- * partner of the class (tree order), and its partner at the same fraction
- * of its partners of the class.  O(PUs^2) relation look-ups, constant
- * each; -1 when out of memory. */
+/* Up to SB_PAIRS_PER_CLASS pairs of each relation, spread: the m-th of a class takes the PU at
+ * fraction f = (2m+1)/(2K) of the PUs that have a partner of the class (tree order), and its
+ * partner at the same fraction of its partners of the class.  O(PUs^2) relation look-ups,
+ * constant each; -1 when out of memory. */
 static int by_class(const struct sb_topo *t, int *v)
 {
 	int npus = sb_topo_npus(t), n = 0;

@@ -39,8 +39,7 @@ static const struct generic {
 	HW("stalled-cycles-frontend", NULL, STALLED_CYCLES_FRONTEND),
 	HW("stalled-cycles-backend", NULL, STALLED_CYCLES_BACKEND),
 	HW("ref-cycles", NULL, REF_CPU_CYCLES),
-	/* software: context switches and migrations happen in the kernel only;
-	 * the clocks ignore exclude_kernel */
+	/* software: context switches, migrations are kernel-only; clocks ignore exclude_kernel */
 	SW("task-clock", NULL, TASK_CLOCK, ANY_MODE),
 	SW("cpu-clock", NULL, CPU_CLOCK, ANY_MODE),
 	SW("page-faults", "faults", PAGE_FAULTS, USER_PART),

@@ -1,11 +1,9 @@
 /* perf.h — internal to bench/machine/: perf_event_open for the counters.
  *
- * Resolves a name to an event (perf's generic names, tracepoints through
- * tracefs, raw PMU events through libpfm4 when built with it), opens it for
- * the calling thread (pid 0, any CPU, inherit off, counting from open, read
- * as a group with time enabled/running), and turns an open's errno into a
- * reason with its fix.  Nothing here changes perf_event_paranoid or mounts
- * anything.
+ * Resolves a name to an event (perf's generic names, tracepoints through tracefs, raw PMU events
+ * through libpfm4 when built with it), opens it for the calling thread (pid 0, any CPU, inherit
+ * off, counting from open, read as a group with time enabled/running), and turns an open's errno
+ * into a reason with its fix.  Nothing here changes perf_event_paranoid or mounts anything.
  */
 #ifndef STRATBENCH_PERF_H
 #define STRATBENCH_PERF_H
@@ -14,8 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What exclude_kernel does to an event (an unprivileged process at
- * perf_event_paranoid 2 may count user space only). */
+/* What exclude_kernel does to an event (perf_event_paranoid 2 unprivileged: user space only). */
 enum sb_perf_mode {
 	SB_PERF_USER_PART,	/* counts the user-space part: reported as NAME:u */
 	SB_PERF_KERNEL_ONLY,	/* happens in the kernel (context switches): would read 0 */
@@ -46,9 +43,8 @@ const char *sb_perf_pfm_support(void);
 
 /* Opens ev for the calling thread; group_fd -1 makes a leader.  fd, or -errno. */
 int sb_perf_open(const struct sb_perf_ev *ev, int group_fd);
-/* Opens as the probe does: on EACCES falls back to user space only where
- * that still counts something (sets ev->user_only).  fd, or -errno of the
- * last try (the fallback's, when tried: what blocks even user space). */
+/* Opens as the probe does: on EACCES falls back to user space only where that still counts (sets
+ * ev->user_only).  fd, or -errno of the last try (the fallback's: what blocks even user space). */
 int sb_perf_open_probe(struct sb_perf_ev *ev);
 /* The reason an open failed with err, with its fix. */
 void sb_perf_why(int err, const struct sb_perf_ev *ev, char *why, size_t whylen);

@@ -1,15 +1,13 @@
 /* sweep.c — the thread counts of a sweep (--threads=auto|all|1,2,...).
  *
- * auto: powers of two from 1 while below #PUs, plus the boundaries where
- * the machine changes character, so that SMT and cross-socket cliffs show:
- * cores per package (the last count that fits in one package under
- * `cores`/`scatter`), cores per package + 1 (the first that crosses), all
- * cores (the last without SMT siblings) and all PUs.  Counts above #PUs are
- * dropped, the rest sorted and unique: O(log #PUs) counts (1,2 on a 2-PU VM;
- * 1,2,4,8,12,13,16,24,32,48 on a 2-socket 12-core SMT2 Haswell).
- * all: every count from 1 to #PUs.  A list: counts and ranges (1-4,8, as
- * hwloc's CPU lists), as given, repeats dropped.
- * out must hold #PUs + 4 counts for auto (fewer are cut, smallest kept).
+ * auto: powers of two from 1 while below #PUs, plus the boundaries where the machine changes
+ * character, so that SMT and cross-socket cliffs show: cores per package (the last count that fits
+ * in one package under `cores`/`scatter`), cores per package + 1 (the first that crosses), all
+ * cores (the last without SMT siblings) and all PUs.  Counts above #PUs are dropped, the rest
+ * sorted and unique: O(log #PUs) counts (1,2 on a 2-PU VM; 1,2,4,8,12,13,16,24,32,48 on a 2-socket
+ * 12-core SMT2 Haswell).
+ * all: every count from 1 to #PUs.  A list: counts and ranges (1-4,8, as hwloc's CPU lists), as
+ * given, repeats dropped.  out must hold #PUs + 4 counts for auto (fewer are cut, smallest kept).
  */
 #include "machine/topo.h"
 

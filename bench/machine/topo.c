@@ -28,11 +28,11 @@ struct sb_topo {
 
 const char *const sb_topo_placements[] = { "compact", "cores", "scatter", NULL };
 
-static int depth_index(hwloc_topology_t h, hwloc_obj_t pu, hwloc_obj_type_t type)
+static int depth_index(hwloc_topology_t h, hwloc_obj_t pu, hwloc_obj_type_t type, int none)
 {
 	hwloc_obj_t a = hwloc_get_ancestor_obj_by_type(h, type, pu);
 
-	return a ? (int)a->logical_index : -1;
+	return a ? (int)a->logical_index : none;
 }
 
 static void fill_pus(struct sb_topo *t)
@@ -55,15 +55,12 @@ static void fill_pus(struct sb_topo *t)
 
 		p->os = (int)o->os_index;
 		p->core = core ? (int)core->logical_index : i;
-		/* rank among the core's PUs (SMT sibling number): PUs are in tree
-		 * order, so a core's PUs are consecutive — linear, not a search
-		 * per PU (quadratic on a synthetic 8704-PU machine) */
+		/* rank among the core's PUs (SMT sibling number): a core's PUs are consecutive in
+		 * tree order, so linear, not a per-PU search (quadratic at 8704 synthetic PUs) */
 		p->smt = core && i > 0 && t->pu[i - 1].core == p->core ? t->pu[i - 1].smt + 1 : 0;
-		p->pkg = depth_index(h, o, HWLOC_OBJ_PACKAGE);
-		p->llc = depth_index(h, o, HWLOC_OBJ_L3CACHE);
-		p->l2 = depth_index(h, o, HWLOC_OBJ_L2CACHE);
-		if (p->pkg < 0)
-			p->pkg = 0;
+		p->pkg = depth_index(h, o, HWLOC_OBJ_PACKAGE, 0);
+		p->llc = depth_index(h, o, HWLOC_OBJ_L3CACHE, -1);
+		p->l2 = depth_index(h, o, HWLOC_OBJ_L2CACHE, -1);
 		p->node = n ? (int)n->logical_index : 0;
 		p->node_os = n ? (int)n->os_index : -1;
 	}
@@ -75,13 +72,12 @@ static void fill_pus(struct sb_topo *t)
 		t->nnodes = 1;
 }
 
-/* A synthetic description hwloc is given only if we can read it whole:
- * words "type:N" (N decimal, optionally followed by one "(attributes)" with
- * no parenthesis inside) or a bare "N", and the product of the N — the PUs
- * hwloc would build, every object before we could count them — at most
- * SB_SYNTHETIC_MAX_PUS.  hwloc's own parser takes more (hex, unclosed
- * attributes, glued words) and fuzzing found forms of each that made it
- * build tens of thousands of PUs: a whitelist, not a guess at its grammar. */
+/* A synthetic description hwloc is given only if we can read it whole: words "type:N" (N
+ * decimal, optionally followed by one "(attributes)" with no parenthesis inside) or a bare "N",
+ * and the product of the N — the PUs hwloc would build, every object before we could count them
+ * — at most SB_SYNTHETIC_MAX_PUS.  hwloc's own parser takes more (hex, unclosed attributes,
+ * glued words) and fuzzing found forms of each that made it build tens of thousands of PUs: a
+ * whitelist, not a guess at its grammar. */
 #define SB_SYNTHETIC_MAX_PUS 4096	/* 8 sockets of 512 PUs: past every lab machine */
 /* An lstopo export takes about 1 KB per PU with its caches and PCI devices:
  * a few MB at SB_SYNTHETIC_MAX_PUS.  Past this, xml:FILE is not one. */
@@ -155,8 +151,7 @@ int sb_topo_load(struct sb_topo **out, const char *spec, char *err, size_t errle
 			goto fail;
 		}
 	} else if (spec && strncmp(spec, "xml:", 4) == 0) {
-		/* read here with a bound, never by hwloc from the path: a
-		 * device, a FIFO or a huge file is one line, not a hang */
+		/* read bounded here, not by hwloc: a device, FIFO or huge file errs, not hangs */
 		size_t len;
 
 		xml = sb_input_read(spec + 4, "topology file", SB_TOPO_XML_MAX, &len, err, errlen);
@@ -242,8 +237,7 @@ int sb_topo_node_of_cpu(const struct sb_topo *t, int cpu)
 	return p ? p->node_os : -1;
 }
 
-/* Package, then NUMA node: groups become runs; within one group, every
- * core's first PU before any sibling. */
+/* Package, then NUMA node (groups become runs); in a group each core's first PU before siblings. */
 static int cmp_scatter(const void *a, const void *b)
 {
 	const struct sb_pu *x = *(const struct sb_pu *const *)a, *y = *(const struct sb_pu *const *)b;

@@ -122,8 +122,7 @@ void sb_sim_report(const struct sb_sim *s, struct sb_sim_report *o)
 	}
 }
 
-/* The final state: every page mapped to its own allocated frame, each
- * responder's slot there equal to the writes it made to the page. */
+/* The final state: each page on its own allocated frame, each responder's slot = its writes */
 uint64_t sb_sim_check(const struct sb_sim *s, struct sb_sim_report *o)
 {
 	unsigned char *used = calloc(s->nframes, 1);

@@ -7,8 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-/* The responders' no-migration phase at the start of every round: a
- * quarter of the previous round's migrating time, within these bounds. */
+/* Responders' no-migration phase each round: 1/4 of the last round's migrating time, bounded: */
 #define SB_BASE_MIN_NS	200000ull
 #define SB_BASE_MAX_NS	25000000ull
 
@@ -131,8 +130,7 @@ void sb_sim_move(struct sb_shootdown *sd, unsigned i)
 
 	s->free_head = s->free_head + 1 == s->nframes ? 0 : s->free_head + 1;
 	s->free_count--;
-	/* only we write generations; responders read them (relaxed) to detect
-	 * use of a freed frame */
+	/* only we write generations; responders read them (relaxed) to catch a freed frame's use */
 	gen = __atomic_load_n(&fb[0], __ATOMIC_RELAXED) + 1;	/* even: allocated */
 	__atomic_store_n(&fb[0], gen, __ATOMIC_RELAXED);
 	/* relaxed: every CPU that could write the old frame acked its flush

@@ -1,14 +1,12 @@
-/* respond.c — a responder CPU: accesses through its TLB, page walks, flush
- * requests from its mailbox (polled between accesses, or taken in a signal
- * handler: the "IPI").
+/* respond.c — a responder CPU: accesses through its TLB, page walks, flush requests from its
+ * mailbox (polled between accesses, or taken in a signal handler: the "IPI").
  *
- * Signal transport: an access (TLB lookup, walk, fill, use) is atomic with
- * respect to flush handling, as an instruction is with respect to an
- * interrupt.  The thread masks "interrupts" with irq_off (a relaxed flag
- * plus compiler-only signal fences: handler and thread are the same CPU);
- * a signal that arrives while they are masked only sets irq_pending, and the
- * thread handles the mailbox when it unmasks.  The handler touches only this
- * CPU's TLB, counters and atomics: async-signal-safe.
+ * Signal transport: an access (TLB lookup, walk, fill, use) is atomic with respect to flush
+ * handling, as an instruction is with respect to an interrupt.  The thread masks "interrupts"
+ * with irq_off (a relaxed flag plus compiler-only signal fences: handler and thread are the
+ * same CPU); a signal that arrives while they are masked only sets irq_pending, and the thread
+ * handles the mailbox when it unmasks.  The handler touches only this CPU's TLB, counters and
+ * atomics: async-signal-safe.
  */
 #include "sim/sim.h"
 
@@ -166,8 +164,7 @@ static unsigned long pick_page(const struct sb_sim *s, uint64_t r)
 	return (unsigned long)(((r >> 32) * (uint64_t)range) >> 32);
 }
 
-/* A page walk met a migration entry: wait (interrupts on) until the new PTE
- * is installed, handling flush requests meanwhile. */
+/* A walk met a migration entry: wait (interrupts on, handling flush requests) for the new PTE. */
 static void wait_migration(struct sb_sim *s, struct sb_sim_cpu *c, unsigned long page)
 {
 	unsigned spins = 0;
@@ -181,9 +178,8 @@ static void wait_migration(struct sb_sim *s, struct sb_sim_cpu *c, unsigned long
 	}
 }
 
-/* A TLB miss: walk the page table and fill.  NULL, with "interrupts" on
- * again, when the access must start over (a migration entry was waited
- * for, or the PTE changed while this CPU set its mask bits). */
+/* A TLB miss: walk the page table and fill.  NULL, "interrupts" on again, when the access must
+ * start over (a migration entry waited for, or the PTE changed as this CPU set its mask bits). */
 static struct sb_tlb_entry *tlb_walk(struct sb_sim *s, struct sb_sim_cpu *c, unsigned long page)
 {
 	const uint64_t bit = 1ull << (c->id % 64);

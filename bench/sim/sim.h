@@ -1,16 +1,15 @@
-/* sim/ — the shootdown family's simulated machine (portable C, built into
- * sb_core for the cross-built conformance tests).
+/* sim/ — the shootdown family's simulated machine (portable C, built into sb_core for the
+ * cross-built conformance tests).
  * uses: core
  *
  * sim.h — the simulated machine's state.
  *
- * PTE: bit 0 present, bit 1 migration entry, bits 2..33 frame, bits 34..63
- * the frame's generation when it was mapped.  A frame's generation is even
- * while allocated and odd while free (bumped at both), so a TLB entry whose
- * generation differs from its frame's was used after the frame was freed.
- * A frame is SB_SIM_PAGE_BYTES: word 0 the generation, words 1..nresp one
- * write counter ("slot") per responder, the rest payload copied with it.
- * Includes only include/stratbench/ (core must not include sim/).
+ * PTE: bit 0 present, bit 1 migration entry, bits 2..33 frame, bits 34..63 the frame's
+ * generation when it was mapped.  A frame's generation is even while allocated and odd while
+ * free (bumped at both), so a TLB entry whose generation differs from its frame's was used
+ * after the frame was freed.  A frame is SB_SIM_PAGE_BYTES: word 0 the generation, words
+ * 1..nresp one write counter ("slot") per responder, the rest payload copied with it.  Includes
+ * only include/stratbench/ (core must not include sim/).
  */
 #ifndef STRATBENCH_SIM_H
 #define STRATBENCH_SIM_H
@@ -114,8 +113,7 @@ static inline uint64_t *sb_frame(const struct sb_sim *s, uint32_t f)
 	return s->frames + (size_t)f * SB_FRAME_WORDS;
 }
 
-/* Wait hint in a spin loop: with p.yield_after, yield the CPU after that
- * many spins (threads share CPUs); else spin, as a CPU does. */
+/* Spin-loop wait: with p.yield_after, yield after that many spins (threads share CPUs) */
 static inline void sb_sim_spin(const struct sb_sim *s, unsigned *spins)
 {
 	if (!s->p.yield_after || ++*spins < s->p.yield_after)
