@@ -17,4 +17,19 @@ extern const struct sb_family_driver sb_calibrate_driver;
 int sb_calibrate_pairs_mode(const struct sb_topo *t);
 extern const struct sb_family_driver sb_shootdown_kernel_driver;
 
+/* A driver's counters as a table: a row whose name is NULL is left out. */
+struct sb_counter_row {
+	const char *name;
+	double v;
+};
+
+static inline void sb_counter_rows(sb_state *st, const struct sb_counter_row *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i].name)
+			sb_state_counter(st, c[i].name, c[i].v, SB_COUNTER_DEFAULT);
+}
+
+#define SB_COUNTER_ROWS(st, rows) sb_counter_rows(st, rows, sizeof(rows) / sizeof((rows)[0]))
+
 #endif

@@ -10,7 +10,7 @@
  * migrating member sleeps) that measures the responders' access rate for
  * responder_slowdown; Google Benchmark's time is the migrating time only. */
 #include "run/limits.h"
-#include "run/run.h"
+#include "drivers/drivers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,16 +125,17 @@ static void report(sb_state *st, const struct sb_sim *sim, unsigned nresp)
 	if (!rep.pages || !rep.migrate_ns)
 		return;
 	pg = (double)rep.pages;
-	sb_state_counter(st, "ops_per_s", pg * 1e9 / (double)rep.migrate_ns, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "ns_per_page", (double)rep.migrate_ns / pg, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "flushes_per_page", (double)rep.flushes / pg, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "acks_per_page", (double)rep.acks / pg, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "full_flushes", (double)rep.full_flushes, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "waits_per_page", (double)rep.migration_waits / pg,
-			 SB_COUNTER_DEFAULT);
-	if (rep.signals)
-		sb_state_counter(st, "signals_per_page", (double)rep.signals / pg,
-				 SB_COUNTER_DEFAULT);
+	const struct sb_counter_row c[] = {
+		{ "ops_per_s", pg * 1e9 / (double)rep.migrate_ns },
+		{ "ns_per_page", (double)rep.migrate_ns / pg },
+		{ "flushes_per_page", (double)rep.flushes / pg },
+		{ "acks_per_page", (double)rep.acks / pg },
+		{ "full_flushes", (double)rep.full_flushes },
+		{ "waits_per_page", (double)rep.migration_waits / pg },
+		{ rep.signals ? "signals_per_page" : NULL, (double)rep.signals / pg },
+	};
+
+	SB_COUNTER_ROWS(st, c);
 	if (!nresp) {
 		snprintf(label, sizeof(label), "responder_slowdown: unavailable (no responders: "
 			 "threads:1 with --initiator=own)");

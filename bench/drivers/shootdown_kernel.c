@@ -9,7 +9,7 @@
  * the calls, per page; real IPIs come from the TLB and CAL rows of
  * /proc/interrupts read around each round. */
 #include "run/limits.h"
-#include "run/run.h"
+#include "drivers/drivers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +27,11 @@ static const struct sb_option kshoot_options[] = {
 	{ .name = NULL },
 };
 
+/* in enum sb_kshoot_op's order; the call is the name past "kernel-" */
 static const char *const kshoot_names[] = {
 	"kernel-madvise", "kernel-mprotect", "kernel-move_pages", NULL,
 };
 
-/* immediate/batch:B and batched/batch:B for every batch size */
 /* mode (bare in the name: .../immediate/batch:32/...) and batch */
 static int kshoot_variants(const char *strategy, struct sb_params *sets, int max)
 {
@@ -54,62 +54,45 @@ static const char *kshoot_unavailable(const char *strategy, const struct sb_topo
 	return sb_move_pages_unavailable(t, buf, len);
 }
 
-static enum sb_kshoot_op op_of(const char *strategy)
-{
-	if (!strcmp(strategy, "kernel-mprotect"))
-		return SB_KSHOOT_MPROTECT;
-	if (!strcmp(strategy, "kernel-move_pages"))
-		return SB_KSHOOT_MOVE_PAGES;
-	return SB_KSHOOT_MADVISE;
-}
-
 static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoot_op op,
 		   unsigned batch)
 {
 	const double pages = (double)r->pages;
+	/* how each responder was flushed per call (kshoot.h): by IPI, or not
+	 * at all because it was off the mm; missed = neither, on the mm */
+	const double rb = (double)(r->resp_by_ipi + r->resp_off_mm + r->resp_missed);
+	const struct sb_counter_row c[] = {
+		{ "us_per_page", (double)r->timed_ns * 1e-3 / pages },
+		{ "pages_per_s", pages / ((double)r->timed_ns * 1e-9) },
+		{ "calls_per_page", (double)r->calls / pages },
+		{ r->has_irq[SB_IRQ_TLB] ? "tlb_irqs_per_page" : NULL,
+		  (double)r->irq[SB_IRQ_TLB] / pages },
+		{ r->has_irq[SB_IRQ_TLB] ? "tlb_irqs_per_page_all" : NULL,
+		  (double)r->irq_all[SB_IRQ_TLB] / pages },
+		{ r->has_irq[SB_IRQ_CAL] ? "cal_irqs_per_page" : NULL,
+		  (double)r->irq[SB_IRQ_CAL] / pages },
+		/* the seed's User / System / Elapsed table: the whole process (the
+		 * initiator's calls and spins, the responders' faults and spins) */
+		{ "user_s", (double)r->user_ns * 1e-9 },
+		{ "sys_s", (double)r->sys_ns * 1e-9 },
+		{ "elapsed_s", (double)r->elapsed_ns * 1e-9 },
+		/* a preempted responder has our mm unloaded: no IPI is owed to it */
+		{ r->touches ? "responder_csw_per_batch" : NULL,
+		  (double)r->responder_csw * batch / pages },
+		{ rb ? "resp_ipi_share" : NULL, (double)r->resp_by_ipi / rb },
+		{ rb ? "resp_off_mm_share" : NULL, (double)r->resp_off_mm / rb },
+		{ rb ? "resp_missed_share" : NULL, (double)r->resp_missed / rb },
+		{ op == SB_KSHOOT_MOVE_PAGES ? "not_moved_per_page" : NULL,
+		  (double)r->not_moved / pages },
+	};
 	char label[512];
 
 	if (!r->pages || !r->timed_ns)
 		return;
-	sb_state_counter(st, "us_per_page", (double)r->timed_ns * 1e-3 / pages, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "pages_per_s", pages / ((double)r->timed_ns * 1e-9),
-			 SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "calls_per_page", (double)r->calls / pages, SB_COUNTER_DEFAULT);
+	SB_COUNTER_ROWS(st, c);
 	/* a call's time against the real kernel's remote flush round trip */
 	sb_flush_rtt_report(st, "flush:remote", r->calls ? (double)r->timed_ns /
 			    (double)r->calls : 0);
-	if (r->has_irq[SB_IRQ_TLB]) {
-		sb_state_counter(st, "tlb_irqs_per_page", (double)r->irq[SB_IRQ_TLB] / pages,
-				 SB_COUNTER_DEFAULT);
-		sb_state_counter(st, "tlb_irqs_per_page_all",
-				 (double)r->irq_all[SB_IRQ_TLB] / pages, SB_COUNTER_DEFAULT);
-	}
-	if (r->has_irq[SB_IRQ_CAL])
-		sb_state_counter(st, "cal_irqs_per_page", (double)r->irq[SB_IRQ_CAL] / pages,
-				 SB_COUNTER_DEFAULT);
-	/* the seed's User / System / Elapsed table: the whole process (the
-	 * initiator's calls and spins, the responders' faults and spins) */
-	sb_state_counter(st, "user_s", (double)r->user_ns * 1e-9, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "sys_s", (double)r->sys_ns * 1e-9, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "elapsed_s", (double)r->elapsed_ns * 1e-9, SB_COUNTER_DEFAULT);
-	/* a preempted responder has our mm unloaded: no IPI is owed to it */
-	if (r->touches)
-		sb_state_counter(st, "responder_csw_per_batch",
-				 (double)r->responder_csw * batch / pages, SB_COUNTER_DEFAULT);
-	/* how each responder was flushed per call (kshoot.h): by IPI, or not
-	 * at all because it was off the mm; missed = neither, on the mm */
-	uint64_t rb = r->resp_by_ipi + r->resp_off_mm + r->resp_missed;
-	if (rb) {
-		sb_state_counter(st, "resp_ipi_share", (double)r->resp_by_ipi / (double)rb,
-				 SB_COUNTER_DEFAULT);
-		sb_state_counter(st, "resp_off_mm_share", (double)r->resp_off_mm / (double)rb,
-				 SB_COUNTER_DEFAULT);
-		sb_state_counter(st, "resp_missed_share", (double)r->resp_missed / (double)rb,
-				 SB_COUNTER_DEFAULT);
-	}
-	if (op == SB_KSHOOT_MOVE_PAGES)
-		sb_state_counter(st, "not_moved_per_page", (double)r->not_moved / pages,
-				 SB_COUNTER_DEFAULT);
 	sb_kshoot_unavailable(r, label, sizeof(label));
 	if (*label)
 		sb_state_append_label(st, label);
@@ -119,7 +102,6 @@ static void kshoot_body(sb_state *st, void *arg)
 {
 	const struct sb_point *pt = arg;
 	struct sb_kshoot_cfg cfg = {
-		.op = op_of(pt->strategy),
 		.batched = !strcmp(sb_params_get(&pt->f.params, "mode"), "batched"),
 		.batch = (unsigned)strtoul(sb_params_get(&pt->f.params, "batch"), NULL, 10),
 		.threads = pt->threads,
@@ -134,6 +116,8 @@ static void kshoot_body(sb_state *st, void *arg)
 	int64_t n;
 	void *region;
 
+	while (strcmp(kshoot_names[cfg.op], pt->strategy))
+		cfg.op++;
 	memset(&res, 0, sizeof(res));
 	if (cfg.op == SB_KSHOOT_MOVE_PAGES) {
 		cfg.target = sb_move_target(pt->topo, cfg.home);
@@ -163,9 +147,7 @@ static void kshoot_body(sb_state *st, void *arg)
 		sb_kshoot_round(k, (uint64_t)n, &res);
 		if (res.err) {
 			snprintf(msg, sizeof(msg), "%s failed: %s",
-				 cfg.op == SB_KSHOOT_MADVISE ? "madvise" :
-				 cfg.op == SB_KSHOOT_MPROTECT ? "mprotect" : "move_pages",
-				 cfg.op == SB_KSHOOT_MOVE_PAGES ? sb_move_pages_strerror(res.err) :
+				 kshoot_names[cfg.op] + strlen("kernel-"), cfg.op == SB_KSHOOT_MOVE_PAGES ? sb_move_pages_strerror(res.err) :
 				 strerror(res.err));
 			sb_state_skip_with_error(st, msg);
 			break;
