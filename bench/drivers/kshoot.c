@@ -95,30 +95,26 @@ static uint64_t touch(const struct sb_kshoot *k)
 	return sum;
 }
 
-/* Involuntary context switches of the calling thread: while another task
- * runs on a responder's CPU our mm is not loaded there, and the kernel
- * rightly sends that CPU no shootdown. */
-static uint64_t preemptions(void)
+/* The calling thread's context switches.  Involuntary (preempted): while
+ * another task runs on a responder's CPU our mm is not loaded there, and
+ * the kernel rightly sends that CPU no shootdown.  With all, the voluntary
+ * ones too (asleep: on a migration entry, a fault): either way its CPU left
+ * our mm, went lazy or idle, and x86 flushes it at its next switch instead
+ * of by IPI. */
+static uint64_t switches(bool all)
 {
 	struct rusage ru;
 
-	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)ru.ru_nivcsw;
-}
-
-/* All its context switches, voluntary (asleep: on a migration entry, a
- * fault) and involuntary (preempted): either way its CPU left our mm, went
- * lazy or idle, and x86 flushes it at its next switch instead of by IPI. */
-static uint64_t switches(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)ru.ru_nivcsw + (all ? (uint64_t)ru.ru_nvcsw : 0);
 }
 
 static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 {
 	struct kshoot_resp *me = &k->resp[tid];
-	uint64_t seen = me->ack, g, touched = 0, csw = preemptions(), acked = switches();
+	uint64_t seen = me->ack, g, touched = 0, csw = switches(false);
+	uint64_t acked = switches(true);
 
 	for (;;) {
 		/* acquire: pairs with the initiator's release bump, so its last
@@ -126,21 +122,21 @@ static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 		while ((g = __atomic_load_n(&k->gen, __ATOMIC_ACQUIRE)) == seen) {
 			if (sb_round_stopped(r)) {
 				/* published by the team's release of our results */
-				me->preempted = preemptions() - csw;
+				me->preempted = switches(false) - csw;
 				/* its own field: the initiator may still be
 				 * classifying the previous call by `switched` */
-				me->switched_final = switches() - acked;
+				me->switched_final = switches(true) - acked;
 				return touched;
 			}
 			sb_cpu_relax();
 		}
 		/* the window that held the initiator's last call is over */
-		me->switched = switches() - acked;
+		me->switched = switches(true) - acked;
 		if (!k->cfg.broken_no_touch)
 			(void)touch(k);	/* atomic loads: never optimised away */
 		touched += k->cfg.batch;
 		seen = g;
-		acked = switches();
+		acked = switches(true);
 		/* release: our touches (and faults) and `switched` happen before
 		 * the initiator reads the ack and invalidates */
 		__atomic_store_n(&me->ack, g, __ATOMIC_RELEASE);
