@@ -4,11 +4,11 @@
  * every pair once --min-pairs are done (docs/precision.md). */
 #include "ab/ab.h"
 #include "core/util.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define AB_DEFAULT_PAIRS 20
@@ -21,10 +21,7 @@ volatile sig_atomic_t sb_ab_signal;
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	return (double)sb_now_ns() * 1e-9;
 }
 
 /* A family option's value as a number (nr-pages of the window family). */
@@ -102,6 +99,14 @@ static uint32_t rng_next(uint32_t *s)	/* xorshift32 */
 	return *s;
 }
 
+/* iters, that made a trial ns long, scaled to a trial of trial_s; at least 1 */
+static long long scaled(long long iters, double ns, double trial_s)
+{
+	long long n = ns > 0 ? llround((double)iters * trial_s * 1e9 / ns) : iters;
+
+	return n < 1 ? 1 : n;
+}
+
 /* Iterations that make a trial of p about trial_s long, from a warm-up
  * trial of at least trial_s (Google Benchmark's own estimate); the same
  * count for every trial, so trials of a side do the same work. */
@@ -112,9 +117,7 @@ static int calibrate(const struct sb_point *p, double trial_s, long long *iters,
 
 	if (trial(p, 0, trial_s, &t, err, errlen))
 		return -1;
-	*iters = t.ns > 0 ? llround((double)t.iterations * trial_s * 1e9 / t.ns) : t.iterations;
-	if (*iters < 1)
-		*iters = 1;
+	*iters = scaled(t.iterations, t.ns, trial_s);
 	return 0;
 }
 
@@ -125,23 +128,12 @@ static int calibrate(const struct sb_point *p, double trial_s, long long *iters,
  * either count compare alike. */
 #define RETUNE_PAIRS 5
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void retune(long long *iters, const double *ns, double trial_s)
 {
-	double v[RETUNE_PAIRS];
+	double v[RETUNE_PAIRS];	/* sb_median sorts: a copy */
 
 	memcpy(v, ns, sizeof(v));
-	qsort(v, RETUNE_PAIRS, sizeof(v[0]), cmp_dbl);
-	if (v[RETUNE_PAIRS / 2] > 0)
-		*iters = llround((double)*iters * trial_s * 1e9 / v[RETUNE_PAIRS / 2]);
-	if (*iters < 1)
-		*iters = 1;
+	*iters = scaled(*iters, sb_median(v, RETUNE_PAIRS), trial_s);
 }
 
 static bool all_finite(const double *v, int n)
