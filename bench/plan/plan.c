@@ -79,24 +79,26 @@ static char *skip_buf;
 static size_t skip_len;
 static FILE *skip_note;
 
-void sb_plan_say_skipped(void)
+/* The lines kept, said or dropped. */
+static void skipped_end(bool say)
 {
 	if (skip_note)
 		fclose(skip_note);
 	skip_note = NULL;
-	if (skip_buf)
+	if (say && skip_buf)
 		fputs(skip_buf, stderr);
 	free(skip_buf);
 	skip_buf = NULL;
 }
 
+void sb_plan_say_skipped(void)
+{
+	skipped_end(true);
+}
+
 void sb_plan_free(void)
 {
-	if (skip_note)
-		fclose(skip_note);
-	skip_note = NULL;
-	free(skip_buf);
-	skip_buf = NULL;
+	skipped_end(false);
 	sb_bench_clear_all();	/* the benchmarks point at the points */
 	sb_points_clear();
 	while (points) {
@@ -434,29 +436,24 @@ static int add_strategy(struct plan *p, const struct sb_family_driver *drv, cons
 	}
 	memset(variants, 0, sizeof(variants));
 	nv = drv->variants ? drv->variants(name, variants, SB_MAX_VARIANTS) : 0;
-	if (drv->cpu_sets) {
+	for (l = 0; l < nl; l++)
 		for (v = 0; v < (nv ? nv : 1); v++) {
 			struct sb_what w = {
-				.drv = drv, .strategy = name,
+				.drv = drv, .strategy = name, .lock = lk ? lk[l] : NULL,
 				.variant = nv ? &variants[v] : NULL, .brief = limits,
 			};
 
-			p->registered += add_cpu_sets(p, &w);
-		}
-		return 0;
-	}
-	for (l = 0; l < nl; l++)
-		for (v = 0; v < (nv ? nv : 1); v++)
+			/* the driver's own CPU sets, or threads × placements */
+			if (drv->cpu_sets) {
+				p->registered += add_cpu_sets(p, &w);
+				continue;
+			}
 			for (ti = 0; ti < p->nthreads; ti++) {
-				struct sb_what w = {
-					.drv = drv, .strategy = name, .lock = lk ? lk[l] : NULL,
-					.variant = nv ? &variants[v] : NULL,
-				};
-
 				if (add_placements(p, &w, p->threads[ti], err, errlen))
 					return -1;
 				p->registered++;
 			}
+		}
 	return 0;
 }
 
