@@ -211,13 +211,11 @@ static void report_fidelity(sb_state *st, const struct sb_window_run *wr, unsign
 		sb_state_set_label(st, label);
 		return;
 	}
-	if (f.windows == 0 && resets == 0) {
-		sb_state_set_label(st, "fidelity: no window reset in the run (a policy that "
-				   "never resets or too short a run): admit_ratio and stretch unavailable");
-		return;
-	}
 	if (f.windows == 0) {
-		sb_state_set_label(st, "fidelity: no complete window (run longer or shorten "
+		sb_state_set_label(st, resets == 0 ?
+				   "fidelity: no window reset in the run (a policy that never "
+				   "resets or too short a run): admit_ratio and stretch unavailable" :
+				   "fidelity: no complete window (run longer or shorten "
 				   "--interval-ms): admit_ratio and stretch unavailable");
 		return;
 	}
@@ -244,7 +242,7 @@ static void add_timeline(const struct sb_point *pt, const struct sb_window_run *
 	const int n = wr->n;
 	struct sb_window_span *win = calloc(TIMELINE_MAX, sizeof(*win));
 	uint64_t *mp = calloc((size_t)TIMELINE_MAX * (size_t)n, sizeof(*mp)), total = 0;
-	json_t *line, *wj, *mj, *ij;
+	json_t *wj, *mj, *ij;
 	size_t k, nw;
 
 	if (!win || !mp) {
@@ -254,15 +252,6 @@ static void add_timeline(const struct sb_point *pt, const struct sb_window_run *
 		return;
 	}
 	nw = sb_window_timeline(wr, win, mp, TIMELINE_MAX, &total);
-	line = json_object();
-	json_object_set_new(line, "name", json_string(pt->name));
-	json_object_set_new(line, "point", sb_point_to_json(&pt->f));
-	json_object_set_new(line, "interval_ns",
-			    json_integer((json_int_t)llround((double)wr->interval * ns_per_tick)));
-	json_object_set_new(line, "limit", json_integer((json_int_t)limit));
-	json_object_set_new(line, "clock", json_string(clock_name));
-	json_object_set_new(line, "admitted", json_integer((json_int_t)admitted));
-	json_object_set_new(line, "windows_total", json_integer((json_int_t)total));
 	wj = json_array();
 	mj = json_array();
 	ij = json_array();
@@ -279,10 +268,12 @@ static void add_timeline(const struct sb_point *pt, const struct sb_window_run *
 		if (win[k].idle)
 			json_array_append_new(ij, json_integer((json_int_t)k));
 	}
-	json_object_set_new(line, "windows", wj);
-	json_object_set_new(line, "members", mj);
-	json_object_set_new(line, "idle", ij);
-	sb_timeline_add(line);
+	sb_timeline_add(json_pack("{s:s, s:o, s:I, s:I, s:s, s:I, s:I, s:o, s:o, s:o}",
+		"name", pt->name, "point", sb_point_to_json(&pt->f),
+		"interval_ns", (json_int_t)llround((double)wr->interval * ns_per_tick),
+		"limit", (json_int_t)limit, "clock", clock_name,
+		"admitted", (json_int_t)admitted, "windows_total", (json_int_t)total,
+		"windows", wj, "members", mj, "idle", ij));
 	free(win);
 	free(mp);
 }
