@@ -73,18 +73,24 @@ static const struct sb_option calibrate_options[] = {
 
 static const char *const calibrations[] = { "c2c", "uncontended", "flush", NULL };
 
+/* uncontended's ops, in enum unc_op's order */
+static const char *const unc_ops[] = { "cas", "fetch_add", "xchg", "spin", "mutex", "cycles",
+	"jiffies", NULL };
+
 /* Each variant is one parameter: key, value. */
 static int calibrate_variants(const char *strategy, struct sb_params *sets, int max)
 {
 	static const char *const c2c[] = { "op", "store", "op", "cas", NULL };
-	static const char *const unc[] = { "op", "cas", "op", "fetch_add", "op", "xchg", "op",
-		"spin", "op", "mutex", "op", "cycles", "op", "jiffies", NULL };
 	static const char *const flush[] = { "toucher", "none", "toucher", "remote", "transport",
 		"poll", "transport", "signal", NULL };
-	const char *const *v = !strcmp(strategy, "c2c") ? c2c : !strcmp(strategy, "flush") ?
-			       flush : unc;
+	const char *const *v = !strcmp(strategy, "c2c") ? c2c : flush;
 	int n = 0;
 
+	if (!strcmp(strategy, "uncontended")) {
+		for (; n < max && unc_ops[n]; n++)
+			sb_params_set(&sets[n], "op", "%s", unc_ops[n]);
+		return n;
+	}
 	for (; n < max && v[2 * (size_t)n]; n++)
 		sb_params_set(&sets[n], v[2 * (size_t)n], "%s", v[2 * (size_t)n + 1]);
 	return n;
@@ -92,10 +98,9 @@ static int calibrate_variants(const char *strategy, struct sb_params *sets, int 
 
 int sb_calibrate_pairs_mode(const struct sb_topo *t)
 {
+	/* pairs_choices are the parser's three: never -1 */
 	int mode = sb_pairs_mode_parse(pairs_mode);
 
-	if (mode < 0)
-		mode = SB_PAIRS_CLASS;		/* the parser allows only the three */
 	if (mode == SB_PAIRS_ALL && sb_topo_npus(t) > SB_C2C_ALL_MAX)
 		mode = SB_PAIRS_SAMPLE;		/* npus² Google Benchmark points */
 	return mode;
@@ -373,13 +378,11 @@ static uint64_t unc_member_fn(int tid, const struct sb_round *r, void *arg)
 
 static void unc_body(sb_state *st, const struct sb_point *pt, const char *op)
 {
-	static const char *const names[] = { "cas", "fetch_add", "xchg", "spin", "mutex", "cycles",
-		"jiffies", NULL };
 	struct unc_run u = { .op = UNC_CAS };
 	struct sb_drive d;
 	int i;
 
-	for (i = 0; names[i] && strcmp(names[i], op); i++)
+	for (i = 0; unc_ops[i] && strcmp(unc_ops[i], op); i++)
 		;
 	u.op = (enum unc_op)i;
 	u.word = sb_drive_alloc(st, pt, SB_CACHELINE);
