@@ -161,9 +161,9 @@ static int check_opts(const struct sb_opts *o, char *err, size_t errlen)
 			 "--counters-ab" : "--limits");
 		return -1;
 	}
-	for (int i = 1; i < o->gb_argc; i++) {
+	if (o->gb_argc > 1) {
 		snprintf(err, errlen, "--ab runs its own trials (--trial-time, --min-pairs): drop %s",
-			 o->gb_argv[i]);
+			 o->gb_argv[1]);
 		return -1;
 	}
 	return 0;

@@ -21,7 +21,6 @@ extern volatile sig_atomic_t sb_ab_signal;
  * and reports the paired comparisons; the exit status */
 int sb_ab_main(struct sb_opts *o, int argc, char **argv);
 
-
 int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const struct sb_point *pb,
 		  struct sb_ab_cmp *c, struct sb_ab_trial **trials, char *err, size_t errlen);
 
