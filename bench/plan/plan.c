@@ -178,8 +178,9 @@ struct sb_what {
 	bool brief;			/* calibration for the limits: short, once */
 };
 
-static int add_point_as(const struct plan *p, const struct sb_what *w, int threads,
-			const char *placement, const int *cpus, const char *ab)
+/* One point; ab: "none" or "on" for the two of --counters-ab, else NULL. */
+static void add_point_as(const struct plan *p, const struct sb_what *w, int threads,
+			 const char *placement, const int *cpus, const char *ab)
 {
 	const struct sb_family_driver *drv = w->drv;
 	const char *lock = w->lock;
@@ -223,7 +224,7 @@ static int add_point_as(const struct plan *p, const struct sb_what *w, int threa
 	pt->brief = w->brief;
 	sb_points_add(pt->name, f);
 	if (p->o->skip && p->o->skip(pt->name, p->o->skip_arg))
-		return 0;	/* done before (--resume): planned, not registered */
+		return;		/* done before (--resume): planned, not registered */
 	b = sb_bench_register(pt->name, drv->body, pt);
 	sb_bench_use_manual_time(b);
 	/* what other points' limits are computed from runs first, whole, even
@@ -239,7 +240,6 @@ static int add_point_as(const struct plan *p, const struct sb_what *w, int threa
 			sb_bench_min_time(b, SB_BRIEF_MIN_TIME);
 		sb_bench_repetitions(b, 1);
 	}
-	return 0;
 }
 
 /* Once per run: a plan that puts two members on SMT siblings of one core
@@ -262,17 +262,6 @@ static void warn_smt_shared(const struct sb_topo *t, const char *placement, cons
 				 n, cpus[i], cpus[j]);
 			sb_settings_add_warning(msg);	/* printed when a benchmark runs */
 		}
-}
-
-/* One point, or with --counters-ab two: the same benchmark without and
- * with the counters, for the cost of counting as a same-run ratio. */
-static int add_point(const struct plan *p, const struct sb_what *w, int threads,
-		     const char *placement, const int *cpus)
-{
-	if (!p->o->counters_ab)
-		return add_point_as(p, w, threads, placement, cpus, NULL);
-	return add_point_as(p, w, threads, placement, cpus, "none") ||
-	       add_point_as(p, w, threads, placement, cpus, "on");
 }
 
 /* The driver's own CPU sets: one point each, placement list:CPUS. */
@@ -318,7 +307,11 @@ static int add_placements(const struct plan *p, const struct sb_what *w, int thr
 			dup |= memcmp(plans + (size_t)j * threads, cpus, sizeof(int) * threads) == 0;
 		if (dup)
 			continue;
-		add_point(p, w, threads, p->places[i], cpus);
+		/* with --counters-ab two points: the same benchmark without and
+		 * with the counters, for the cost of counting as a same-run ratio */
+		if (p->o->counters_ab)
+			add_point_as(p, w, threads, p->places[i], cpus, "none");
+		add_point_as(p, w, threads, p->places[i], cpus, p->o->counters_ab ? "on" : NULL);
 		warn_smt_shared(p->t, p->places[i], cpus, threads);
 		kept++;
 	}
