@@ -129,8 +129,7 @@ static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy,
 		*sets = calloc(n, sizeof(**sets));
 		for (i = 0; i < n; i++) {
 			(*sets)[i].n = 2;
-			(*sets)[i].cpu[0] = pairs[2 * (size_t)i];
-			(*sets)[i].cpu[1] = pairs[2 * (size_t)i + 1];
+			memcpy((*sets)[i].cpu, &pairs[2 * (size_t)i], sizeof(int) * 2);
 		}
 		free(pairs);
 		return n;

@@ -136,12 +136,10 @@ static void report(sb_state *st, const struct sb_sim *sim, unsigned nresp)
 	};
 
 	SB_COUNTER_ROWS(st, c);
-	if (!nresp) {
-		snprintf(label, sizeof(label), "responder_slowdown: unavailable (no responders: "
-			 "threads:1 with --initiator=own)");
-	} else if (!rep.base_ns || !rep.base_accesses || !rep.mig_ns || !rep.mig_accesses) {
-		snprintf(label, sizeof(label), "responder_slowdown: unavailable (no responder "
-			 "ran in both phases)");
+	if (!nresp || !rep.base_ns || !rep.base_accesses || !rep.mig_ns || !rep.mig_accesses) {
+		snprintf(label, sizeof(label), "responder_slowdown: unavailable (%s)", !nresp ?
+			 "no responders: threads:1 with --initiator=own" :
+			 "no responder ran in both phases");
 	} else {
 		double base = (double)rep.base_accesses * 1e9 / (double)rep.base_ns;
 		double mig = (double)rep.mig_accesses * 1e9 / (double)rep.mig_ns;

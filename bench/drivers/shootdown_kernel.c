@@ -109,8 +109,8 @@ static void kshoot_body(sb_state *st, void *arg)
 		.home = pt->home_node,
 	};
 	size_t size = (size_t)cfg.batch * sb_kshoot_page_size();
-	struct sb_kshoot_result res;
-	struct sb_drive d;
+	struct sb_kshoot_result res = { 0 };
+	struct sb_drive d = { 0 };
 	struct sb_kshoot *k;
 	char err[300], msg[400];
 	int64_t n;
@@ -118,7 +118,6 @@ static void kshoot_body(sb_state *st, void *arg)
 
 	while (strcmp(kshoot_names[cfg.op], pt->strategy))
 		cfg.op++;
-	memset(&res, 0, sizeof(res));
 	if (cfg.op == SB_KSHOOT_MOVE_PAGES) {
 		cfg.target = sb_move_target(pt->topo, cfg.home);
 		if (cfg.target < 0) {
@@ -136,7 +135,6 @@ static void kshoot_body(sb_state *st, void *arg)
 		return;
 	}
 	/* --counters: the team's hooks around every round, reported per page */
-	memset(&d, 0, sizeof(d));
 	d.team = sb_kshoot_team(k);
 	d.n = cfg.threads;
 	d.ops = calloc((size_t)d.n, sizeof(*d.ops));
