@@ -1,32 +1,27 @@
 /* calibrate_bench.c — the machine's limits, measured in the same run as the
- * strategies (run/limits.h records them from the reported runs; window and
- * lock points report limit_ops and of_limit against them):
- *   calibrate/c2c/op:store|op:cas/threads:2/place:list:A+B — two members
- *     pinned on A and B bounce one line: each waits for the other's value,
- *     then writes the next (op:store: spin on loads, then a store-release;
- *     op:cas: spin on compare-and-swap).  One iteration is a batch of
- *     SB_C2C_BATCH round trips, timed: one-way ns = batch time / (2 × round
- *     trips); median, min and max over the batches (a round's first round
- *     trip, which waits for the partner to start, is not timed).  The pairs: every pair, or an O(PUs) sample covering every
- *     relation (machine/pairs.c), per --pairs.
- *   calibrate/uncontended/op:X/threads:1 — one member, one op per call on a
- *     line nobody else touches: cas, fetch_add, xchg, pthread_spin
- *     lock+unlock, pthread_mutex lock+unlock, reading the cycle counter,
- *     reading a shared jiffies-like word.  ns_per_op includes the loop (about
- *     0.3 ns here: compare window/null).
+ * strategies (run/limits.h records them; window and lock points report
+ * limit_ops and of_limit against them):
+ *   calibrate/c2c/op:store|op:cas/threads:2/place:list:A+B — members on A
+ *     and B bounce one line, each waiting for the other's value then writing
+ *     the next (store: spin on loads, store-release; cas: spin on CAS).  An
+ *     iteration is a timed batch of SB_C2C_BATCH round trips: one-way ns =
+ *     batch time / (2 × round trips), median, min and max over batches (a
+ *     round's first round trip waits for the partner: untimed).  Pairs: all,
+ *     or an O(PUs) sample covering every relation (machine/pairs.c), --pairs.
+ *   calibrate/uncontended/op:X/threads:1 — one op per call on a line nobody
+ *     else touches: cas, fetch_add, xchg, pthread_spin and pthread_mutex
+ *     lock+unlock, the cycle counter, a shared jiffies-like word.  ns_per_op
+ *     includes the loop (about 0.3 ns here: compare window/null).
  *   calibrate/flush/toucher:none|remote — one page written (faulted in) then
- *     madvise(MADV_DONTNEED): the real kernel's zap and TLB flush, alone or
- *     with a second thread of the process pinned on another core touching
- *     its own page, so the flush needs a shootdown IPI there.  us_per_call;
- *     the difference between the two is the remote round trip.
- *   calibrate/flush/transport:poll|signal — the simulated machine's
- *     (bench/sim/) flush round trip: the initiator on the first CPU calls
- *     sb_flush_tlb_pages() for one page on one responder pinned on another
- *     core, which runs the shootdown family's default access loop (1024
- *     pages, hot, write ratio 0.5) and takes the request by polling or by
- *     signal.  One op is one request + ack; batches of SB_RTT_BATCH are
- *     timed: us_per_call is the median over batches of batch time / batch,
- *     with min and max (us_per_call_min, us_per_call_max).
+ *     madvise(MADV_DONTNEED): the real zap and TLB flush, alone or with a
+ *     thread pinned on another core touching its own page, so the flush needs
+ *     a shootdown IPI there; the us_per_call difference is the round trip.
+ *   calibrate/flush/transport:poll|signal — the simulated machine's (bench/
+ *     sim/) round trip: sb_flush_tlb_pages() of one page from the first CPU
+ *     to a responder on another core running the shootdown family's default
+ *     access loop (1024 hot pages, write ratio 0.5), polled or signalled.
+ *     One op is a request + ack; us_per_call is the median over batches of
+ *     SB_RTT_BATCH of batch time / batch, with min and max.
  */
 #include "run/run.h"
 
@@ -41,11 +36,10 @@
 #define SB_C2C_BATCH 64			/* round trips per timed sample */
 #define SB_C2C_SAMPLES (1 << 16)	/* samples kept per call */
 #define SB_C2C_ALL_MAX 512		/* PUs: beyond, --pairs=all measures the sample */
-/* Inside run --limits a round of the fixed count stops early once it has
- * run SB_BRIEF_ROUND_NS and at least SB_BRIEF_MIN_SAMPLES timed batches
- * (round trips, madvise calls): on a machine whose vCPUs are descheduled
- * while their partner spins (a loaded VM), 2000 batches of a pair took 1 s
- * where their median says 25 ms; the median and minimum need far fewer.
+/* Inside run --limits a round stops early after SB_BRIEF_ROUND_NS and at
+ * least SB_BRIEF_MIN_SAMPLES timed batches: on a loaded VM (vCPUs
+ * descheduled while their partner spins) 2000 batches of a pair took 1 s
+ * where their median says 25 ms, and median and minimum need far fewer.
  * Google Benchmark's time is then scaled to the count it asked for. */
 #define SB_BRIEF_ROUND_NS 50000000ULL
 #define SB_BRIEF_MIN_SAMPLES 200
@@ -160,22 +154,18 @@ struct c2c_member {
 
 struct c2c_run {
 	uint64_t *line;			/* the bounced line, on the home node */
-	bool cas;
-	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
+	bool cas, brief;		/* brief: a round may end early */
 	uint64_t batches, quota;	/* the round's batches and quota (member 0) */
 	double *samples;		/* one-way ns per batch, member 0 only */
 	double cycles_per_ns;
 	int nsamples;			/* member 0 writes it every batch: not last's line */
-	/* the round's last batch, once member 0 decided; UINT64_MAX: the
-	 * quota's.  Alone on its line: written twice a round, read by member
-	 * 1 after each batch without a transfer */
+	/* the round's last batch (UINT64_MAX: the quota's); alone on its line:
+	 * written twice a round, read by member 1 without a transfer */
 	SB_CACHE_ALIGNED uint64_t last;
 	struct c2c_member m[2];
 };
 
-/* One op = one batch of SB_C2C_BATCH round trips, timed by member 0 (so
- * even a call of one iteration yields a sample); the first round trip of a
- * round is not timed: it waits for the partner to start. */
+/* One op is one batch, timed by member 0: one iteration yields a sample. */
 static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 {
 	struct c2c_run *c = arg;
@@ -238,8 +228,7 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 	return b;
 }
 
-/* Google Benchmark's time for a round of done ops: its time scaled to the
- * quota when it ended early (brief). */
+/* A round's time scaled to the quota when it ended early (brief). */
 static uint64_t brief_scaled(const struct sb_team_result *r, uint64_t done, uint64_t quota)
 {
 	if (!done || done >= quota)
@@ -261,8 +250,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The n samples' median, min and max (divided by unit) as the counters
- * name[0..2], and their count. */
+/* The n samples' median, min and max / unit as name[0..2], and their count. */
 static void report_samples(sb_state *st, double *s, int n, double unit,
 			   const char *const name[3])
 {
@@ -403,7 +391,7 @@ struct flush_run {
 	char *other;			/* the toucher's own page: keeps the mm live there */
 	long pagesz;
 	int failed;			/* errno of a failed madvise */
-	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
+	bool brief;			/* a round may end early */
 	uint64_t calls, quota;		/* the round's calls and quota (member 0) */
 	uint64_t real_ns;		/* the rounds' time, unscaled */
 };
@@ -483,12 +471,11 @@ struct rtt_run {
 	double *samples;		/* ns per round trip, per batch */
 	int nsamples;
 	uint64_t trips;			/* requests sent, over the rounds */
-	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
+	bool brief;			/* a round may end early */
 };
 
-/* Member 0 sends the requests; member 1 is the responder (CPU 0 of the
- * machine), serving until stop.  sb_sim_migrate_begin() starts the
- * responder's round (its untimed no-migration phase included). */
+/* Member 0 sends; member 1 is the machine's CPU 0, serving until stop.
+ * sb_sim_migrate_begin() starts its round (untimed no-migration phase). */
 static uint64_t rtt_member_fn(int tid, const struct sb_round *r, void *arg)
 {
 	static const unsigned long page;	/* page 0: in the hot set */

@@ -30,15 +30,11 @@ struct irq_snap {
 struct kshoot_resp {
 	SB_CACHE_ALIGNED uint64_t ack;	/* last gen this responder touched for */
 	uint64_t preempted;		/* its involuntary context switches, this round */
-	uint64_t switched;		/* its context switches in its last window: from
-					 * its last ack (which precedes the call) to the
-					 * next gen (which follows it); published by the ack */
-	uint64_t switched_final;	/* the same to the round's stop, published by the
-					 * team's release of the results (the last call) */
+	uint64_t switched;		/* context switches from its ack to the next gen */
+	uint64_t switched_final;	/* the same to the round's stop (the last call) */
 };
 
-/* Per-batch, per-responder TLB IPIs: /proc/interrupts held open, read into
- * buffers allocated once (sb_irq_pread). */
+/* Per-batch TLB IPIs: /proc/interrupts held open, buffers allocated once. */
 #define SB_KSHOOT_IRQ_BUF (1 << 18)
 struct kshoot_ipis {
 	int fd;				/* -1: no per-batch count (no row, unreadable) */
@@ -76,8 +72,8 @@ size_t sb_kshoot_page_size(void)
 	return pg > 0 ? (size_t)pg : 4096;
 }
 
-/* Every page of the region once: a write (the page is faulted back in after
- * MADV_DONTNEED) or a read (mprotect: a write to a read-only page faults). */
+/* Every page once: a write (faults it back in after MADV_DONTNEED), or a
+ * read (mprotect: a write to a read-only page faults). */
 static uint64_t touch(const struct sb_kshoot *k)
 {
 	char *p = k->region;
@@ -95,12 +91,10 @@ static uint64_t touch(const struct sb_kshoot *k)
 	return sum;
 }
 
-/* The calling thread's context switches.  Involuntary (preempted): while
- * another task runs on a responder's CPU our mm is not loaded there, and
- * the kernel rightly sends that CPU no shootdown.  With all, the voluntary
- * ones too (asleep: on a migration entry, a fault): either way its CPU left
- * our mm, went lazy or idle, and x86 flushes it at its next switch instead
- * of by IPI. */
+/* The calling thread's context switches: involuntary (preempted: our mm is
+ * not loaded there, rightly no shootdown), with all the voluntary ones too
+ * (asleep on a migration entry, a fault: its CPU went lazy or idle, and x86
+ * flushes it at its next switch instead of by IPI). */
 static uint64_t switches(bool all)
 {
 	struct rusage ru;
@@ -143,8 +137,8 @@ static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 	}
 }
 
-/* Reads every member's TLB IPIs into dst; false (and per-batch counting
- * off for good) when the row is absent or unreadable. */
+/* Every member's TLB IPIs into dst; false, counting off for good, when the
+ * row is absent or unreadable. */
 static bool read_ipis(struct sb_kshoot *k, uint64_t *dst)
 {
 	struct sb_irq_file f = { k->ipi.fd, k->ipi.buf, SB_KSHOOT_IRQ_BUF, k->ipi.col, k->ipi.cnt,
@@ -162,11 +156,8 @@ static bool read_ipis(struct sb_kshoot *k, uint64_t *dst)
 	return false;
 }
 
-/* The last call, per responder: flushed by IPI (its CPU's TLB row moved),
- * else off our mm (it switched during the window that held the call: asleep
- * or preempted, so lazy or running another mm, flushed at its next switch),
- * else missed: on our mm, yet no TLB-row IPI (a flush the row does not
- * count, or none needed). */
+/* The last call, per responder (kshoot.h): by IPI, off the mm, or missed
+ * (a flush the TLB row does not count, or none needed). */
 static void classify(struct sb_kshoot *k, bool final)
 {
 	if (!k->ipi.has_pending)
@@ -214,7 +205,6 @@ static uint64_t count_absent(struct sb_kshoot *k)
 	return absent;
 }
 
-/* One call for the batch, or one per page. */
 static int move_batch(struct sb_kshoot *k)
 {
 	const unsigned b = k->cfg.batch, step = k->cfg.batched ? b : 1;
@@ -232,8 +222,7 @@ static int move_batch(struct sb_kshoot *k)
 	return 0;
 }
 
-/* Step 3, the timed calls: one for the batch, or one per page.  Returns 0
- * or the errno of the failed call. */
+/* Step 3, the timed calls: 0 or the failed call's errno. */
 static int invalidate(struct sb_kshoot *k)
 {
 	const size_t len = (size_t)k->cfg.batch * k->pg, pg = k->cfg.batched ? len : k->pg;
@@ -344,8 +333,8 @@ static int prepare_region(struct sb_kshoot *k, char *err, size_t errlen)
 	return 0;
 }
 
-/* Per-batch IPI counting: on where /proc/interrupts opens (the row is
- * checked at the first read).  Nonzero only when out of memory. */
+/* Per-batch IPI counting, on where /proc/interrupts opens (the row is
+ * checked at the first read); nonzero only when out of memory. */
 static int ipis_open(struct kshoot_ipis *p, int threads)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -398,25 +387,20 @@ struct sb_kshoot *sb_kshoot_open(const struct sb_kshoot_cfg *cfg, void *region, 
 	k->pages = calloc(cfg->batch, sizeof(*k->pages));
 	k->nodes = calloc(cfg->batch, sizeof(*k->nodes));
 	k->status = calloc(cfg->batch, sizeof(*k->status));
-	if (posix_memalign((void **)&k->resp, SB_CACHELINE, sizeof(*k->resp) * cfg->threads))
-		k->resp = NULL;
-	if (cfg->cpus) {
-		k->cpus = malloc(sizeof(int) * cfg->threads);
-		if (k->cpus)
-			memcpy(k->cpus, cfg->cpus, sizeof(int) * cfg->threads);
-	}
+	/* a whole number of lines: SB_CACHE_ALIGNED */
+	k->resp = aligned_alloc(SB_CACHELINE, sizeof(*k->resp) * cfg->threads);
+	k->cpus = cfg->cpus ? malloc(sizeof(int) * cfg->threads) : NULL;
+	k->ipi.fd = -1;
 	if (!k->vec || !k->pages || !k->nodes || !k->status || !k->resp ||
-	    (cfg->cpus && !k->cpus)) {
+	    (cfg->cpus && !k->cpus) ||
+	    (k->cpus && cfg->threads > 1 && ipis_open(&k->ipi, cfg->threads))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	memset(k->resp, 0, sizeof(*k->resp) * cfg->threads);
+	if (k->cpus)
+		memcpy(k->cpus, cfg->cpus, sizeof(int) * cfg->threads);
 	k->cfg.cpus = k->cpus;
-	k->ipi.fd = -1;
-	if (k->cpus && cfg->threads > 1 && ipis_open(&k->ipi, cfg->threads)) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
 	if (prepare_region(k, err, errlen))
 		goto fail;
 	k->team = sb_team_create(cfg->threads, k->cpus, kshoot_member, k, err, errlen);
