@@ -1,7 +1,6 @@
-/* ab_pairs.c — the trials of one paired comparison (ab/ab.h): each one
- * Google Benchmark run of one point (gbench.h's trials), in pairs whose
- * order is drawn at random, and the statistics of stats/paired.h after
- * every pair once --min-pairs are done (docs/precision.md). */
+/* ab_pairs.c — one paired comparison's trials (ab/ab.h): each one Google
+ * Benchmark run of a point, in pairs of random order, with stats/paired.h
+ * after every pair once --min-pairs are done (docs/precision.md). */
 #include "ab/ab.h"
 #include "core/util.h"
 #include "stats/stats.h"
@@ -107,9 +106,8 @@ static long long scaled(long long iters, double ns, double trial_s)
 	return n < 1 ? 1 : n;
 }
 
-/* Iterations that make a trial of p about trial_s long, from a warm-up
- * trial of at least trial_s (Google Benchmark's own estimate); the same
- * count for every trial, so trials of a side do the same work. */
+/* Iterations for a trial of p of about trial_s, from a warm-up trial of at
+ * least trial_s; the same for every trial, so a side's trials do equal work. */
 static int calibrate(const struct sb_point *p, double trial_s, long long *iters, char *err,
 		     size_t errlen)
 {
@@ -121,11 +119,9 @@ static int calibrate(const struct sb_point *p, double trial_s, long long *iters,
 	return 0;
 }
 
-/* One warm-up trial may be far from typical (issue 19: a trial can run
- * twice as fast as the next): after the first RETUNE_PAIRS pairs each
- * side's count is set once more, from the median length of its trials,
- * so that trials last about trial_s.  Ratios are of rates, so pairs of
- * either count compare alike. */
+/* A warm-up trial may be atypical (issue 19: twice as fast as the next):
+ * after RETUNE_PAIRS pairs each side's count is set once more from its
+ * trials' median length.  Ratios are of rates: either count compares alike. */
 #define RETUNE_PAIRS 5
 
 static void retune(long long *iters, const double *ns, double trial_s)

@@ -1,13 +1,8 @@
-/* shootdown_kernel.c — the real kernel's TLB shootdowns, next to the
- * simulated machine of the same family:
- *   shootdown/kernel-madvise/<immediate|batched>/batch:B/threads:N/place:P
- *   shootdown/kernel-mprotect/…, shootdown/kernel-move_pages/…
- * Member 0 invalidates (or migrates) a batch of B pages that members
- * 1..N-1 hold in their TLBs, with one call per page (immediate) or one call
- * per batch (batched); one op is one page.  The engine and its handshake
- * are in kshoot.h.  Google Benchmark's time is the initiator's time inside
- * the calls, per page; real IPIs come from the TLB and CAL rows of
- * /proc/interrupts read around each round. */
+/* shootdown_kernel.c — the real kernel's TLB shootdowns, beside the
+ * simulated machine: shootdown/kernel-madvise/<immediate|batched>/batch:B/
+ * threads:N/place:P, kernel-mprotect/…, kernel-move_pages/… (the engine:
+ * kshoot.h).  Google Benchmark's time is the initiator's inside the calls,
+ * per page; IPIs come from /proc/interrupts' TLB and CAL rows around rounds. */
 #include "run/limits.h"
 #include "drivers/drivers.h"
 
@@ -58,8 +53,7 @@ static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoo
 		   unsigned batch)
 {
 	const double pages = (double)r->pages;
-	/* how each responder was flushed per call (kshoot.h): by IPI, or not
-	 * at all because it was off the mm; missed = neither, on the mm */
+	/* per call, each responder by IPI, off the mm, or missed (kshoot.h) */
 	const double rb = (double)(r->resp_by_ipi + r->resp_off_mm + r->resp_missed);
 	const struct sb_counter_row c[] = {
 		{ "us_per_page", (double)r->timed_ns * 1e-3 / pages },
@@ -71,8 +65,8 @@ static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoo
 		  (double)r->irq_all[SB_IRQ_TLB] / pages },
 		{ r->has_irq[SB_IRQ_CAL] ? "cal_irqs_per_page" : NULL,
 		  (double)r->irq[SB_IRQ_CAL] / pages },
-		/* the seed's User / System / Elapsed table: the whole process (the
-		 * initiator's calls and spins, the responders' faults and spins) */
+		/* the seed's User / System / Elapsed: the whole process's calls,
+		 * faults and spins */
 		{ "user_s", (double)r->user_ns * 1e-9 },
 		{ "sys_s", (double)r->sys_ns * 1e-9 },
 		{ "elapsed_s", (double)r->elapsed_ns * 1e-9 },
@@ -131,8 +125,7 @@ static void kshoot_body(sb_state *st, void *arg)
 	k = sb_kshoot_open(&cfg, region, err, sizeof(err));
 	if (!k) {
 		sb_state_skip_with_error(st, err);
-		sb_drive_free(pt, region, size);
-		return;
+		goto out;
 	}
 	/* --counters: the team's hooks around every round, reported per page */
 	d.team = sb_kshoot_team(k);
@@ -145,7 +138,8 @@ static void kshoot_body(sb_state *st, void *arg)
 		sb_kshoot_round(k, (uint64_t)n, &res);
 		if (res.err) {
 			snprintf(msg, sizeof(msg), "%s failed: %s",
-				 kshoot_names[cfg.op] + strlen("kernel-"), cfg.op == SB_KSHOOT_MOVE_PAGES ? sb_move_pages_strerror(res.err) :
+				 kshoot_names[cfg.op] + strlen("kernel-"),
+				 cfg.op == SB_KSHOOT_MOVE_PAGES ? sb_move_pages_strerror(res.err) :
 				 strerror(res.err));
 			sb_state_skip_with_error(st, msg);
 			break;
@@ -170,11 +164,12 @@ static void kshoot_body(sb_state *st, void *arg)
 		else
 			report(st, &res, cfg.op, cfg.batch);
 	}
-	/* only the counters: elapsed 0 leaves out ops_per_s and the fairness
-	 * figures (responders have no quota); cnt:NAME/op is per page */
+	/* counters only: elapsed 0 leaves out ops_per_s and fairness (responders
+	 * have no quota); cnt:NAME/op is per page */
 	d.elapsed_ns = 0;
 	d.total_ops = res.pages;
 	sb_drive_report(st, &d);
+out:
 	sb_kshoot_close(k);
 	sb_drive_free(pt, region, size);
 }

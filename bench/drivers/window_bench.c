@@ -1,14 +1,12 @@
-/* window_bench.c — the window/<policy>[/lock:L][/mode:fidelity]/threads:N/
- * place:P benchmark: every member calls the policy's update() in its own
- * timed loop against one shared window on the home node.  Clocks: the cycle
- * counter scaled to ns (default; read once per chunk when nothing else is
- * asked, like a coarse jiffies), a ticker thread's jiffies word
- * (--clock=jiffies), or a virtual jiffies word member 0 advances every
- * --tick-calls of its calls (--clock=calls: ticks follow work done, not a
- * sleeping thread's wake-ups).  Workload model: --migrate-ns after each
- * admitted call, --fault-ns after every call; the update's own cost per
- * call (update_ns) is sampled apart from that work.  Fidelity mode logs every admitted call and
- * reset per member and merges the logs after the run. */
+/* window_bench.c — window/<policy>[/lock:L][/mode:fidelity]/threads:N/place:P:
+ * every member calls the policy's update() in its own timed loop on one
+ * shared window on the home node.  Clocks: the cycle counter in ns (default;
+ * read once per chunk when nothing else is asked, like a coarse jiffies), a
+ * ticker thread's jiffies (--clock=jiffies), or jiffies member 0 advances
+ * every --tick-calls calls (--clock=calls: ticks follow work, not a sleeping
+ * thread's wake-ups).  Model: --migrate-ns after each admitted call,
+ * --fault-ns after every call; update_ns is sampled apart from that work.
+ * Fidelity mode logs every admitted call and reset per member, merged after. */
 #include "results/results.h"
 #include "run/limits.h"
 #include "run/run.h"
@@ -21,8 +19,8 @@
 #include "core/ticker.h"
 #include <stratbench/window.h>
 
-/* Options (kernel defaults): migrate_interval_millisecs, ratelimit_pages of
- * 4 KiB pages, one small page per call, racy accounting, HZ=1000. */
+/* Options (kernel defaults): migrate_interval_millisecs, ratelimit_pages
+ * (4 KiB pages), one small page per call, racy accounting, HZ=1000. */
 static double interval_ms = 100;
 static unsigned long limit = 32768;
 static unsigned long nr_pages = 1;
@@ -130,9 +128,8 @@ static void window_params(struct sb_params *p)
 	}
 }
 
-/* --mode=fidelity|both: fidelity runs are a variant, so one run can hold
- * both (names: .../mode:fidelity/threads:N/...); throughput keeps the plain
- * name. */
+/* --mode=fidelity|both: fidelity is a variant (.../mode:fidelity/threads:N/...)
+ * so one run holds both; throughput keeps the plain name. */
 static int window_variants(const char *strategy, struct sb_params *sets, int max)
 {
 	(void)strategy;
@@ -200,10 +197,9 @@ static void report_fidelity(sb_state *st, const struct sb_window_run *wr, unsign
 	sb_state_counter(st, "windows", (double)f.windows, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "idle_windows", (double)f.idle_windows, SB_COUNTER_DEFAULT);
 	if (f.windows == 0 && f.idle_windows) {
-		/* every window closed a whole interval late: members or the
-		 * jiffies ticker descheduled for longer than the interval.  No
-		 * "; " (the console's note splits parts there) and no comma
-		 * (results.csv is read with awk -F, too) in a label's text */
+		/* every window closed an interval late: members or ticker
+		 * descheduled that long.  No "; " (the console's note splits
+		 * there) nor comma (results.csv is read with awk -F,) in a label */
 		snprintf(label, sizeof(label), "fidelity: all %llu windows idle (each closed "
 			 "an interval or more late as the members or the ticker were "
 			 "descheduled: lengthen --interval-ms): admit_ratio and stretch unavailable",
@@ -231,9 +227,9 @@ static void report_fidelity(sb_state *st, const struct sb_window_run *wr, unsign
 	}
 }
 
-/* windows.jsonl (results/timeline.c): the first TIMELINE_MAX windows of the
- * run as [start_ns, end_ns, pages] from the first window's start, pages per
- * member, the idle ones' indices (docs/window.md "Fidelity mode"). */
+/* windows.jsonl (results/timeline.c): the first TIMELINE_MAX windows as
+ * [start_ns, end_ns, pages] from the first window's start, pages per member,
+ * the idle ones' indices (docs/window.md "Fidelity mode"). */
 #define TIMELINE_MAX	200
 
 static void add_timeline(const struct sb_point *pt, const struct sb_window_run *wr,
@@ -304,8 +300,8 @@ static void window_report_fidelity(sb_state *st, const struct sb_point *pt,
 	free(logs);
 }
 
-/* Counter ticks of an empty pair of sb_read_cycles(): the median of 101
- * pairs, taken once per process and subtracted from every sampled call. */
+/* Ticks of an empty sb_read_cycles() pair: the median of 101, once per
+ * process, subtracted from every sampled call. */
 static double read_pair_ticks(void)
 {
 	static double pair = -1;
@@ -322,10 +318,9 @@ static double read_pair_ticks(void)
 	return pair;
 }
 
-/* update_ns (and update_cycles where sb_read_cycles() is a hardware
- * counter): the mean time inside update() over the sampled calls, less an
- * empty pair of reads; the fault and copy work are outside the timed span.
- * A mean below the pair's own cost is no measurement: said, not 0. */
+/* update_ns (update_cycles with a hardware counter): the mean time inside
+ * update() over the sampled calls (fault and copy work outside), less an
+ * empty pair of reads; a mean below that is no measurement: said, not 0. */
 static void report_update_cost(sb_state *st, uint64_t ticks, uint64_t samples)
 {
 	double per = (double)ticks / (double)samples - read_pair_ticks();
@@ -364,10 +359,9 @@ static void window_report(sb_state *st, const struct sb_point *pt, const struct 
 	if (!d->total_ops || !d->elapsed_ns)
 		return;
 	sb_state_counter(st, "resets", (double)sum.resets, SB_COUNTER_DEFAULT);
-	/* 1 when every window is reset once; > 1: repeated resets
-	 * (spinlock's unlocked re-check); < 1: stretched windows */
-	/* with the calls clock, in virtual time: the ticks member
-	 * 0's calls made (at least one, or no window ended) */
+	/* 1: every window reset once; > 1: repeated resets (spinlock's
+	 * unlocked re-check); < 1: stretched.  The calls clock: in the ticks
+	 * member 0's calls made (at least one, or no window ended) */
 	sb_state_counter(st, "resets_per_interval", calls_clock() ?
 			 (double)sum.resets * (double)w->interval /
 			 (double)(end - run->t0 ? end - run->t0 : 1) :
@@ -390,8 +384,8 @@ static void window_report(sb_state *st, const struct sb_point *pt, const struct 
 		window_report_fidelity(st, pt, run, w, &sum, end);
 }
 
-/* The jiffies word members read, if the clock has one: member 0's calls
- * clock, or a ticker thread's; 0, or -1 said to the state. */
+/* The jiffies word members read, if any: the calls clock, or a ticker's;
+ * 0, or -1 said to the state. */
 static int window_clock_start(sb_state *st, struct window_run *run)
 {
 	if (calls_clock()) {
