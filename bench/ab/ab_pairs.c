@@ -206,11 +206,8 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 
 		if (sb_ab_signal)
 			break;
-		if (SB_GROW(t, cap, c->pairs + 1)) {
-			snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
-			rc = -1;
-			goto out;
-		}
+		if (SB_GROW(t, cap, c->pairs + 1))
+			goto oom;
 		x = &t[c->pairs];
 		x->b_first = rng_next(&seed) & 1;
 		for (int k = 0; k < 2; k++) {
@@ -240,11 +237,8 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 			}
 			continue;
 		}
-		if (!resize(&a, cap) || !resize(&b, cap)) {
-			snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
-			rc = -1;
-			goto out;
-		}
+		if (!resize(&a, cap) || !resize(&b, cap))
+			goto oom;
 		summarize(c, t, c->pairs, a, b);
 		progress(c, o->quiet);
 		if (!(o->precision > 0)) {
@@ -270,4 +264,8 @@ out:
 	free(b);
 	*tp = t;
 	return rc;
+oom:
+	snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
+	rc = -1;
+	goto out;
 }

@@ -206,9 +206,8 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 			if (c->nsamples < SB_C2C_SAMPLES)
 				c->samples[c->nsamples++] = (double)(t1 - t0) /
 					(2.0 * (SB_C2C_BATCH - (b == 0)) * c->cycles_per_ns);
-			/* brief and long enough: one more batch, which member 1
-			 * finishes only after this store (its acquire of that
-			 * batch's writes), then both stop */
+			/* brief, long enough: one more batch, which member 1 ends
+			 * after this store (its acquire of the batch), then stop */
 			if (brief && b + 1 >= SB_BRIEF_MIN_SAMPLES && b + 1 < q && t1 > deadline &&
 			    __atomic_load_n(&c->last, __ATOMIC_RELAXED) == UINT64_MAX)
 				__atomic_store_n(&c->last, b + 1, __ATOMIC_RELAXED);

@@ -1,6 +1,4 @@
-/* kshoot.c — the real-kernel shootdown engine (kshoot.h): a gen/ack
- * handshake that puts every page in the responders' TLBs, then timed
- * madvise / mprotect / move_pages calls by the initiator. */
+/* kshoot.c — the real-kernel shootdown engine (kshoot.h). */
 #include "drivers/kshoot.h"
 
 #include <errno.h>
@@ -352,18 +350,6 @@ static int ipis_open(struct kshoot_ipis *p, int threads)
 	return 0;
 }
 
-static void ipis_close(struct kshoot_ipis *p)
-{
-	if (p->fd >= 0)
-		close(p->fd);
-	free(p->buf);
-	free(p->col);
-	free(p->cnt);
-	free(p->before);
-	free(p->after);
-	free(p->pending);
-}
-
 struct sb_kshoot *sb_kshoot_open(const struct sb_kshoot_cfg *cfg, void *region, char *err,
 				 size_t errlen)
 {
@@ -425,21 +411,6 @@ static void irq_snap_read(const struct sb_kshoot *k, struct irq_snap *s, char *e
 					  &s->team[row], &s->all[row], err, errlen);
 }
 
-static void irq_deltas(const struct irq_snap *a, const struct irq_snap *b,
-		       struct sb_kshoot_result *res)
-{
-	for (int row = 0; row < SB_IRQ_NROWS; row++) {
-		bool has = a->has[row] == 1 && b->has[row] == 1;
-
-		/* a row counts only if every round had it */
-		res->has_irq[row] = has && (res->rounds == 0 || res->has_irq[row]);
-		if (!has)
-			continue;
-		res->irq[row] += b->team[row] - a->team[row];
-		res->irq_all[row] += b->all[row] - a->all[row];
-	}
-}
-
 void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_result *res)
 {
 	struct sb_team_result tr;
@@ -458,10 +429,18 @@ void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_resul
 	classify(k, true);	/* the round's last call: the responders' final windows */
 	getrusage(RUSAGE_SELF, &ru1);
 	irq_snap_read(k, &after, err, sizeof(err));
-	if (before.has[SB_IRQ_TLB] < 0 || after.has[SB_IRQ_TLB] < 0 ||
-	    before.has[SB_IRQ_CAL] < 0 || after.has[SB_IRQ_CAL] < 0)
-		snprintf(res->irq_err, sizeof(res->irq_err), "%s", err);
-	irq_deltas(&before, &after, res);
+	for (i = 0; i < SB_IRQ_NROWS; i++) {
+		bool has = before.has[i] == 1 && after.has[i] == 1;
+
+		if (before.has[i] < 0 || after.has[i] < 0)
+			snprintf(res->irq_err, sizeof(res->irq_err), "%s", err);
+		/* a row counts only if every round had it */
+		res->has_irq[i] = has && (res->rounds == 0 || res->has_irq[i]);
+		if (has) {
+			res->irq[i] += after.team[i] - before.team[i];
+			res->irq_all[i] += after.all[i] - before.all[i];
+		}
+	}
 	res->user_ns += tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime);
 	res->sys_ns += tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
 	res->pages += tr.ops[0];
@@ -489,7 +468,14 @@ void sb_kshoot_close(struct sb_kshoot *k)
 	if (!k)
 		return;
 	sb_team_destroy(k->team);
-	ipis_close(&k->ipi);
+	if (k->ipi.fd >= 0)
+		close(k->ipi.fd);
+	free(k->ipi.buf);
+	free(k->ipi.col);
+	free(k->ipi.cnt);
+	free(k->ipi.before);
+	free(k->ipi.after);
+	free(k->ipi.pending);
 	free(k->vec);
 	free(k->pages);
 	free(k->nodes);

@@ -44,9 +44,8 @@ static int kshoot_variants(const char *strategy, struct sb_params *sets, int max
 static const char *kshoot_unavailable(const char *strategy, const struct sb_topo *t, char *buf,
 				      size_t len)
 {
-	if (strcmp(strategy, "kernel-move_pages"))
-		return NULL;
-	return sb_move_pages_unavailable(t, buf, len);
+	return strcmp(strategy, "kernel-move_pages") ? NULL :
+						       sb_move_pages_unavailable(t, buf, len);
 }
 
 static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoot_op op,

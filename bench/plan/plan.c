@@ -72,9 +72,8 @@ static void free_list(char **v)
 	free(v);
 }
 
-/* The strategies this machine cannot run, one line each: kept until
- * sb_plan_say_skipped(), so that a usage error found after planning is the
- * only line printed. */
+/* The strategies this machine cannot run, a line each, kept until
+ * sb_plan_say_skipped(): a usage error found later is the only line. */
 static char *skip_buf;
 static size_t skip_len;
 static FILE *skip_note;
@@ -123,10 +122,9 @@ static bool in_list(char **v, int n, const char *s)
 	return false;
 }
 
-/* Splits a comma list into a NULL-terminated array of fresh strings,
- * dropping repeats (a name twice would register the benchmark twice).
- * With cpu_lists, a part that starts with a digit continues the preceding
- * list:CPUS, whose hwloc syntax has commas of its own (list:0-3,8). */
+/* A comma list as a NULL-terminated array of fresh strings, less repeats
+ * (which would register a benchmark twice).  cpu_lists: a part starting
+ * with a digit continues the list:CPUS before it (hwloc's list:0-3,8). */
 static char **split_list(const char *s, int *n, bool cpu_lists)
 {
 	char *dup = strdup(s), *save = NULL, *tok;
@@ -227,9 +225,8 @@ static void add_point_as(const struct plan *p, const struct sb_what *w, int thre
 		return;		/* done before (--resume): planned, not registered */
 	b = sb_bench_register(pt->name, drv->body, pt);
 	sb_bench_use_manual_time(b);
-	/* what other points' limits are computed from runs first, whole, even
-	 * under random interleaving (run/limits.h): the calibration, then the
-	 * 1-thread points (scaling references), then the rest */
+	/* what others' limits come from runs first, whole, even interleaved
+	 * (run/limits.h): calibration, 1-thread points (scaling), the rest */
 	sb_bench_stage(b, !strcmp(drv->family, "calibrate") ? 0 : threads == 1 ? 1 : 2);
 	if (w->brief) {		/* seconds in all, whatever the strategies' flags */
 		int64_t n = drv->brief_iterations ? drv->brief_iterations(w->strategy) : 0;
@@ -284,9 +281,8 @@ static int add_cpu_sets(const struct plan *p, const struct sb_what *w)
 	return n;
 }
 
-/* The placements to run for one thread count.  "auto" keeps only those that
- * put threads on distinct CPU sets here (on a 1-package, no-SMT machine
- * compact, cores and scatter coincide). */
+/* The placements for one thread count; "auto" keeps those with distinct
+ * CPU sets here (compact, cores and scatter coincide on 1 package, no SMT). */
 static int add_placements(const struct plan *p, const struct sb_what *w, int threads, char *err,
 			  size_t errlen)
 {
