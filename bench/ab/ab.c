@@ -275,8 +275,7 @@ struct ab_plan {
 	int n;
 };
 
-/* One pair of sides' comparisons: one per A point's threads and placement,
- * in the options' order. */
+/* A pair of sides' comparisons: one per A point's threads and placement, in order. */
 static int plan_spec(struct ab_plan *pl, int s, char *err, size_t errlen)
 {
 	const struct side *sa = &pl->sides[pl->specs[s].a], *sb = &pl->sides[pl->specs[s].b];
@@ -319,8 +318,7 @@ static int plan_spec(struct ab_plan *pl, int s, char *err, size_t errlen)
 	return 0;
 }
 
-/* All but Google Benchmark's flags checked, every side planned: 0, or -1
- * with err (a usage error). */
+/* All but Google Benchmark's flags checked, every side planned: 0, or -1 (usage error). */
 static int plan_all(const struct sb_opts *o, struct sb_counters_spec **cnt, struct sb_topo **t,
 		    struct ab_plan *pl, char *err, size_t errlen)
 {
@@ -340,8 +338,7 @@ static int plan_all(const struct sb_opts *o, struct sb_counters_spec **cnt, stru
 	return 0;
 }
 
-/* Comparison i: two lines on stdout, its object in cmps; 0, or -1 after a
- * failed trial (said on stderr). */
+/* Comparison i: two lines out, its object in cmps; 0, or -1 after a failed trial (said). */
 static int run_one(const struct sb_opts *o, const struct ab_plan *pl, int i, json_t *cmps)
 {
 	const struct plan_cmp *p = &pl->cmp[i];

@@ -501,8 +501,7 @@ static uint64_t rtt_member_fn(int tid, const struct sb_round *r, void *arg)
 	return n;
 }
 
-/* Google Benchmark's time for a round: from the first request to the last
- * ack, scaled to the quota (a round sends whole batches). */
+/* A round's time: first request to last ack, scaled to the quota (whole batches). */
 static uint64_t rtt_round_ns(const struct sb_team_result *r, void *arg)
 {
 	const struct sb_shootdown *sd = ((const struct rtt_run *)arg)->sd;

@@ -135,8 +135,7 @@ static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 	}
 }
 
-/* Every member's TLB IPIs into dst; false, counting off for good, when the
- * row is absent or unreadable. */
+/* Every member's TLB IPIs into dst; false (counting off) when the row is unreadable. */
 static bool read_ipis(struct sb_kshoot *k, uint64_t *dst)
 {
 	struct sb_irq_file f = { k->ipi.fd, k->ipi.buf, SB_KSHOOT_IRQ_BUF, k->ipi.col, k->ipi.cnt,
@@ -296,8 +295,7 @@ static uint64_t kshoot_member(int tid, const struct sb_round *r, void *arg)
 	return tid ? respond(arg, tid, r) : initiate(arg, r);
 }
 
-/* Small pages only (a THP would be split by the first one-page call), all
- * present, and for move_pages all on the home node. */
+/* Small pages (a one-page call would split a THP), all present; move_pages: at home. */
 static int prepare_region(struct sb_kshoot *k, char *err, size_t errlen)
 {
 	const size_t len = (size_t)k->cfg.batch * k->pg;
@@ -331,8 +329,7 @@ static int prepare_region(struct sb_kshoot *k, char *err, size_t errlen)
 	return 0;
 }
 
-/* Per-batch IPI counting, on where /proc/interrupts opens (the row is
- * checked at the first read); nonzero only when out of memory. */
+/* Per-batch IPIs, on where /proc/interrupts opens (row checked at first read); -1: oom. */
 static int ipis_open(struct kshoot_ipis *p, int threads)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);

@@ -157,8 +157,7 @@ static void report(sb_state *st, const struct sb_sim *sim, unsigned nresp)
 	}
 	if (*label)
 		sb_state_set_label(st, label);
-	/* the migrating time per request (one per CPU per flush) against the
-	 * calibrated round trip of this transport */
+	/* time per request (one per CPU per flush) against this transport's round trip */
 	sb_flush_rtt_report(st, strcmp(ipi, "signal") ? "flush:poll" : "flush:signal",
 			    rep.acks ? (double)rep.migrate_ns / (double)rep.acks : 0);
 }

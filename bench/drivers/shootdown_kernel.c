@@ -64,8 +64,7 @@ static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoo
 		  (double)r->irq_all[SB_IRQ_TLB] / pages },
 		{ r->has_irq[SB_IRQ_CAL] ? "cal_irqs_per_page" : NULL,
 		  (double)r->irq[SB_IRQ_CAL] / pages },
-		/* the seed's User / System / Elapsed: the whole process's calls,
-		 * faults and spins */
+		/* the seed's User / System / Elapsed: the whole process's calls, faults, spins */
 		{ "user_s", (double)r->user_ns * 1e-9 },
 		{ "sys_s", (double)r->sys_ns * 1e-9 },
 		{ "elapsed_s", (double)r->elapsed_ns * 1e-9 },

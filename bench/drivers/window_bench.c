@@ -128,8 +128,7 @@ static void window_params(struct sb_params *p)
 	}
 }
 
-/* --mode=fidelity|both: fidelity is a variant (.../mode:fidelity/threads:N/...)
- * so one run holds both; throughput keeps the plain name. */
+/* --mode=fidelity|both: fidelity is a variant, so one run holds both; throughput: plain name. */
 static int window_variants(const char *strategy, struct sb_params *sets, int max)
 {
 	(void)strategy;
@@ -384,8 +383,7 @@ static void window_report(sb_state *st, const struct sb_point *pt, const struct 
 		window_report_fidelity(st, pt, run, w, &sum, end);
 }
 
-/* The jiffies word members read, if any: the calls clock, or a ticker's;
- * 0, or -1 said to the state. */
+/* The jiffies word members read (calls clock or ticker), if any; 0, or -1 said to st. */
 static int window_clock_start(sb_state *st, struct window_run *run)
 {
 	if (calls_clock()) {

@@ -1,5 +1,4 @@
-/* plan.c — expand run options into plan points and register each one as a
- * Google Benchmark: families × strategies [× locks] × threads × placements. */
+/* plan.c — the run options into points, each registered as a Google Benchmark. */
 #include "plan/plan.h"
 #include "results/settings.h"
 
