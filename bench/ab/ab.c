@@ -28,10 +28,6 @@ struct side {
 	const struct sb_point *first, *stop;	/* its points: first .. before stop */
 };
 
-struct pairspec {
-	int a, b;			/* sides */
-};
-
 static void on_signal(int sig)
 {
 	sb_ab_signal = sig;
@@ -78,7 +74,7 @@ bad:
 }
 
 /* --ab's text into sides (repeats shared) and pairs. */
-static int parse_ab(const char *ab, struct side *sides, int *nsides, struct pairspec *pairs,
+static int parse_ab(const char *ab, struct side *sides, int *nsides, int (*pairs)[2],
 		    int *npairs, char *err, size_t errlen)
 {
 	const char *p = ab;
@@ -121,8 +117,7 @@ static int parse_ab(const char *ab, struct side *sides, int *nsides, struct pair
 			snprintf(err, errlen, "--ab names more than %d comparisons", AB_MAX_CMPS);
 			return -1;
 		}
-		pairs[*npairs].a = idx[0];
-		pairs[(*npairs)++].b = idx[1];
+		memcpy(pairs[(*npairs)++], idx, sizeof(idx));
 		p += n;
 		if (*p && !*++p) {
 			snprintf(err, errlen, "bad value in '--ab=%s': a trailing ';'", ab);
@@ -269,7 +264,7 @@ struct plan_cmp {
 /* What --ab asks for: the sides, the pairs of sides, the comparisons. */
 struct ab_plan {
 	struct side sides[AB_MAX_SIDES];
-	struct pairspec specs[AB_MAX_CMPS];
+	int specs[AB_MAX_CMPS][2];	/* sides A, B */
 	int nsides, nspecs;
 	struct plan_cmp cmp[AB_MAX_CMPS * 16];
 	int n;
@@ -278,7 +273,7 @@ struct ab_plan {
 /* A pair of sides' comparisons: one per A point's threads and placement, in order. */
 static int plan_spec(struct ab_plan *pl, int s, char *err, size_t errlen)
 {
-	const struct side *sa = &pl->sides[pl->specs[s].a], *sb = &pl->sides[pl->specs[s].b];
+	const struct side *sa = &pl->sides[pl->specs[s][0]], *sb = &pl->sides[pl->specs[s][1]];
 	int first = pl->n;
 
 	for (const struct sb_point *p = sa->first; p && p != sa->stop; p = p->next) {
@@ -347,8 +342,8 @@ static int run_one(const struct sb_opts *o, const struct ab_plan *pl, int i, jso
 	char line[1024], err[4096];
 	int rc;
 
-	snprintf(c.a_spec, sizeof(c.a_spec), "%s", pl->sides[pl->specs[p->pair].a].spec);
-	snprintf(c.b_spec, sizeof(c.b_spec), "%s", pl->sides[pl->specs[p->pair].b].spec);
+	snprintf(c.a_spec, sizeof(c.a_spec), "%s", pl->sides[pl->specs[p->pair][0]].spec);
+	snprintf(c.b_spec, sizeof(c.b_spec), "%s", pl->sides[pl->specs[p->pair][1]].spec);
 	snprintf(c.a_name, sizeof(c.a_name), "%s", p->a->name);
 	snprintf(c.b_name, sizeof(c.b_name), "%s", p->b->name);
 	c.a = p->a->f;

@@ -82,8 +82,7 @@ static int trial(const struct sb_point *p, long long iterations, double min_time
 		return -1;
 	}
 	t->v[0] = t->ops;
-	/* every call that is not limited admits nr-pages pages
-	 * (sb_window_account): admitted pages/s without another counter */
+	/* a call not limited admits nr-pages pages (sb_window_account): no other counter */
 	t->v[1] = strcmp(p->f.family, "window") || !isfinite(t->limited) ? NAN :
 		  t->ops * (1 - t->limited) * family_option("window", "nr-pages", 1);
 	t->ns = t->real_ns * (double)t->iterations;
@@ -106,8 +105,7 @@ static long long scaled(long long iters, double ns, double trial_s)
 	return n < 1 ? 1 : n;
 }
 
-/* Iterations for a trial of p of about trial_s, from a warm-up trial of at
- * least trial_s; the same for every trial, so a side's trials do equal work. */
+/* Trials of about trial_s from a warm-up one: one count for all, so equal work each. */
 static int calibrate(const struct sb_point *p, double trial_s, long long *iters, char *err,
 		     size_t errlen)
 {

@@ -299,8 +299,7 @@ static void window_report_fidelity(sb_state *st, const struct sb_point *pt,
 	free(logs);
 }
 
-/* Ticks of an empty sb_read_cycles() pair: the median of 101, once per
- * process, subtracted from every sampled call. */
+/* Ticks of an empty sb_read_cycles() pair (median of 101, once), less from each sample. */
 static double read_pair_ticks(void)
 {
 	static double pair = -1;

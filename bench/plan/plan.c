@@ -302,8 +302,7 @@ static int add_placements(const struct plan *p, const struct sb_what *w, int thr
 			dup |= memcmp(plans + (size_t)j * threads, cpus, sizeof(int) * threads) == 0;
 		if (dup)
 			continue;
-		/* with --counters-ab two points: the same benchmark without and
-		 * with the counters, for the cost of counting as a same-run ratio */
+		/* --counters-ab: without and with counters, their cost as a same-run ratio */
 		if (p->o->counters_ab)
 			add_point_as(p, w, threads, p->places[i], cpus, "none");
 		add_point_as(p, w, threads, p->places[i], cpus, p->o->counters_ab ? "on" : NULL);
