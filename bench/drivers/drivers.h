@@ -10,12 +10,10 @@
 
 /* Every family (plan/plan.h lists them in listing and run order). */
 extern const struct sb_family_driver sb_window_driver, sb_lock_driver, sb_shootdown_driver,
-	sb_baseline_driver;
-extern const struct sb_family_driver sb_calibrate_driver;
+	sb_baseline_driver, sb_calibrate_driver, sb_shootdown_kernel_driver;
 /* calibrate_bench.c: the enum sb_pairs_mode --pairs (auto, all, sample)
  * means here (all on more than 512 PUs: the sample) */
 int sb_calibrate_pairs_mode(const struct sb_topo *t);
-extern const struct sb_family_driver sb_shootdown_kernel_driver;
 
 /* A driver's counters as a table: a row whose name is NULL is left out. */
 struct sb_counter_row {
