@@ -18,11 +18,6 @@
 
 volatile sig_atomic_t sb_ab_signal;
 
-static double now_s(void)
-{
-	return (double)sb_now_ns() * 1e-9;
-}
-
 /* A family option's value as a number (nr-pages of the window family). */
 static double family_option(const char *family, const char *name, double dflt)
 {
@@ -184,7 +179,8 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 {
 	int min_pairs = o->ab_pairs ? o->ab_pairs : AB_DEFAULT_PAIRS, cap = 0, rc = 0;
 	double trial_s = o->trial_time > 0 ? o->trial_time : AB_DEFAULT_TRIAL_S;
-	double t0 = now_s(), *a = NULL, *b = NULL;
+	double *a = NULL, *b = NULL;
+	uint64_t t0 = sb_now_ns();
 	struct sb_ab_trial *t = NULL;
 	uint32_t seed = AB_SEED;
 	double ns_of[2][RETUNE_PAIRS];	/* the first pairs' trial lengths (ns), per side */
@@ -223,7 +219,7 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 		if (sb_ab_signal)	/* the pair in flight may be cut: not kept */
 			break;
 		c->pairs++;
-		c->elapsed_s = now_s() - t0;
+		c->elapsed_s = (double)(sb_now_ns() - t0) * 1e-9;
 		if (c->pairs == RETUNE_PAIRS) {	/* once: see retune() */
 			retune(&c->a_iterations, ns_of[0], trial_s);
 			retune(&c->b_iterations, ns_of[1], trial_s);
@@ -253,7 +249,7 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 		}
 	}
 out:
-	c->elapsed_s = now_s() - t0;
+	c->elapsed_s = (double)(sb_now_ns() - t0) * 1e-9;
 	if (c->pairs > 0 && resize(&a, c->pairs) && resize(&b, c->pairs))
 		summarize(c, t, c->pairs, a, b);
 	if (!o->quiet && isatty(STDERR_FILENO))
