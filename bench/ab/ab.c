@@ -1,11 +1,9 @@
 /* ab.c — `stratbench run --ab=A,B[;A,B...]`: paired comparisons
- * (docs/precision.md).  Each side A, B is strategy[+key:value...]; both
- * are planned as usual (plan.c) and every (thread count, placement) the
- * options give is one comparison of the A point and the B point there,
- * run by ab_pairs.c (ab/ab.h) and reported here: two lines on stdout
- * per comparison, and with --out=DIR, DIR/ab.json (results/ab.h) once
- * every comparison is done, beside whatever DIR holds (a run's results:
- * the suite adds its comparisons to its run's directory). */
+ * (docs/precision.md).  Each side is strategy[+key:value...], planned as
+ * usual; each (thread count, placement) is one comparison of A's and B's
+ * points there, run by ab_pairs.c: two lines on stdout each, and with
+ * --out=DIR, DIR/ab.json once all are done, beside whatever DIR holds (the
+ * suite adds its comparisons to its run's directory). */
 #include "ab/ab.h"
 #include "core/util.h"
 
@@ -28,10 +26,6 @@ struct side {
 	int nsel;
 	char key[AB_MAX_SEL][24], val[AB_MAX_SEL][64];
 	const struct sb_point *first, *stop;	/* its points: first .. before stop */
-};
-
-struct pairspec {
-	int a, b;			/* sides */
 };
 
 static void on_signal(int sig)
@@ -80,7 +74,7 @@ bad:
 }
 
 /* --ab's text into sides (repeats shared) and pairs. */
-static int parse_ab(const char *ab, struct side *sides, int *nsides, struct pairspec *pairs,
+static int parse_ab(const char *ab, struct side *sides, int *nsides, int (*pairs)[2],
 		    int *npairs, char *err, size_t errlen)
 {
 	const char *p = ab;
@@ -123,8 +117,7 @@ static int parse_ab(const char *ab, struct side *sides, int *nsides, struct pair
 			snprintf(err, errlen, "--ab names more than %d comparisons", AB_MAX_CMPS);
 			return -1;
 		}
-		pairs[*npairs].a = idx[0];
-		pairs[(*npairs)++].b = idx[1];
+		memcpy(pairs[(*npairs)++], idx, sizeof(idx));
 		p += n;
 		if (*p && !*++p) {
 			snprintf(err, errlen, "bad value in '--ab=%s': a trailing ';'", ab);
@@ -161,16 +154,15 @@ static int check_opts(const struct sb_opts *o, char *err, size_t errlen)
 			 "--counters-ab" : "--limits");
 		return -1;
 	}
-	for (int i = 1; i < o->gb_argc; i++) {
+	if (o->gb_argc > 1) {
 		snprintf(err, errlen, "--ab runs its own trials (--trial-time, --min-pairs): drop %s",
-			 o->gb_argv[i]);
+			 o->gb_argv[1]);
 		return -1;
 	}
 	return 0;
 }
 
-/* Plans side s (its strategy, its lock or --lock); its points are those
- * added meanwhile. */
+/* Plans side s (its strategy, its lock or --lock): the points added meanwhile. */
 static int plan_side(const struct sb_opts *o, const struct sb_topo *t, struct side *s, char *err,
 		     size_t errlen)
 {
@@ -240,8 +232,7 @@ static json_t *loadavg(void)
 	return json_pack("[fff]", l[0], l[1], l[2]);
 }
 
-/* mkdir -p DIR; refuses a DIR that holds an ab.json.  Nothing is created
- * when the refusal comes. */
+/* Refuses a DIR that holds an ab.json or is no directory (nothing created). */
 static int prepare_dir(const char *dir, char *err, size_t errlen)
 {
 	char path[SB_PATH];
@@ -273,17 +264,16 @@ struct plan_cmp {
 /* What --ab asks for: the sides, the pairs of sides, the comparisons. */
 struct ab_plan {
 	struct side sides[AB_MAX_SIDES];
-	struct pairspec specs[AB_MAX_CMPS];
+	int specs[AB_MAX_CMPS][2];	/* sides A, B */
 	int nsides, nspecs;
 	struct plan_cmp cmp[AB_MAX_CMPS * 16];
 	int n;
 };
 
-/* The comparisons of one pair of sides: one per point of A (its thread
- * count and placement), in the order the options give. */
+/* A pair of sides' comparisons: one per A point's threads and placement, in order. */
 static int plan_spec(struct ab_plan *pl, int s, char *err, size_t errlen)
 {
-	const struct side *sa = &pl->sides[pl->specs[s].a], *sb = &pl->sides[pl->specs[s].b];
+	const struct side *sa = &pl->sides[pl->specs[s][0]], *sb = &pl->sides[pl->specs[s][1]];
 	int first = pl->n;
 
 	for (const struct sb_point *p = sa->first; p && p != sa->stop; p = p->next) {
@@ -323,8 +313,7 @@ static int plan_spec(struct ab_plan *pl, int s, char *err, size_t errlen)
 	return 0;
 }
 
-/* Everything but Google Benchmark's own flags checked, every side planned:
- * 0, or -1 with err (a usage error). */
+/* All but Google Benchmark's flags checked, every side planned: 0, or -1 (usage error). */
 static int plan_all(const struct sb_opts *o, struct sb_counters_spec **cnt, struct sb_topo **t,
 		    struct ab_plan *pl, char *err, size_t errlen)
 {
@@ -344,8 +333,7 @@ static int plan_all(const struct sb_opts *o, struct sb_counters_spec **cnt, stru
 	return 0;
 }
 
-/* Comparison i of the plan: its two lines on stdout, its object in cmps.
- * 0, or -1 after a failed trial (said on stderr). */
+/* Comparison i: two lines out, its object in cmps; 0, or -1 after a failed trial (said). */
 static int run_one(const struct sb_opts *o, const struct ab_plan *pl, int i, json_t *cmps)
 {
 	const struct plan_cmp *p = &pl->cmp[i];
@@ -354,8 +342,8 @@ static int run_one(const struct sb_opts *o, const struct ab_plan *pl, int i, jso
 	char line[1024], err[4096];
 	int rc;
 
-	snprintf(c.a_spec, sizeof(c.a_spec), "%s", pl->sides[pl->specs[p->pair].a].spec);
-	snprintf(c.b_spec, sizeof(c.b_spec), "%s", pl->sides[pl->specs[p->pair].b].spec);
+	snprintf(c.a_spec, sizeof(c.a_spec), "%s", pl->sides[pl->specs[p->pair][0]].spec);
+	snprintf(c.b_spec, sizeof(c.b_spec), "%s", pl->sides[pl->specs[p->pair][1]].spec);
 	snprintf(c.a_name, sizeof(c.a_name), "%s", p->a->name);
 	snprintf(c.b_name, sizeof(c.b_name), "%s", p->b->name);
 	c.a = p->a->f;
@@ -386,8 +374,8 @@ static int run_all(const struct sb_opts *o, const struct ab_plan *pl, json_t *do
 	json_object_set_new(doc, "loadavg_start", loadavg());
 	json_object_set_new(doc, "comparisons", cmps);
 	sb_catch_stop_signals(on_signal);
-	/* no counters: ab.json holds none, and opening them costs ~8 ms a
-	 * trial here (--counters is checked, not used) */
+	/* no counters: ab.json holds none, and they cost ~8 ms a trial here
+	 * (--counters is checked, not used) */
 	sb_drive_set_counters(NULL);
 	for (int i = 0; i < pl->n && !sb_ab_signal && !rc; i++)
 		rc = run_one(o, pl, i, cmps) ? 1 : 0;

@@ -1,14 +1,13 @@
-/* ab_pairs.c — the trials of one paired comparison (ab/ab.h): each one
- * Google Benchmark run of one point (gbench.h's trials), in pairs whose
- * order is drawn at random, and the statistics of stats/paired.h after
- * every pair once --min-pairs are done (docs/precision.md). */
+/* ab_pairs.c — one paired comparison's trials (ab/ab.h): each one Google
+ * Benchmark run of a point, in pairs of random order, with stats/paired.h
+ * after every pair once --min-pairs are done (docs/precision.md). */
 #include "ab/ab.h"
 #include "core/util.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define AB_DEFAULT_PAIRS 20
@@ -18,14 +17,6 @@
 #define AB_SEED 0x5eed5eedu	/* the order of each pair: drawn, reproducible */
 
 volatile sig_atomic_t sb_ab_signal;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* A family option's value as a number (nr-pages of the window family). */
 static double family_option(const char *family, const char *name, double dflt)
@@ -86,8 +77,7 @@ static int trial(const struct sb_point *p, long long iterations, double min_time
 		return -1;
 	}
 	t->v[0] = t->ops;
-	/* every call that is not limited admits nr-pages pages
-	 * (sb_window_account): admitted pages/s without another counter */
+	/* a call not limited admits nr-pages pages (sb_window_account): no other counter */
 	t->v[1] = strcmp(p->f.family, "window") || !isfinite(t->limited) ? NAN :
 		  t->ops * (1 - t->limited) * family_option("window", "nr-pages", 1);
 	t->ns = t->real_ns * (double)t->iterations;
@@ -102,9 +92,15 @@ static uint32_t rng_next(uint32_t *s)	/* xorshift32 */
 	return *s;
 }
 
-/* Iterations that make a trial of p about trial_s long, from a warm-up
- * trial of at least trial_s (Google Benchmark's own estimate); the same
- * count for every trial, so trials of a side do the same work. */
+/* iters, that made a trial ns long, scaled to a trial of trial_s; at least 1 */
+static long long scaled(long long iters, double ns, double trial_s)
+{
+	long long n = ns > 0 ? llround((double)iters * trial_s * 1e9 / ns) : iters;
+
+	return n < 1 ? 1 : n;
+}
+
+/* Trials of about trial_s from a warm-up one: one count for all, so equal work each. */
 static int calibrate(const struct sb_point *p, double trial_s, long long *iters, char *err,
 		     size_t errlen)
 {
@@ -112,36 +108,21 @@ static int calibrate(const struct sb_point *p, double trial_s, long long *iters,
 
 	if (trial(p, 0, trial_s, &t, err, errlen))
 		return -1;
-	*iters = t.ns > 0 ? llround((double)t.iterations * trial_s * 1e9 / t.ns) : t.iterations;
-	if (*iters < 1)
-		*iters = 1;
+	*iters = scaled(t.iterations, t.ns, trial_s);
 	return 0;
 }
 
-/* One warm-up trial may be far from typical (issue 19: a trial can run
- * twice as fast as the next): after the first RETUNE_PAIRS pairs each
- * side's count is set once more, from the median length of its trials,
- * so that trials last about trial_s.  Ratios are of rates, so pairs of
- * either count compare alike. */
+/* A warm-up trial may be atypical (issue 19: twice as fast as the next):
+ * after RETUNE_PAIRS pairs each side's count is set once more from its
+ * trials' median length.  Ratios are of rates: either count compares alike. */
 #define RETUNE_PAIRS 5
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static void retune(long long *iters, const double *ns, double trial_s)
 {
-	double v[RETUNE_PAIRS];
+	double v[RETUNE_PAIRS];	/* sb_median sorts: a copy */
 
 	memcpy(v, ns, sizeof(v));
-	qsort(v, RETUNE_PAIRS, sizeof(v[0]), cmp_dbl);
-	if (v[RETUNE_PAIRS / 2] > 0)
-		*iters = llround((double)*iters * trial_s * 1e9 / v[RETUNE_PAIRS / 2]);
-	if (*iters < 1)
-		*iters = 1;
+	*iters = scaled(*iters, sb_median(v, RETUNE_PAIRS), trial_s);
 }
 
 static bool all_finite(const double *v, int n)
@@ -198,7 +179,8 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 {
 	int min_pairs = o->ab_pairs ? o->ab_pairs : AB_DEFAULT_PAIRS, cap = 0, rc = 0;
 	double trial_s = o->trial_time > 0 ? o->trial_time : AB_DEFAULT_TRIAL_S;
-	double t0 = now_s(), *a = NULL, *b = NULL;
+	double *a = NULL, *b = NULL;
+	uint64_t t0 = sb_now_ns();
 	struct sb_ab_trial *t = NULL;
 	uint32_t seed = AB_SEED;
 	double ns_of[2][RETUNE_PAIRS];	/* the first pairs' trial lengths (ns), per side */
@@ -218,11 +200,8 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 
 		if (sb_ab_signal)
 			break;
-		if (SB_GROW(t, cap, c->pairs + 1)) {
-			snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
-			rc = -1;
-			goto out;
-		}
+		if (SB_GROW(t, cap, c->pairs + 1))
+			goto oom;
 		x = &t[c->pairs];
 		x->b_first = rng_next(&seed) & 1;
 		for (int k = 0; k < 2; k++) {
@@ -240,7 +219,7 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 		if (sb_ab_signal)	/* the pair in flight may be cut: not kept */
 			break;
 		c->pairs++;
-		c->elapsed_s = now_s() - t0;
+		c->elapsed_s = (double)(sb_now_ns() - t0) * 1e-9;
 		if (c->pairs == RETUNE_PAIRS) {	/* once: see retune() */
 			retune(&c->a_iterations, ns_of[0], trial_s);
 			retune(&c->b_iterations, ns_of[1], trial_s);
@@ -252,11 +231,8 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 			}
 			continue;
 		}
-		if (!resize(&a, cap) || !resize(&b, cap)) {
-			snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
-			rc = -1;
-			goto out;
-		}
+		if (!resize(&a, cap) || !resize(&b, cap))
+			goto oom;
 		summarize(c, t, c->pairs, a, b);
 		progress(c, o->quiet);
 		if (!(o->precision > 0)) {
@@ -273,7 +249,7 @@ int sb_ab_compare(const struct sb_opts *o, const struct sb_point *pa, const stru
 		}
 	}
 out:
-	c->elapsed_s = now_s() - t0;
+	c->elapsed_s = (double)(sb_now_ns() - t0) * 1e-9;
 	if (c->pairs > 0 && resize(&a, c->pairs) && resize(&b, c->pairs))
 		summarize(c, t, c->pairs, a, b);
 	if (!o->quiet && isatty(STDERR_FILENO))
@@ -282,4 +258,8 @@ out:
 	free(b);
 	*tp = t;
 	return rc;
+oom:
+	snprintf(err, errlen, "out of memory after %d pairs", c->pairs);
+	rc = -1;
+	goto out;
 }

@@ -1,32 +1,27 @@
 /* calibrate_bench.c — the machine's limits, measured in the same run as the
- * strategies (run/limits.h records them from the reported runs; window and
- * lock points report limit_ops and of_limit against them):
- *   calibrate/c2c/op:store|op:cas/threads:2/place:list:A+B — two members
- *     pinned on A and B bounce one line: each waits for the other's value,
- *     then writes the next (op:store: spin on loads, then a store-release;
- *     op:cas: spin on compare-and-swap).  One iteration is a batch of
- *     SB_C2C_BATCH round trips, timed: one-way ns = batch time / (2 × round
- *     trips); median, min and max over the batches (a round's first round
- *     trip, which waits for the partner to start, is not timed).  The pairs: every pair, or an O(PUs) sample covering every
- *     relation (machine/pairs.c), per --pairs.
- *   calibrate/uncontended/op:X/threads:1 — one member, one op per call on a
- *     line nobody else touches: cas, fetch_add, xchg, pthread_spin
- *     lock+unlock, pthread_mutex lock+unlock, reading the cycle counter,
- *     reading a shared jiffies-like word.  ns_per_op includes the loop (about
- *     0.3 ns here: compare window/null).
+ * strategies (run/limits.h records them; window and lock points report
+ * limit_ops and of_limit against them):
+ *   calibrate/c2c/op:store|op:cas/threads:2/place:list:A+B — members on A
+ *     and B bounce one line, each waiting for the other's value then writing
+ *     the next (store: spin on loads, store-release; cas: spin on CAS).  An
+ *     iteration is a timed batch of SB_C2C_BATCH round trips: one-way ns =
+ *     batch time / (2 × round trips), median, min and max over batches (a
+ *     round's first round trip waits for the partner: untimed).  Pairs: all,
+ *     or an O(PUs) sample covering every relation (machine/pairs.c), --pairs.
+ *   calibrate/uncontended/op:X/threads:1 — one op per call on a line nobody
+ *     else touches: cas, fetch_add, xchg, pthread_spin and pthread_mutex
+ *     lock+unlock, the cycle counter, a shared jiffies-like word.  ns_per_op
+ *     includes the loop (about 0.3 ns here: compare window/null).
  *   calibrate/flush/toucher:none|remote — one page written (faulted in) then
- *     madvise(MADV_DONTNEED): the real kernel's zap and TLB flush, alone or
- *     with a second thread of the process pinned on another core touching
- *     its own page, so the flush needs a shootdown IPI there.  us_per_call;
- *     the difference between the two is the remote round trip.
- *   calibrate/flush/transport:poll|signal — the simulated machine's
- *     (bench/sim/) flush round trip: the initiator on the first CPU calls
- *     sb_flush_tlb_pages() for one page on one responder pinned on another
- *     core, which runs the shootdown family's default access loop (1024
- *     pages, hot, write ratio 0.5) and takes the request by polling or by
- *     signal.  One op is one request + ack; batches of SB_RTT_BATCH are
- *     timed: us_per_call is the median over batches of batch time / batch,
- *     with min and max (us_per_call_min, us_per_call_max).
+ *     madvise(MADV_DONTNEED): the real zap and TLB flush, alone or with a
+ *     thread pinned on another core touching its own page, so the flush needs
+ *     a shootdown IPI there; the us_per_call difference is the round trip.
+ *   calibrate/flush/transport:poll|signal — the simulated machine's (bench/
+ *     sim/) round trip: sb_flush_tlb_pages() of one page from the first CPU
+ *     to a responder on another core running the shootdown family's default
+ *     access loop (1024 hot pages, write ratio 0.5), polled or signalled.
+ *     One op is a request + ack; us_per_call is the median over batches of
+ *     SB_RTT_BATCH of batch time / batch, with min and max.
  */
 #include "run/run.h"
 
@@ -41,11 +36,10 @@
 #define SB_C2C_BATCH 64			/* round trips per timed sample */
 #define SB_C2C_SAMPLES (1 << 16)	/* samples kept per call */
 #define SB_C2C_ALL_MAX 512		/* PUs: beyond, --pairs=all measures the sample */
-/* Inside run --limits a round of the fixed count stops early once it has
- * run SB_BRIEF_ROUND_NS and at least SB_BRIEF_MIN_SAMPLES timed batches
- * (round trips, madvise calls): on a machine whose vCPUs are descheduled
- * while their partner spins (a loaded VM), 2000 batches of a pair took 1 s
- * where their median says 25 ms; the median and minimum need far fewer.
+/* Inside run --limits a round stops early after SB_BRIEF_ROUND_NS and at
+ * least SB_BRIEF_MIN_SAMPLES timed batches: on a loaded VM (vCPUs
+ * descheduled while their partner spins) 2000 batches of a pair took 1 s
+ * where their median says 25 ms, and median and minimum need far fewer.
  * Google Benchmark's time is then scaled to the count it asked for. */
 #define SB_BRIEF_ROUND_NS 50000000ULL
 #define SB_BRIEF_MIN_SAMPLES 200
@@ -73,18 +67,24 @@ static const struct sb_option calibrate_options[] = {
 
 static const char *const calibrations[] = { "c2c", "uncontended", "flush", NULL };
 
+/* uncontended's ops, in enum unc_op's order */
+static const char *const unc_ops[] = { "cas", "fetch_add", "xchg", "spin", "mutex", "cycles",
+	"jiffies", NULL };
+
 /* Each variant is one parameter: key, value. */
 static int calibrate_variants(const char *strategy, struct sb_params *sets, int max)
 {
 	static const char *const c2c[] = { "op", "store", "op", "cas", NULL };
-	static const char *const unc[] = { "op", "cas", "op", "fetch_add", "op", "xchg", "op",
-		"spin", "op", "mutex", "op", "cycles", "op", "jiffies", NULL };
 	static const char *const flush[] = { "toucher", "none", "toucher", "remote", "transport",
 		"poll", "transport", "signal", NULL };
-	const char *const *v = !strcmp(strategy, "c2c") ? c2c : !strcmp(strategy, "flush") ?
-			       flush : unc;
+	const char *const *v = !strcmp(strategy, "c2c") ? c2c : flush;
 	int n = 0;
 
+	if (!strcmp(strategy, "uncontended")) {
+		for (; n < max && unc_ops[n]; n++)
+			sb_params_set(&sets[n], "op", "%s", unc_ops[n]);
+		return n;
+	}
 	for (; n < max && v[2 * (size_t)n]; n++)
 		sb_params_set(&sets[n], v[2 * (size_t)n], "%s", v[2 * (size_t)n + 1]);
 	return n;
@@ -92,10 +92,9 @@ static int calibrate_variants(const char *strategy, struct sb_params *sets, int 
 
 int sb_calibrate_pairs_mode(const struct sb_topo *t)
 {
+	/* pairs_choices are the parser's three: never -1 */
 	int mode = sb_pairs_mode_parse(pairs_mode);
 
-	if (mode < 0)
-		mode = SB_PAIRS_CLASS;		/* the parser allows only the three */
 	if (mode == SB_PAIRS_ALL && sb_topo_npus(t) > SB_C2C_ALL_MAX)
 		mode = SB_PAIRS_SAMPLE;		/* npus² Google Benchmark points */
 	return mode;
@@ -124,8 +123,7 @@ static int calibrate_cpu_sets(const struct sb_topo *t, const char *strategy,
 		*sets = calloc(n, sizeof(**sets));
 		for (i = 0; i < n; i++) {
 			(*sets)[i].n = 2;
-			(*sets)[i].cpu[0] = pairs[2 * (size_t)i];
-			(*sets)[i].cpu[1] = pairs[2 * (size_t)i + 1];
+			memcpy((*sets)[i].cpu, &pairs[2 * (size_t)i], sizeof(int) * 2);
 		}
 		free(pairs);
 		return n;
@@ -156,22 +154,18 @@ struct c2c_member {
 
 struct c2c_run {
 	uint64_t *line;			/* the bounced line, on the home node */
-	bool cas;
-	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
+	bool cas, brief;		/* brief: a round may end early */
 	uint64_t batches, quota;	/* the round's batches and quota (member 0) */
 	double *samples;		/* one-way ns per batch, member 0 only */
 	double cycles_per_ns;
 	int nsamples;			/* member 0 writes it every batch: not last's line */
-	/* the round's last batch, once member 0 decided; UINT64_MAX: the
-	 * quota's.  Alone on its line: written twice a round, read by member
-	 * 1 after each batch without a transfer */
+	/* the round's last batch (UINT64_MAX: the quota's); alone on its line:
+	 * written twice a round, read by member 1 without a transfer */
 	SB_CACHE_ALIGNED uint64_t last;
 	struct c2c_member m[2];
 };
 
-/* One op = one batch of SB_C2C_BATCH round trips, timed by member 0 (so
- * even a call of one iteration yields a sample); the first round trip of a
- * round is not timed: it waits for the partner to start. */
+/* One op is one batch, timed by member 0: one iteration yields a sample. */
 static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 {
 	struct c2c_run *c = arg;
@@ -212,9 +206,8 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 			if (c->nsamples < SB_C2C_SAMPLES)
 				c->samples[c->nsamples++] = (double)(t1 - t0) /
 					(2.0 * (SB_C2C_BATCH - (b == 0)) * c->cycles_per_ns);
-			/* brief and long enough: one more batch, which member 1
-			 * finishes only after this store (its acquire of that
-			 * batch's writes), then both stop */
+			/* brief, long enough: one more batch, which member 1 ends
+			 * after this store (its acquire of the batch), then stop */
 			if (brief && b + 1 >= SB_BRIEF_MIN_SAMPLES && b + 1 < q && t1 > deadline &&
 			    __atomic_load_n(&c->last, __ATOMIC_RELAXED) == UINT64_MAX)
 				__atomic_store_n(&c->last, b + 1, __ATOMIC_RELAXED);
@@ -234,8 +227,7 @@ static uint64_t c2c_member_fn(int tid, const struct sb_round *r, void *arg)
 	return b;
 }
 
-/* Google Benchmark's time for a round of done ops: its time scaled to the
- * quota when it ended early (brief). */
+/* A round's time scaled to the quota when it ended early (brief). */
 static uint64_t brief_scaled(const struct sb_team_result *r, uint64_t done, uint64_t quota)
 {
 	if (!done || done >= quota)
@@ -257,8 +249,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The n samples' median, min and max (divided by unit) as the counters
- * name[0..2], and their count. */
+/* The n samples' median, min and max / unit as name[0..2], and their count. */
 static void report_samples(sb_state *st, double *s, int n, double unit,
 			   const char *const name[3])
 {
@@ -373,13 +364,11 @@ static uint64_t unc_member_fn(int tid, const struct sb_round *r, void *arg)
 
 static void unc_body(sb_state *st, const struct sb_point *pt, const char *op)
 {
-	static const char *const names[] = { "cas", "fetch_add", "xchg", "spin", "mutex", "cycles",
-		"jiffies", NULL };
 	struct unc_run u = { .op = UNC_CAS };
 	struct sb_drive d;
 	int i;
 
-	for (i = 0; names[i] && strcmp(names[i], op); i++)
+	for (i = 0; unc_ops[i] && strcmp(unc_ops[i], op); i++)
 		;
 	u.op = (enum unc_op)i;
 	u.word = sb_drive_alloc(st, pt, SB_CACHELINE);
@@ -401,7 +390,7 @@ struct flush_run {
 	char *other;			/* the toucher's own page: keeps the mm live there */
 	long pagesz;
 	int failed;			/* errno of a failed madvise */
-	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
+	bool brief;			/* a round may end early */
 	uint64_t calls, quota;		/* the round's calls and quota (member 0) */
 	uint64_t real_ns;		/* the rounds' time, unscaled */
 };
@@ -481,12 +470,11 @@ struct rtt_run {
 	double *samples;		/* ns per round trip, per batch */
 	int nsamples;
 	uint64_t trips;			/* requests sent, over the rounds */
-	bool brief;			/* a round may end early (SB_BRIEF_ROUND_NS) */
+	bool brief;			/* a round may end early */
 };
 
-/* Member 0 sends the requests; member 1 is the responder (CPU 0 of the
- * machine), serving until stop.  sb_sim_migrate_begin() starts the
- * responder's round (its untimed no-migration phase included). */
+/* Member 0 sends; member 1 is the machine's CPU 0, serving until stop.
+ * sb_sim_migrate_begin() starts its round (untimed no-migration phase). */
 static uint64_t rtt_member_fn(int tid, const struct sb_round *r, void *arg)
 {
 	static const unsigned long page;	/* page 0: in the hot set */
@@ -513,8 +501,7 @@ static uint64_t rtt_member_fn(int tid, const struct sb_round *r, void *arg)
 	return n;
 }
 
-/* Google Benchmark's time for a round: from the first request to the last
- * ack, scaled to the quota (a round sends whole batches). */
+/* A round's time: first request to last ack, scaled to the quota (whole batches). */
 static uint64_t rtt_round_ns(const struct sb_team_result *r, void *arg)
 {
 	const struct sb_shootdown *sd = ((const struct rtt_run *)arg)->sd;

@@ -1,6 +1,4 @@
-/* kshoot.c — the real-kernel shootdown engine (kshoot.h): a gen/ack
- * handshake that puts every page in the responders' TLBs, then timed
- * madvise / mprotect / move_pages calls by the initiator. */
+/* kshoot.c — the real-kernel shootdown engine (kshoot.h). */
 #include "drivers/kshoot.h"
 
 #include <errno.h>
@@ -30,15 +28,11 @@ struct irq_snap {
 struct kshoot_resp {
 	SB_CACHE_ALIGNED uint64_t ack;	/* last gen this responder touched for */
 	uint64_t preempted;		/* its involuntary context switches, this round */
-	uint64_t switched;		/* its context switches in its last window: from
-					 * its last ack (which precedes the call) to the
-					 * next gen (which follows it); published by the ack */
-	uint64_t switched_final;	/* the same to the round's stop, published by the
-					 * team's release of the results (the last call) */
+	uint64_t switched;		/* context switches from its ack to the next gen */
+	uint64_t switched_final;	/* the same to the round's stop (the last call) */
 };
 
-/* Per-batch, per-responder TLB IPIs: /proc/interrupts held open, read into
- * buffers allocated once (sb_irq_pread). */
+/* Per-batch TLB IPIs: /proc/interrupts held open, buffers allocated once. */
 #define SB_KSHOOT_IRQ_BUF (1 << 18)
 struct kshoot_ipis {
 	int fd;				/* -1: no per-batch count (no row, unreadable) */
@@ -76,8 +70,8 @@ size_t sb_kshoot_page_size(void)
 	return pg > 0 ? (size_t)pg : 4096;
 }
 
-/* Every page of the region once: a write (the page is faulted back in after
- * MADV_DONTNEED) or a read (mprotect: a write to a read-only page faults). */
+/* Every page once: a write (faults it back in after MADV_DONTNEED), or a
+ * read (mprotect: a write to a read-only page faults). */
 static uint64_t touch(const struct sb_kshoot *k)
 {
 	char *p = k->region;
@@ -95,30 +89,24 @@ static uint64_t touch(const struct sb_kshoot *k)
 	return sum;
 }
 
-/* Involuntary context switches of the calling thread: while another task
- * runs on a responder's CPU our mm is not loaded there, and the kernel
- * rightly sends that CPU no shootdown. */
-static uint64_t preemptions(void)
+/* The calling thread's context switches: involuntary (preempted: our mm is
+ * not loaded there, rightly no shootdown), with all the voluntary ones too
+ * (asleep on a migration entry, a fault: its CPU went lazy or idle, and x86
+ * flushes it at its next switch instead of by IPI). */
+static uint64_t switches(bool all)
 {
 	struct rusage ru;
 
-	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)ru.ru_nivcsw;
-}
-
-/* All its context switches, voluntary (asleep: on a migration entry, a
- * fault) and involuntary (preempted): either way its CPU left our mm, went
- * lazy or idle, and x86 flushes it at its next switch instead of by IPI. */
-static uint64_t switches(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)ru.ru_nivcsw + (all ? (uint64_t)ru.ru_nvcsw : 0);
 }
 
 static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 {
 	struct kshoot_resp *me = &k->resp[tid];
-	uint64_t seen = me->ack, g, touched = 0, csw = preemptions(), acked = switches();
+	uint64_t seen = me->ack, g, touched = 0, csw = switches(false);
+	uint64_t acked = switches(true);
 
 	for (;;) {
 		/* acquire: pairs with the initiator's release bump, so its last
@@ -126,29 +114,28 @@ static uint64_t respond(struct sb_kshoot *k, int tid, const struct sb_round *r)
 		while ((g = __atomic_load_n(&k->gen, __ATOMIC_ACQUIRE)) == seen) {
 			if (sb_round_stopped(r)) {
 				/* published by the team's release of our results */
-				me->preempted = preemptions() - csw;
+				me->preempted = switches(false) - csw;
 				/* its own field: the initiator may still be
 				 * classifying the previous call by `switched` */
-				me->switched_final = switches() - acked;
+				me->switched_final = switches(true) - acked;
 				return touched;
 			}
 			sb_cpu_relax();
 		}
 		/* the window that held the initiator's last call is over */
-		me->switched = switches() - acked;
+		me->switched = switches(true) - acked;
 		if (!k->cfg.broken_no_touch)
 			(void)touch(k);	/* atomic loads: never optimised away */
 		touched += k->cfg.batch;
 		seen = g;
-		acked = switches();
+		acked = switches(true);
 		/* release: our touches (and faults) and `switched` happen before
 		 * the initiator reads the ack and invalidates */
 		__atomic_store_n(&me->ack, g, __ATOMIC_RELEASE);
 	}
 }
 
-/* Reads every member's TLB IPIs into dst; false (and per-batch counting
- * off for good) when the row is absent or unreadable. */
+/* Every member's TLB IPIs into dst; false (counting off) when the row is unreadable. */
 static bool read_ipis(struct sb_kshoot *k, uint64_t *dst)
 {
 	struct sb_irq_file f = { k->ipi.fd, k->ipi.buf, SB_KSHOOT_IRQ_BUF, k->ipi.col, k->ipi.cnt,
@@ -166,11 +153,8 @@ static bool read_ipis(struct sb_kshoot *k, uint64_t *dst)
 	return false;
 }
 
-/* The last call, per responder: flushed by IPI (its CPU's TLB row moved),
- * else off our mm (it switched during the window that held the call: asleep
- * or preempted, so lazy or running another mm, flushed at its next switch),
- * else missed: on our mm, yet no TLB-row IPI (a flush the row does not
- * count, or none needed). */
+/* The last call, per responder (kshoot.h): by IPI, off the mm, or missed
+ * (a flush the TLB row does not count, or none needed). */
 static void classify(struct sb_kshoot *k, bool final)
 {
 	if (!k->ipi.has_pending)
@@ -218,7 +202,6 @@ static uint64_t count_absent(struct sb_kshoot *k)
 	return absent;
 }
 
-/* One call for the batch, or one per page. */
 static int move_batch(struct sb_kshoot *k)
 {
 	const unsigned b = k->cfg.batch, step = k->cfg.batched ? b : 1;
@@ -236,8 +219,7 @@ static int move_batch(struct sb_kshoot *k)
 	return 0;
 }
 
-/* Step 3, the timed calls: one for the batch, or one per page.  Returns 0
- * or the errno of the failed call. */
+/* Step 3, the timed calls: 0 or the failed call's errno. */
 static int invalidate(struct sb_kshoot *k)
 {
 	const size_t len = (size_t)k->cfg.batch * k->pg, pg = k->cfg.batched ? len : k->pg;
@@ -313,8 +295,7 @@ static uint64_t kshoot_member(int tid, const struct sb_round *r, void *arg)
 	return tid ? respond(arg, tid, r) : initiate(arg, r);
 }
 
-/* Small pages only (a THP would be split by the first one-page call), all
- * present, and for move_pages all on the home node. */
+/* Small pages (a one-page call would split a THP), all present; move_pages: at home. */
 static int prepare_region(struct sb_kshoot *k, char *err, size_t errlen)
 {
 	const size_t len = (size_t)k->cfg.batch * k->pg;
@@ -348,8 +329,7 @@ static int prepare_region(struct sb_kshoot *k, char *err, size_t errlen)
 	return 0;
 }
 
-/* Per-batch IPI counting: on where /proc/interrupts opens (the row is
- * checked at the first read).  Nonzero only when out of memory. */
+/* Per-batch IPIs, on where /proc/interrupts opens (row checked at first read); -1: oom. */
 static int ipis_open(struct kshoot_ipis *p, int threads)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -365,18 +345,6 @@ static int ipis_open(struct kshoot_ipis *p, int threads)
 		return -1;
 	p->fd = open("/proc/interrupts", O_RDONLY | O_CLOEXEC);
 	return 0;
-}
-
-static void ipis_close(struct kshoot_ipis *p)
-{
-	if (p->fd >= 0)
-		close(p->fd);
-	free(p->buf);
-	free(p->col);
-	free(p->cnt);
-	free(p->before);
-	free(p->after);
-	free(p->pending);
 }
 
 struct sb_kshoot *sb_kshoot_open(const struct sb_kshoot_cfg *cfg, void *region, char *err,
@@ -402,25 +370,20 @@ struct sb_kshoot *sb_kshoot_open(const struct sb_kshoot_cfg *cfg, void *region, 
 	k->pages = calloc(cfg->batch, sizeof(*k->pages));
 	k->nodes = calloc(cfg->batch, sizeof(*k->nodes));
 	k->status = calloc(cfg->batch, sizeof(*k->status));
-	if (posix_memalign((void **)&k->resp, SB_CACHELINE, sizeof(*k->resp) * cfg->threads))
-		k->resp = NULL;
-	if (cfg->cpus) {
-		k->cpus = malloc(sizeof(int) * cfg->threads);
-		if (k->cpus)
-			memcpy(k->cpus, cfg->cpus, sizeof(int) * cfg->threads);
-	}
+	/* a whole number of lines: SB_CACHE_ALIGNED */
+	k->resp = aligned_alloc(SB_CACHELINE, sizeof(*k->resp) * cfg->threads);
+	k->cpus = cfg->cpus ? malloc(sizeof(int) * cfg->threads) : NULL;
+	k->ipi.fd = -1;
 	if (!k->vec || !k->pages || !k->nodes || !k->status || !k->resp ||
-	    (cfg->cpus && !k->cpus)) {
+	    (cfg->cpus && !k->cpus) ||
+	    (k->cpus && cfg->threads > 1 && ipis_open(&k->ipi, cfg->threads))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	memset(k->resp, 0, sizeof(*k->resp) * cfg->threads);
+	if (k->cpus)
+		memcpy(k->cpus, cfg->cpus, sizeof(int) * cfg->threads);
 	k->cfg.cpus = k->cpus;
-	k->ipi.fd = -1;
-	if (k->cpus && cfg->threads > 1 && ipis_open(&k->ipi, cfg->threads)) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
 	if (prepare_region(k, err, errlen))
 		goto fail;
 	k->team = sb_team_create(cfg->threads, k->cpus, kshoot_member, k, err, errlen);
@@ -445,21 +408,6 @@ static void irq_snap_read(const struct sb_kshoot *k, struct irq_snap *s, char *e
 					  &s->team[row], &s->all[row], err, errlen);
 }
 
-static void irq_deltas(const struct irq_snap *a, const struct irq_snap *b,
-		       struct sb_kshoot_result *res)
-{
-	for (int row = 0; row < SB_IRQ_NROWS; row++) {
-		bool has = a->has[row] == 1 && b->has[row] == 1;
-
-		/* a row counts only if every round had it */
-		res->has_irq[row] = has && (res->rounds == 0 || res->has_irq[row]);
-		if (!has)
-			continue;
-		res->irq[row] += b->team[row] - a->team[row];
-		res->irq_all[row] += b->all[row] - a->all[row];
-	}
-}
-
 void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_result *res)
 {
 	struct sb_team_result tr;
@@ -478,10 +426,18 @@ void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_resul
 	classify(k, true);	/* the round's last call: the responders' final windows */
 	getrusage(RUSAGE_SELF, &ru1);
 	irq_snap_read(k, &after, err, sizeof(err));
-	if (before.has[SB_IRQ_TLB] < 0 || after.has[SB_IRQ_TLB] < 0 ||
-	    before.has[SB_IRQ_CAL] < 0 || after.has[SB_IRQ_CAL] < 0)
-		snprintf(res->irq_err, sizeof(res->irq_err), "%s", err);
-	irq_deltas(&before, &after, res);
+	for (i = 0; i < SB_IRQ_NROWS; i++) {
+		bool has = before.has[i] == 1 && after.has[i] == 1;
+
+		if (before.has[i] < 0 || after.has[i] < 0)
+			snprintf(res->irq_err, sizeof(res->irq_err), "%s", err);
+		/* a row counts only if every round had it */
+		res->has_irq[i] = has && (res->rounds == 0 || res->has_irq[i]);
+		if (has) {
+			res->irq[i] += after.team[i] - before.team[i];
+			res->irq_all[i] += after.all[i] - before.all[i];
+		}
+	}
 	res->user_ns += tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime);
 	res->sys_ns += tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime);
 	res->pages += tr.ops[0];
@@ -509,7 +465,14 @@ void sb_kshoot_close(struct sb_kshoot *k)
 	if (!k)
 		return;
 	sb_team_destroy(k->team);
-	ipis_close(&k->ipi);
+	if (k->ipi.fd >= 0)
+		close(k->ipi.fd);
+	free(k->ipi.buf);
+	free(k->ipi.col);
+	free(k->ipi.cnt);
+	free(k->ipi.before);
+	free(k->ipi.after);
+	free(k->ipi.pending);
 	free(k->vec);
 	free(k->pages);
 	free(k->nodes);

@@ -1,31 +1,23 @@
 /* kshoot.h — the real-kernel shootdown engine behind shootdown/kernel-*.
  *
- * Contract: a pinned team over a region of `batch` pages.  Member 0 is the
- * initiator; members 1..N-1 are responders, serving until stop (team.h).
- * One op is one page invalidated (or migrated).  For each batch:
- *   1. the initiator bumps `gen`; every responder touches every page of the
- *      region (writes for madvise: the pages are faulted back in; reads for
- *      mprotect and move_pages) and acknowledges with that gen; the
- *      initiator waits for all acks.  With no responder the initiator
- *      touches the pages itself.  So every page invalidated is mapped and
- *      was used by every responder since the last invalidation; responders
- *      then spin in this mm without touching, so their TLBs still hold it
- *      and the kernel must shoot it down on their CPUs.
- *   2. mincore() checks every page is present (not_present counts misses:
- *      a broken protocol, never expected).
- *   3. timed: immediate = one call per page, batched = one call for the
- *      batch.  madvise(MADV_DONTNEED); mprotect(PROT_READ) then
- *      mprotect(PROT_READ|PROT_WRITE) back (two calls per page or batch,
- *      the restore timed too); move_pages() to the other node, the next
- *      batch back home.
- * A round reads /proc/interrupts and getrusage(RUSAGE_SELF) before and
- * after itself only; nothing in the round but step 3 sends TLB flushes.
- * Around each step 3 the initiator also reads every responder CPU's TLB
- * row (untimed, allocation-free), and each responder counts its context
- * switches from its ack to the next gen: every responder-batch is then
- * flushed by IPI, off the mm (it switched: asleep or preempted, so x86
- * skipped its lazy CPU and flushes it at its next switch), or missed (on
- * the mm and no TLB-row IPI).
+ * A pinned team over a region of `batch` pages: member 0 initiates, members
+ * 1..N-1 respond until stop (team.h).  One op is one page invalidated (or
+ * migrated).  Per batch: 1. the initiator bumps `gen`; every responder
+ * touches every page (writes for madvise, which faults them back in; reads
+ * for mprotect and move_pages) and acks that gen (no responder: the
+ * initiator touches them).  Responders then spin in this mm untouched, so
+ * their TLBs still hold every page and the kernel must shoot it down there.
+ * 2. mincore(): not_present counts missing pages (a broken protocol).
+ * 3. timed, one call per page (immediate) or per batch (batched):
+ * madvise(MADV_DONTNEED); mprotect(PROT_READ) and back to RW (both timed);
+ * move_pages() to the other node, the next batch back home.
+ * A round reads /proc/interrupts and getrusage(RUSAGE_SELF) around itself
+ * only; nothing in it but step 3 sends TLB flushes.  Around each step 3 the
+ * initiator reads every responder CPU's TLB row (untimed, no allocation)
+ * and each responder counts its context switches from its ack to the next
+ * gen: each responder-batch is flushed by IPI, off the mm (it switched:
+ * x86 skipped its lazy CPU and flushes it at its next switch), or missed
+ * (on the mm and no TLB-row IPI).
  */
 #ifndef STRATBENCH_KSHOOT_H
 #define STRATBENCH_KSHOOT_H

@@ -1,16 +1,14 @@
 /* shootdown_bench.c — shootdown/<strategy>/batch:B/threads:N/place:P: the
- * simulated machine (bench/sim/) with one migrating member and responders.
- *
- * threads:N is the plan's N CPUs.  --initiator=own: member 0 migrates on
- * CPU 0 and N-1 responders run on CPUs 1..N-1 (threads:1 has none: the
- * migration cost alone).  --initiator=shared: N responders on the N CPUs
- * and the migrating member shares CPU 0 with responder 0 (N+1 threads).
- * One op is one migrated page; responders run until the migrating member
- * reaches its quota.  Every round starts with a no-migration phase (the
- * migrating member sleeps) that measures the responders' access rate for
- * responder_slowdown; Google Benchmark's time is the migrating time only. */
+ * simulated machine (bench/sim/), one migrating member and responders on
+ * the plan's N CPUs.  --initiator=own: member 0 migrates on CPU 0, N-1
+ * responders on CPUs 1..N-1 (threads:1: the migration cost alone); shared:
+ * N responders, the migrating member sharing CPU 0 with responder 0.  One op
+ * is one migrated page; responders run until the migrator's quota.  Every
+ * round starts with a no-migration phase (the migrator sleeps) measuring the
+ * responders' access rate for responder_slowdown; Google Benchmark's time
+ * is the migrating time only. */
 #include "run/limits.h"
-#include "run/run.h"
+#include "drivers/drivers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,9 +101,8 @@ static uint64_t shootdown_member(int tid, const struct sb_round *r, void *arg)
 	return sb_sim_respond(run->sim, (unsigned)tid - 1, r);
 }
 
-/* Google Benchmark's time for a round: the migrating member's own, scaled
- * to the quota it asked for (a round migrates whole batches, so it may
- * migrate more pages), so that its time per iteration is per page. */
+/* A round's time: the migrating member's, scaled to the quota (a round
+ * migrates whole batches, maybe more pages): time per iteration is per page. */
 static uint64_t shootdown_round_ns(const struct sb_team_result *r, void *arg)
 {
 	const struct sb_shootdown *sd = ((const struct shootdown_run *)arg)->sd;
@@ -125,22 +122,21 @@ static void report(sb_state *st, const struct sb_sim *sim, unsigned nresp)
 	if (!rep.pages || !rep.migrate_ns)
 		return;
 	pg = (double)rep.pages;
-	sb_state_counter(st, "ops_per_s", pg * 1e9 / (double)rep.migrate_ns, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "ns_per_page", (double)rep.migrate_ns / pg, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "flushes_per_page", (double)rep.flushes / pg, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "acks_per_page", (double)rep.acks / pg, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "full_flushes", (double)rep.full_flushes, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "waits_per_page", (double)rep.migration_waits / pg,
-			 SB_COUNTER_DEFAULT);
-	if (rep.signals)
-		sb_state_counter(st, "signals_per_page", (double)rep.signals / pg,
-				 SB_COUNTER_DEFAULT);
-	if (!nresp) {
-		snprintf(label, sizeof(label), "responder_slowdown: unavailable (no responders: "
-			 "threads:1 with --initiator=own)");
-	} else if (!rep.base_ns || !rep.base_accesses || !rep.mig_ns || !rep.mig_accesses) {
-		snprintf(label, sizeof(label), "responder_slowdown: unavailable (no responder "
-			 "ran in both phases)");
+	const struct sb_counter_row c[] = {
+		{ "ops_per_s", pg * 1e9 / (double)rep.migrate_ns },
+		{ "ns_per_page", (double)rep.migrate_ns / pg },
+		{ "flushes_per_page", (double)rep.flushes / pg },
+		{ "acks_per_page", (double)rep.acks / pg },
+		{ "full_flushes", (double)rep.full_flushes },
+		{ "waits_per_page", (double)rep.migration_waits / pg },
+		{ rep.signals ? "signals_per_page" : NULL, (double)rep.signals / pg },
+	};
+
+	SB_COUNTER_ROWS(st, c);
+	if (!nresp || !rep.base_ns || !rep.base_accesses || !rep.mig_ns || !rep.mig_accesses) {
+		snprintf(label, sizeof(label), "responder_slowdown: unavailable (%s)", !nresp ?
+			 "no responders: threads:1 with --initiator=own" :
+			 "no responder ran in both phases");
 	} else {
 		double base = (double)rep.base_accesses * 1e9 / (double)rep.base_ns;
 		double mig = (double)rep.mig_accesses * 1e9 / (double)rep.mig_ns;
@@ -161,8 +157,7 @@ static void report(sb_state *st, const struct sb_sim *sim, unsigned nresp)
 	}
 	if (*label)
 		sb_state_set_label(st, label);
-	/* flush cost: the migrating time per request sent (one per CPU per
-	 * flush), against the calibrated round trip of this transport */
+	/* time per request (one per CPU per flush) against this transport's round trip */
 	sb_flush_rtt_report(st, strcmp(ipi, "signal") ? "flush:poll" : "flush:signal",
 			    rep.acks ? (double)rep.migrate_ns / (double)rep.acks : 0);
 }
@@ -178,8 +173,7 @@ static void shootdown_body(sb_state *st, void *arg)
 		.access = strcmp(access_mode, "hot") ? SB_ACCESS_UNIFORM : SB_ACCESS_HOT,
 		.ipi = strcmp(ipi, "signal") ? SB_IPI_POLL : SB_IPI_SIGNAL,
 		.check = check, .seed = 1,
-		/* own: every thread has its CPU and spins as a CPU does; shared:
-		 * the two on CPU 0 must hand it over */
+		/* own: each thread has its CPU, spins as one; shared: hand CPU 0 over */
 		.yield_after = shared ? 64 : 0,
 		.cpu0_shared = shared,
 	};

@@ -1,15 +1,10 @@
-/* shootdown_kernel.c — the real kernel's TLB shootdowns, next to the
- * simulated machine of the same family:
- *   shootdown/kernel-madvise/<immediate|batched>/batch:B/threads:N/place:P
- *   shootdown/kernel-mprotect/…, shootdown/kernel-move_pages/…
- * Member 0 invalidates (or migrates) a batch of B pages that members
- * 1..N-1 hold in their TLBs, with one call per page (immediate) or one call
- * per batch (batched); one op is one page.  The engine and its handshake
- * are in kshoot.h.  Google Benchmark's time is the initiator's time inside
- * the calls, per page; real IPIs come from the TLB and CAL rows of
- * /proc/interrupts read around each round. */
+/* shootdown_kernel.c — the real kernel's TLB shootdowns, beside the
+ * simulated machine: shootdown/kernel-madvise/<immediate|batched>/batch:B/
+ * threads:N/place:P, kernel-mprotect/…, kernel-move_pages/… (the engine:
+ * kshoot.h).  Google Benchmark's time is the initiator's inside the calls,
+ * per page; IPIs come from /proc/interrupts' TLB and CAL rows around rounds. */
 #include "run/limits.h"
-#include "run/run.h"
+#include "drivers/drivers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +22,11 @@ static const struct sb_option kshoot_options[] = {
 	{ .name = NULL },
 };
 
+/* in enum sb_kshoot_op's order; the call is the name past "kernel-" */
 static const char *const kshoot_names[] = {
 	"kernel-madvise", "kernel-mprotect", "kernel-move_pages", NULL,
 };
 
-/* immediate/batch:B and batched/batch:B for every batch size */
 /* mode (bare in the name: .../immediate/batch:32/...) and batch */
 static int kshoot_variants(const char *strategy, struct sb_params *sets, int max)
 {
@@ -49,67 +44,47 @@ static int kshoot_variants(const char *strategy, struct sb_params *sets, int max
 static const char *kshoot_unavailable(const char *strategy, const struct sb_topo *t, char *buf,
 				      size_t len)
 {
-	if (strcmp(strategy, "kernel-move_pages"))
-		return NULL;
-	return sb_move_pages_unavailable(t, buf, len);
-}
-
-static enum sb_kshoot_op op_of(const char *strategy)
-{
-	if (!strcmp(strategy, "kernel-mprotect"))
-		return SB_KSHOOT_MPROTECT;
-	if (!strcmp(strategy, "kernel-move_pages"))
-		return SB_KSHOOT_MOVE_PAGES;
-	return SB_KSHOOT_MADVISE;
+	return strcmp(strategy, "kernel-move_pages") ? NULL :
+						       sb_move_pages_unavailable(t, buf, len);
 }
 
 static void report(sb_state *st, const struct sb_kshoot_result *r, enum sb_kshoot_op op,
 		   unsigned batch)
 {
 	const double pages = (double)r->pages;
+	/* per call, each responder by IPI, off the mm, or missed (kshoot.h) */
+	const double rb = (double)(r->resp_by_ipi + r->resp_off_mm + r->resp_missed);
+	const struct sb_counter_row c[] = {
+		{ "us_per_page", (double)r->timed_ns * 1e-3 / pages },
+		{ "pages_per_s", pages / ((double)r->timed_ns * 1e-9) },
+		{ "calls_per_page", (double)r->calls / pages },
+		{ r->has_irq[SB_IRQ_TLB] ? "tlb_irqs_per_page" : NULL,
+		  (double)r->irq[SB_IRQ_TLB] / pages },
+		{ r->has_irq[SB_IRQ_TLB] ? "tlb_irqs_per_page_all" : NULL,
+		  (double)r->irq_all[SB_IRQ_TLB] / pages },
+		{ r->has_irq[SB_IRQ_CAL] ? "cal_irqs_per_page" : NULL,
+		  (double)r->irq[SB_IRQ_CAL] / pages },
+		/* the seed's User / System / Elapsed: the whole process's calls, faults, spins */
+		{ "user_s", (double)r->user_ns * 1e-9 },
+		{ "sys_s", (double)r->sys_ns * 1e-9 },
+		{ "elapsed_s", (double)r->elapsed_ns * 1e-9 },
+		/* a preempted responder has our mm unloaded: no IPI is owed to it */
+		{ r->touches ? "responder_csw_per_batch" : NULL,
+		  (double)r->responder_csw * batch / pages },
+		{ rb ? "resp_ipi_share" : NULL, (double)r->resp_by_ipi / rb },
+		{ rb ? "resp_off_mm_share" : NULL, (double)r->resp_off_mm / rb },
+		{ rb ? "resp_missed_share" : NULL, (double)r->resp_missed / rb },
+		{ op == SB_KSHOOT_MOVE_PAGES ? "not_moved_per_page" : NULL,
+		  (double)r->not_moved / pages },
+	};
 	char label[512];
 
 	if (!r->pages || !r->timed_ns)
 		return;
-	sb_state_counter(st, "us_per_page", (double)r->timed_ns * 1e-3 / pages, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "pages_per_s", pages / ((double)r->timed_ns * 1e-9),
-			 SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "calls_per_page", (double)r->calls / pages, SB_COUNTER_DEFAULT);
+	SB_COUNTER_ROWS(st, c);
 	/* a call's time against the real kernel's remote flush round trip */
 	sb_flush_rtt_report(st, "flush:remote", r->calls ? (double)r->timed_ns /
 			    (double)r->calls : 0);
-	if (r->has_irq[SB_IRQ_TLB]) {
-		sb_state_counter(st, "tlb_irqs_per_page", (double)r->irq[SB_IRQ_TLB] / pages,
-				 SB_COUNTER_DEFAULT);
-		sb_state_counter(st, "tlb_irqs_per_page_all",
-				 (double)r->irq_all[SB_IRQ_TLB] / pages, SB_COUNTER_DEFAULT);
-	}
-	if (r->has_irq[SB_IRQ_CAL])
-		sb_state_counter(st, "cal_irqs_per_page", (double)r->irq[SB_IRQ_CAL] / pages,
-				 SB_COUNTER_DEFAULT);
-	/* the seed's User / System / Elapsed table: the whole process (the
-	 * initiator's calls and spins, the responders' faults and spins) */
-	sb_state_counter(st, "user_s", (double)r->user_ns * 1e-9, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "sys_s", (double)r->sys_ns * 1e-9, SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "elapsed_s", (double)r->elapsed_ns * 1e-9, SB_COUNTER_DEFAULT);
-	/* a preempted responder has our mm unloaded: no IPI is owed to it */
-	if (r->touches)
-		sb_state_counter(st, "responder_csw_per_batch",
-				 (double)r->responder_csw * batch / pages, SB_COUNTER_DEFAULT);
-	/* how each responder was flushed per call (kshoot.h): by IPI, or not
-	 * at all because it was off the mm; missed = neither, on the mm */
-	uint64_t rb = r->resp_by_ipi + r->resp_off_mm + r->resp_missed;
-	if (rb) {
-		sb_state_counter(st, "resp_ipi_share", (double)r->resp_by_ipi / (double)rb,
-				 SB_COUNTER_DEFAULT);
-		sb_state_counter(st, "resp_off_mm_share", (double)r->resp_off_mm / (double)rb,
-				 SB_COUNTER_DEFAULT);
-		sb_state_counter(st, "resp_missed_share", (double)r->resp_missed / (double)rb,
-				 SB_COUNTER_DEFAULT);
-	}
-	if (op == SB_KSHOOT_MOVE_PAGES)
-		sb_state_counter(st, "not_moved_per_page", (double)r->not_moved / pages,
-				 SB_COUNTER_DEFAULT);
 	sb_kshoot_unavailable(r, label, sizeof(label));
 	if (*label)
 		sb_state_append_label(st, label);
@@ -119,7 +94,6 @@ static void kshoot_body(sb_state *st, void *arg)
 {
 	const struct sb_point *pt = arg;
 	struct sb_kshoot_cfg cfg = {
-		.op = op_of(pt->strategy),
 		.batched = !strcmp(sb_params_get(&pt->f.params, "mode"), "batched"),
 		.batch = (unsigned)strtoul(sb_params_get(&pt->f.params, "batch"), NULL, 10),
 		.threads = pt->threads,
@@ -127,14 +101,15 @@ static void kshoot_body(sb_state *st, void *arg)
 		.home = pt->home_node,
 	};
 	size_t size = (size_t)cfg.batch * sb_kshoot_page_size();
-	struct sb_kshoot_result res;
-	struct sb_drive d;
+	struct sb_kshoot_result res = { 0 };
+	struct sb_drive d = { 0 };
 	struct sb_kshoot *k;
 	char err[300], msg[400];
 	int64_t n;
 	void *region;
 
-	memset(&res, 0, sizeof(res));
+	while (strcmp(kshoot_names[cfg.op], pt->strategy))
+		cfg.op++;
 	if (cfg.op == SB_KSHOOT_MOVE_PAGES) {
 		cfg.target = sb_move_target(pt->topo, cfg.home);
 		if (cfg.target < 0) {
@@ -148,11 +123,9 @@ static void kshoot_body(sb_state *st, void *arg)
 	k = sb_kshoot_open(&cfg, region, err, sizeof(err));
 	if (!k) {
 		sb_state_skip_with_error(st, err);
-		sb_drive_free(pt, region, size);
-		return;
+		goto out;
 	}
 	/* --counters: the team's hooks around every round, reported per page */
-	memset(&d, 0, sizeof(d));
 	d.team = sb_kshoot_team(k);
 	d.n = cfg.threads;
 	d.ops = calloc((size_t)d.n, sizeof(*d.ops));
@@ -163,8 +136,7 @@ static void kshoot_body(sb_state *st, void *arg)
 		sb_kshoot_round(k, (uint64_t)n, &res);
 		if (res.err) {
 			snprintf(msg, sizeof(msg), "%s failed: %s",
-				 cfg.op == SB_KSHOOT_MADVISE ? "madvise" :
-				 cfg.op == SB_KSHOOT_MPROTECT ? "mprotect" : "move_pages",
+				 kshoot_names[cfg.op] + strlen("kernel-"),
 				 cfg.op == SB_KSHOOT_MOVE_PAGES ? sb_move_pages_strerror(res.err) :
 				 strerror(res.err));
 			sb_state_skip_with_error(st, msg);
@@ -190,11 +162,12 @@ static void kshoot_body(sb_state *st, void *arg)
 		else
 			report(st, &res, cfg.op, cfg.batch);
 	}
-	/* only the counters: elapsed 0 leaves out ops_per_s and the fairness
-	 * figures (responders have no quota); cnt:NAME/op is per page */
+	/* counters only: elapsed 0 leaves out ops_per_s and fairness (responders
+	 * have no quota); cnt:NAME/op is per page */
 	d.elapsed_ns = 0;
 	d.total_ops = res.pages;
 	sb_drive_report(st, &d);
+out:
 	sb_kshoot_close(k);
 	sb_drive_free(pt, region, size);
 }

@@ -1,14 +1,12 @@
-/* window_bench.c — the window/<policy>[/lock:L][/mode:fidelity]/threads:N/
- * place:P benchmark: every member calls the policy's update() in its own
- * timed loop against one shared window on the home node.  Clocks: the cycle
- * counter scaled to ns (default; read once per chunk when nothing else is
- * asked, like a coarse jiffies), a ticker thread's jiffies word
- * (--clock=jiffies), or a virtual jiffies word member 0 advances every
- * --tick-calls of its calls (--clock=calls: ticks follow work done, not a
- * sleeping thread's wake-ups).  Workload model: --migrate-ns after each
- * admitted call, --fault-ns after every call; the update's own cost per
- * call (update_ns) is sampled apart from that work.  Fidelity mode logs every admitted call and
- * reset per member and merges the logs after the run. */
+/* window_bench.c — window/<policy>[/lock:L][/mode:fidelity]/threads:N/place:P:
+ * every member calls the policy's update() in its own timed loop on one
+ * shared window on the home node.  Clocks: the cycle counter in ns (default;
+ * read once per chunk when nothing else is asked, like a coarse jiffies), a
+ * ticker thread's jiffies (--clock=jiffies), or jiffies member 0 advances
+ * every --tick-calls calls (--clock=calls: ticks follow work, not a sleeping
+ * thread's wake-ups).  Model: --migrate-ns after each admitted call,
+ * --fault-ns after every call; update_ns is sampled apart from that work.
+ * Fidelity mode logs every admitted call and reset per member, merged after. */
 #include "results/results.h"
 #include "run/limits.h"
 #include "run/run.h"
@@ -21,8 +19,8 @@
 #include "core/ticker.h"
 #include <stratbench/window.h>
 
-/* Options (kernel defaults): migrate_interval_millisecs, ratelimit_pages of
- * 4 KiB pages, one small page per call, racy accounting, HZ=1000. */
+/* Options (kernel defaults): migrate_interval_millisecs, ratelimit_pages
+ * (4 KiB pages), one small page per call, racy accounting, HZ=1000. */
 static double interval_ms = 100;
 static unsigned long limit = 32768;
 static unsigned long nr_pages = 1;
@@ -130,9 +128,7 @@ static void window_params(struct sb_params *p)
 	}
 }
 
-/* --mode=fidelity|both: fidelity runs are a variant, so one run can hold
- * both (names: .../mode:fidelity/threads:N/...); throughput keeps the plain
- * name. */
+/* --mode=fidelity|both: fidelity is a variant, so one run holds both; throughput: plain name. */
 static int window_variants(const char *strategy, struct sb_params *sets, int max)
 {
 	(void)strategy;
@@ -200,10 +196,9 @@ static void report_fidelity(sb_state *st, const struct sb_window_run *wr, unsign
 	sb_state_counter(st, "windows", (double)f.windows, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, "idle_windows", (double)f.idle_windows, SB_COUNTER_DEFAULT);
 	if (f.windows == 0 && f.idle_windows) {
-		/* every window closed a whole interval late: members or the
-		 * jiffies ticker descheduled for longer than the interval.  No
-		 * "; " (the console's note splits parts there) and no comma
-		 * (results.csv is read with awk -F, too) in a label's text */
+		/* every window closed an interval late: members or ticker
+		 * descheduled that long.  No "; " (the console's note splits
+		 * there) nor comma (results.csv is read with awk -F,) in a label */
 		snprintf(label, sizeof(label), "fidelity: all %llu windows idle (each closed "
 			 "an interval or more late as the members or the ticker were "
 			 "descheduled: lengthen --interval-ms): admit_ratio and stretch unavailable",
@@ -211,13 +206,11 @@ static void report_fidelity(sb_state *st, const struct sb_window_run *wr, unsign
 		sb_state_set_label(st, label);
 		return;
 	}
-	if (f.windows == 0 && resets == 0) {
-		sb_state_set_label(st, "fidelity: no window reset in the run (a policy that "
-				   "never resets or too short a run): admit_ratio and stretch unavailable");
-		return;
-	}
 	if (f.windows == 0) {
-		sb_state_set_label(st, "fidelity: no complete window (run longer or shorten "
+		sb_state_set_label(st, resets == 0 ?
+				   "fidelity: no window reset in the run (a policy that never "
+				   "resets or too short a run): admit_ratio and stretch unavailable" :
+				   "fidelity: no complete window (run longer or shorten "
 				   "--interval-ms): admit_ratio and stretch unavailable");
 		return;
 	}
@@ -233,9 +226,9 @@ static void report_fidelity(sb_state *st, const struct sb_window_run *wr, unsign
 	}
 }
 
-/* windows.jsonl (results/timeline.c): the first TIMELINE_MAX windows of the
- * run as [start_ns, end_ns, pages] from the first window's start, pages per
- * member, the idle ones' indices (docs/window.md "Fidelity mode"). */
+/* windows.jsonl (results/timeline.c): the first TIMELINE_MAX windows as
+ * [start_ns, end_ns, pages] from the first window's start, pages per member,
+ * the idle ones' indices (docs/window.md "Fidelity mode"). */
 #define TIMELINE_MAX	200
 
 static void add_timeline(const struct sb_point *pt, const struct sb_window_run *wr,
@@ -244,7 +237,7 @@ static void add_timeline(const struct sb_point *pt, const struct sb_window_run *
 	const int n = wr->n;
 	struct sb_window_span *win = calloc(TIMELINE_MAX, sizeof(*win));
 	uint64_t *mp = calloc((size_t)TIMELINE_MAX * (size_t)n, sizeof(*mp)), total = 0;
-	json_t *line, *wj, *mj, *ij;
+	json_t *wj, *mj, *ij;
 	size_t k, nw;
 
 	if (!win || !mp) {
@@ -254,15 +247,6 @@ static void add_timeline(const struct sb_point *pt, const struct sb_window_run *
 		return;
 	}
 	nw = sb_window_timeline(wr, win, mp, TIMELINE_MAX, &total);
-	line = json_object();
-	json_object_set_new(line, "name", json_string(pt->name));
-	json_object_set_new(line, "point", sb_point_to_json(&pt->f));
-	json_object_set_new(line, "interval_ns",
-			    json_integer((json_int_t)llround((double)wr->interval * ns_per_tick)));
-	json_object_set_new(line, "limit", json_integer((json_int_t)limit));
-	json_object_set_new(line, "clock", json_string(clock_name));
-	json_object_set_new(line, "admitted", json_integer((json_int_t)admitted));
-	json_object_set_new(line, "windows_total", json_integer((json_int_t)total));
 	wj = json_array();
 	mj = json_array();
 	ij = json_array();
@@ -279,10 +263,12 @@ static void add_timeline(const struct sb_point *pt, const struct sb_window_run *
 		if (win[k].idle)
 			json_array_append_new(ij, json_integer((json_int_t)k));
 	}
-	json_object_set_new(line, "windows", wj);
-	json_object_set_new(line, "members", mj);
-	json_object_set_new(line, "idle", ij);
-	sb_timeline_add(line);
+	sb_timeline_add(json_pack("{s:s, s:o, s:I, s:I, s:s, s:I, s:I, s:o, s:o, s:o}",
+		"name", pt->name, "point", sb_point_to_json(&pt->f),
+		"interval_ns", (json_int_t)llround((double)wr->interval * ns_per_tick),
+		"limit", (json_int_t)limit, "clock", clock_name,
+		"admitted", (json_int_t)admitted, "windows_total", (json_int_t)total,
+		"windows", wj, "members", mj, "idle", ij));
 	free(win);
 	free(mp);
 }
@@ -313,8 +299,7 @@ static void window_report_fidelity(sb_state *st, const struct sb_point *pt,
 	free(logs);
 }
 
-/* Counter ticks of an empty pair of sb_read_cycles(): the median of 101
- * pairs, taken once per process and subtracted from every sampled call. */
+/* Ticks of an empty sb_read_cycles() pair (median of 101, once), less from each sample. */
 static double read_pair_ticks(void)
 {
 	static double pair = -1;
@@ -331,10 +316,9 @@ static double read_pair_ticks(void)
 	return pair;
 }
 
-/* update_ns (and update_cycles where sb_read_cycles() is a hardware
- * counter): the mean time inside update() over the sampled calls, less an
- * empty pair of reads; the fault and copy work are outside the timed span.
- * A mean below the pair's own cost is no measurement: said, not 0. */
+/* update_ns (update_cycles with a hardware counter): the mean time inside
+ * update() over the sampled calls (fault and copy work outside), less an
+ * empty pair of reads; a mean below that is no measurement: said, not 0. */
 static void report_update_cost(sb_state *st, uint64_t ticks, uint64_t samples)
 {
 	double per = (double)ticks / (double)samples - read_pair_ticks();
@@ -373,10 +357,9 @@ static void window_report(sb_state *st, const struct sb_point *pt, const struct 
 	if (!d->total_ops || !d->elapsed_ns)
 		return;
 	sb_state_counter(st, "resets", (double)sum.resets, SB_COUNTER_DEFAULT);
-	/* 1 when every window is reset once; > 1: repeated resets
-	 * (spinlock's unlocked re-check); < 1: stretched windows */
-	/* with the calls clock, in virtual time: the ticks member
-	 * 0's calls made (at least one, or no window ended) */
+	/* 1: every window reset once; > 1: repeated resets (spinlock's
+	 * unlocked re-check); < 1: stretched.  The calls clock: in the ticks
+	 * member 0's calls made (at least one, or no window ended) */
 	sb_state_counter(st, "resets_per_interval", calls_clock() ?
 			 (double)sum.resets * (double)w->interval /
 			 (double)(end - run->t0 ? end - run->t0 : 1) :
@@ -399,8 +382,7 @@ static void window_report(sb_state *st, const struct sb_point *pt, const struct 
 		window_report_fidelity(st, pt, run, w, &sum, end);
 }
 
-/* The jiffies word members read, if the clock has one: member 0's calls
- * clock, or a ticker thread's; 0, or -1 said to the state. */
+/* The jiffies word members read (calls clock or ticker), if any; 0, or -1 said to st. */
 static int window_clock_start(sb_state *st, struct window_run *run)
 {
 	if (calls_clock()) {

@@ -1,5 +1,4 @@
-/* plan.c — expand run options into plan points and register each one as a
- * Google Benchmark: families × strategies [× locks] × threads × placements. */
+/* plan.c — the run options into points, each registered as a Google Benchmark. */
 #include "plan/plan.h"
 #include "results/settings.h"
 
@@ -72,31 +71,32 @@ static void free_list(char **v)
 	free(v);
 }
 
-/* The strategies this machine cannot run, one line each: kept until
- * sb_plan_say_skipped(), so that a usage error found after planning is the
- * only line printed. */
+/* The strategies this machine cannot run, a line each, kept until
+ * sb_plan_say_skipped(): a usage error found later is the only line. */
 static char *skip_buf;
 static size_t skip_len;
 static FILE *skip_note;
 
-void sb_plan_say_skipped(void)
+/* The lines kept, said or dropped. */
+static void skipped_end(bool say)
 {
 	if (skip_note)
 		fclose(skip_note);
 	skip_note = NULL;
-	if (skip_buf)
+	if (say && skip_buf)
 		fputs(skip_buf, stderr);
 	free(skip_buf);
 	skip_buf = NULL;
 }
 
+void sb_plan_say_skipped(void)
+{
+	skipped_end(true);
+}
+
 void sb_plan_free(void)
 {
-	if (skip_note)
-		fclose(skip_note);
-	skip_note = NULL;
-	free(skip_buf);
-	skip_buf = NULL;
+	skipped_end(false);
 	sb_bench_clear_all();	/* the benchmarks point at the points */
 	sb_points_clear();
 	while (points) {
@@ -121,10 +121,9 @@ static bool in_list(char **v, int n, const char *s)
 	return false;
 }
 
-/* Splits a comma list into a NULL-terminated array of fresh strings,
- * dropping repeats (a name twice would register the benchmark twice).
- * With cpu_lists, a part that starts with a digit continues the preceding
- * list:CPUS, whose hwloc syntax has commas of its own (list:0-3,8). */
+/* A comma list as a NULL-terminated array of fresh strings, less repeats
+ * (which would register a benchmark twice).  cpu_lists: a part starting
+ * with a digit continues the list:CPUS before it (hwloc's list:0-3,8). */
 static char **split_list(const char *s, int *n, bool cpu_lists)
 {
 	char *dup = strdup(s), *save = NULL, *tok;
@@ -176,8 +175,9 @@ struct sb_what {
 	bool brief;			/* calibration for the limits: short, once */
 };
 
-static int add_point_as(const struct plan *p, const struct sb_what *w, int threads,
-			const char *placement, const int *cpus, const char *ab)
+/* One point; ab: "none" or "on" for the two of --counters-ab, else NULL. */
+static void add_point_as(const struct plan *p, const struct sb_what *w, int threads,
+			 const char *placement, const int *cpus, const char *ab)
 {
 	const struct sb_family_driver *drv = w->drv;
 	const char *lock = w->lock;
@@ -221,12 +221,11 @@ static int add_point_as(const struct plan *p, const struct sb_what *w, int threa
 	pt->brief = w->brief;
 	sb_points_add(pt->name, f);
 	if (p->o->skip && p->o->skip(pt->name, p->o->skip_arg))
-		return 0;	/* done before (--resume): planned, not registered */
+		return;		/* done before (--resume): planned, not registered */
 	b = sb_bench_register(pt->name, drv->body, pt);
 	sb_bench_use_manual_time(b);
-	/* what other points' limits are computed from runs first, whole, even
-	 * under random interleaving (run/limits.h): the calibration, then the
-	 * 1-thread points (scaling references), then the rest */
+	/* what others' limits come from runs first, whole, even interleaved
+	 * (run/limits.h): calibration, 1-thread points (scaling), the rest */
 	sb_bench_stage(b, !strcmp(drv->family, "calibrate") ? 0 : threads == 1 ? 1 : 2);
 	if (w->brief) {		/* seconds in all, whatever the strategies' flags */
 		int64_t n = drv->brief_iterations ? drv->brief_iterations(w->strategy) : 0;
@@ -237,7 +236,6 @@ static int add_point_as(const struct plan *p, const struct sb_what *w, int threa
 			sb_bench_min_time(b, SB_BRIEF_MIN_TIME);
 		sb_bench_repetitions(b, 1);
 	}
-	return 0;
 }
 
 /* Once per run: a plan that puts two members on SMT siblings of one core
@@ -262,17 +260,6 @@ static void warn_smt_shared(const struct sb_topo *t, const char *placement, cons
 		}
 }
 
-/* One point, or with --counters-ab two: the same benchmark without and
- * with the counters, for the cost of counting as a same-run ratio. */
-static int add_point(const struct plan *p, const struct sb_what *w, int threads,
-		     const char *placement, const int *cpus)
-{
-	if (!p->o->counters_ab)
-		return add_point_as(p, w, threads, placement, cpus, NULL);
-	return add_point_as(p, w, threads, placement, cpus, "none") ||
-	       add_point_as(p, w, threads, placement, cpus, "on");
-}
-
 /* The driver's own CPU sets: one point each, placement list:CPUS. */
 static int add_cpu_sets(const struct plan *p, const struct sb_what *w)
 {
@@ -293,9 +280,8 @@ static int add_cpu_sets(const struct plan *p, const struct sb_what *w)
 	return n;
 }
 
-/* The placements to run for one thread count.  "auto" keeps only those that
- * put threads on distinct CPU sets here (on a 1-package, no-SMT machine
- * compact, cores and scatter coincide). */
+/* The placements for one thread count; "auto" keeps those with distinct
+ * CPU sets here (compact, cores and scatter coincide on 1 package, no SMT). */
 static int add_placements(const struct plan *p, const struct sb_what *w, int threads, char *err,
 			  size_t errlen)
 {
@@ -316,7 +302,10 @@ static int add_placements(const struct plan *p, const struct sb_what *w, int thr
 			dup |= memcmp(plans + (size_t)j * threads, cpus, sizeof(int) * threads) == 0;
 		if (dup)
 			continue;
-		add_point(p, w, threads, p->places[i], cpus);
+		/* --counters-ab: without and with counters, their cost as a same-run ratio */
+		if (p->o->counters_ab)
+			add_point_as(p, w, threads, p->places[i], cpus, "none");
+		add_point_as(p, w, threads, p->places[i], cpus, p->o->counters_ab ? "on" : NULL);
 		warn_smt_shared(p->t, p->places[i], cpus, threads);
 		kept++;
 	}
@@ -434,29 +423,24 @@ static int add_strategy(struct plan *p, const struct sb_family_driver *drv, cons
 	}
 	memset(variants, 0, sizeof(variants));
 	nv = drv->variants ? drv->variants(name, variants, SB_MAX_VARIANTS) : 0;
-	if (drv->cpu_sets) {
+	for (l = 0; l < nl; l++)
 		for (v = 0; v < (nv ? nv : 1); v++) {
 			struct sb_what w = {
-				.drv = drv, .strategy = name,
+				.drv = drv, .strategy = name, .lock = lk ? lk[l] : NULL,
 				.variant = nv ? &variants[v] : NULL, .brief = limits,
 			};
 
-			p->registered += add_cpu_sets(p, &w);
-		}
-		return 0;
-	}
-	for (l = 0; l < nl; l++)
-		for (v = 0; v < (nv ? nv : 1); v++)
+			/* the driver's own CPU sets, or threads × placements */
+			if (drv->cpu_sets) {
+				p->registered += add_cpu_sets(p, &w);
+				continue;
+			}
 			for (ti = 0; ti < p->nthreads; ti++) {
-				struct sb_what w = {
-					.drv = drv, .strategy = name, .lock = lk ? lk[l] : NULL,
-					.variant = nv ? &variants[v] : NULL,
-				};
-
 				if (add_placements(p, &w, p->threads[ti], err, errlen))
 					return -1;
 				p->registered++;
 			}
+		}
 	return 0;
 }
 

@@ -47,9 +47,8 @@ struct sb_opts {
 /* Every family, in listing and run order. */
 extern const struct sb_family_driver *const sb_drivers[];
 
-/* plan.c: 0 registered; 1 nothing to run because every selected strategy
- * was skipped on this machine (each said why on stderr; err says so too);
- * -1 and err */
+/* 0 registered; 1 nothing to run, every selected strategy skipped here
+ * (each said why on stderr; err says so too); -1 and err */
 int sb_plan_register(const struct sb_opts *o, const struct sb_topo *t, char *err, size_t errlen);
 void sb_plan_free(void);
 /* every planned point, the latest first (->next); registered unless --resume skipped it */
