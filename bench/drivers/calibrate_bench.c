@@ -60,8 +60,8 @@ static const char *const pairs_choices[] = { "auto", "all", "sample", NULL };
 
 static const struct sb_option calibrate_options[] = {
 	{ "pairs", SB_OPT_STRING, &pairs_mode, 0, 0, pairs_choices, "auto|all|sample",
-	  "latency matrix CPU pairs (default auto: up to 3 per distance class; all: the "
-	  "heatmap's every pair)" },
+	  "latency matrix CPU pairs (default auto: up to 3 per distance class; all: every "
+	  "pair, the heatmap; sample: O(PUs) pairs covering every relation)" },
 	{ NULL },
 };
 
