@@ -13,7 +13,6 @@
 #define SB_ROUND_MAX (1 << 22)
 
 static const struct sb_counters_spec *drive_counters;
-
 static bool noted;
 
 void sb_drive_set_counters(const struct sb_counters_spec *s)
@@ -30,7 +29,6 @@ void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size)
 
 	sb_settings_warn(stderr);	/* once, now that a benchmark runs */
 	p = sb_topo_alloc_on_node(pt->topo, size, pt->home_node, &bound, err, sizeof(err));
-
 	if (!p) {
 		snprintf(msg, sizeof(msg), "home node: %s", err);
 		sb_state_skip_with_error(st, msg);

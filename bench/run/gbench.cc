@@ -641,8 +641,6 @@ struct Filter {
 		if (!rc)
 			regfree(&re);
 	}
-	Filter(const Filter &) = delete;
-	Filter &operator=(const Filter &) = delete;
 	bool selects(const sb_bench &b) const
 	{
 		std::string name = b.name + "/manual_time";
