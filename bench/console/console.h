@@ -37,12 +37,10 @@ struct sb_console_cfg {
 int sb_console_mode_parse(const char *s, enum sb_console_mode *m);
 /* Before anything is reported. */
 void sb_console_begin(const struct sb_console_cfg *c);
-/* The console is ours (table or counters on a console-format stdout): GB's display
- * prints nothing, and the notes (quiet.c's, the settings' and the counters'
- * warnings) are folded into the context lines. */
+/* Ours (table or counters, console-format stdout): GB's display prints nothing, and
+ * quiet.c's, the settings' and the counters' warnings join the context lines. */
 bool sb_console_owns(void);
-/* The run's JSON context ({"key": "value", ...}, GB's and the sb_* keys),
- * once, before the first result: prints the context lines when owned. */
+/* The JSON context (GB's and sb_* keys), once before any result: lines if owned. */
 void sb_console_context(json_t *context);
 /* One benchmark finished (group hook's runs, arr: GB's JSON of them): a row
  * (owned), or the noisy mark alone (gbench: "^ noisy: ..." on stdout; json: stderr). */

@@ -60,8 +60,7 @@ void sb_state_append_label(sb_state *st, const char *label);
 void sb_state_skip_with_error(sb_state *st, const char *msg);
 bool sb_state_error_occurred(const sb_state *st);
 
-/* Gives results/ sb_context_add and sb_gbench_stop as its callbacks
- * (results/report.h): main() calls it once, before any context is added. */
+/* Hands results/ sb_context_add, sb_gbench_stop (report.h); main(): once, before any context. */
 void sb_gbench_serve_results(void);
 /* JSON "context" entries; call before sb_gbench_main(). */
 void sb_context_add(const char *key, const char *value);
@@ -85,8 +84,7 @@ void sb_gbench_display_quiet(bool quiet);
  * repetitions) is skipped from now on; a benchmark with a skipped repetition
  * is reported to nobody (console, file, hooks), so a resumed run redoes it. */
 void sb_gbench_stop(void);
-/* How many runs (benchmarks × repetitions) argv's --benchmark_filter and
- * --benchmark_repetitions select of the registered benchmarks. */
+/* Runs (benchmarks × repetitions) argv's --benchmark_filter and _repetitions select. */
 int sb_gbench_count(int argc, char *const *argv);
 
 /* Initialise with argv (consumes --benchmark_*), run what is registered, shut
@@ -95,8 +93,7 @@ int sb_gbench_main(int argc, char **argv);
 /* After sb_gbench_main(): 0 if --benchmark_out was written whole, flushed and
  * synced, else the errno of the first failed write (the run stopped there). */
 int sb_gbench_out_errno(void);
-/* 0 if argv's --benchmark_filter is a valid regular expression (GB 1.7.1's
- * rules), else -1 with err saying why, in stratbench's words. */
+/* 0 if argv's --benchmark_filter is valid (GB 1.7.1's rules), else -1 and err why. */
 int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
 /* fn for each benchmark argv's --benchmark_filter selects, with its own min_time,
  * iterations and repetitions (0: the flags' or GB's); returns how many. */

@@ -125,8 +125,7 @@ struct sb_drive {
 void sb_drive_set_counters(const struct sb_counters_spec *s);
 void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size);
 void sb_drive_free(const struct sb_point *pt, void *p, size_t size);
-/* Runs rounds until Google Benchmark has its iterations; 0, or -1 after
- * reporting the error to the state. */
+/* Rounds until GB has its iterations; 0, or -1 with the error reported to st. */
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
 		 struct sb_drive *d);
 /* A driver running its own rounds, d->team and d->n set: opens the counters
@@ -147,8 +146,7 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 		      struct sb_drive *d);
 /* Only the --counters (for a driver reporting its own op counters); frees d. */
 void sb_drive_report_counters(sb_state *st, struct sb_drive *d);
-/* ops_per_s, ns_per_op, ops_min, ops_max, jain, the counters (cnt:NAME
- * total and cnt:NAME/op, per op of all members); frees d. */
+/* ops_per_s, ns_per_op, ops_min, ops_max, jain, cnt:NAME and cnt:NAME/op; frees d. */
 void sb_drive_report(sb_state *st, struct sb_drive *d);
 
 /* SIGINT and SIGTERM to handler (NULL: default), SA_RESTART: run, suite, --ab stop */

@@ -64,9 +64,8 @@ void sb_cmp_counter_tables(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int
 int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
 		struct sb_cmp_row **rows, int *nrows, char *err, size_t errlen);
 void sb_cmp_rows_free(struct sb_cmp_row *rows, int nrows);
-/* compare's report on stdout: CSV rows, or the header, a table per group, the
- * legend, counter tables and paths[]/ab.json's pairs; then what one side only has
- * and (not in CSV) the failed runs. */
+/* On stdout: CSV rows, or header, group tables, legend, counter tables, paths[]/ab.json
+ * pairs; then what one side only has and (not in CSV) the failed runs. */
 void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct sb_results r[2],
 		   const char *metric, const struct sb_cmp_row *rows, int nrows);
 /* `compare DIR`: DIR's ab.json alone, on stdout; 0, or -1 with err. */
@@ -75,8 +74,7 @@ int sb_cmp_ab_only(const char *dir, char *err, size_t errlen);
 int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *metric, int worse,
 		       double pct);
 
-/* Which way metric gets worse: +1 up (times, costs per page or op), -1 down
- * (rates: *_per_s), 0 unknown */
+/* metric gets worse +1 up (times, costs a page or op), -1 down (*_per_s), 0 unknown */
 int sb_cmp_worse(const char *metric);
 
 /* w's %Change, p(U), each side's CV and noisy mark (above threshold[side] %) and
