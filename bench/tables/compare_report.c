@@ -178,8 +178,7 @@ static bool is_dir(const char *path)
 	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-/* A side's ab.json pairs (run --ab), if any: within-run intervals say more than
- * medians of separate runs. */
+/* A side's ab.json (run --ab), if any: within-run intervals beat separate runs' medians. */
 static void ab_section(const char *side, const char *path)
 {
 	struct sb_ab_cmp *c;
@@ -214,8 +213,7 @@ int sb_cmp_ab_only(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
-/* "kernel: Prev's vs Current's", from the contexts' sb_kernel: a kernel A/B
- * (scripts/lab-ab.sh) is read by it */
+/* "kernel: Prev's vs Current's" from sb_kernel: a kernel A/B (scripts/lab-ab.sh) reads it */
 static void print_kernels(const struct sb_results *r)
 {
 	const char *k[2];
