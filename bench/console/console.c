@@ -1,8 +1,5 @@
-/* console.c — --console=table|counters|gbench (console.h, docs/console.md).
- * The point columns come from the typed points (point.h: strategy, lock,
- * threads, placement, and the parameters that vary within the family),
- * never from the name; the metric columns are the family's few (metrics[]
- * below). */
+/* console.c — console.h.  Point columns come from the typed points (point.h: the
+ * parameters varying within the family too), never the name; metrics: metrics[]. */
 #include "console/console.h"
 #include "results/point.h"
 
@@ -114,9 +111,8 @@ struct metric {
 	double scale[2];
 };
 
-/* docs/results.md "Counters"; the kernel shootdown reports pages_per_s,
- * us_per_page and tlb_irqs_per_page where the simulated one reports
- * ops_per_s, ns_per_page and acks_per_page */
+/* docs/results.md "Counters"; the kernel shootdown's pages_per_s, us_per_page and
+ * tlb_irqs_per_page stand for the simulated one's ops_per_s, ns_per_page, acks_per_page */
 static const struct metric metrics[] = {
 	{ NULL, false, "ops/s", 7, F_SI, { "ops_per_s", "pages_per_s" }, { 1, 1 } },
 	{ NULL, false, "ns/op", 7, F_NS, { "ns_per_op" }, { 1 } },
@@ -192,8 +188,7 @@ static const struct sb_point_fields *family_point(int i)
 	return f && !strcmp(f->family, tb.family) ? f : NULL;
 }
 
-/* a parameter varies within the family: two points differ in it (absent
- * counts as a value) */
+/* two points of the family differ in the parameter (absent is a value) */
 static bool param_varies(const char *key)
 {
 	const char *first = NULL;
@@ -322,8 +317,7 @@ static void read_group(json_t *arr, struct group *g)
 		}
 	}
 	g->row = median ? median : first;
-	/* the run's label: its "unavailable (why)" notes; an aggregate may
-	 * not carry it, the first run does */
+	/* the first run's label ("unavailable (why)"): an aggregate may lack it */
 	g->label = str_or(g->row, "label", "");
 	if (!*g->label && first)
 		g->label = str_or(first, "label", "");
@@ -423,8 +417,7 @@ static void print_header(int reps)
 	print_cells(NULL, NULL, NULL);
 }
 
-/* does a label part ("key: why") explain a cell of the table: its key a
- * shown metric's, or "fidelity" (stretch, admit) */
+/* a label part ("key: why") explains a cell: a shown metric's key, or "fidelity" */
 static bool part_shown(const char *part, size_t keylen)
 {
 	if (keylen == 8 && !strncmp(part, "fidelity", 8))
@@ -436,9 +429,8 @@ static bool part_shown(const char *part, size_t keylen)
 	return false;
 }
 
-/* "    note: ..." of the run's label into line: the parts ("; " between)
- * that say why a shown cell is "-", or all of it with --console=counters
- * (where every counter is shown).  Returns false when nothing is left. */
+/* "    note: ..." into line: the label's parts saying why a shown cell is "-" (all
+ * of them with --console=counters, which shows every counter); false: none. */
 static bool note_text(const char *label, char *line, size_t n)
 {
 	size_t len = (size_t)snprintf(line, n, "    note: "), start = len;
@@ -457,9 +449,8 @@ static bool note_text(const char *label, char *line, size_t n)
 	return len > start;
 }
 
-/* a note already printed in this family's table ("violations: unavailable
- * (run with --check)" under every shootdown row) is not repeated; records
- * it otherwise.  A run prints one table per family. */
+/* a note already under a row of this family's one table ("violations: unavailable
+ * (run with --check)" on every shootdown row) is not repeated; else recorded. */
 #define MAX_NOTES 32
 static struct { char family[32]; char text[SB_CONSOLE_WIDTH + 1]; } notes[MAX_NOTES];
 static int nnotes;
@@ -478,8 +469,7 @@ static bool note_seen(const char *family, const char *text)
 	return false;
 }
 
-/* a non-zero counter of an entry: a number, not one of GB's own fields
- * (jansson holds no NaN or infinity) */
+/* a non-zero number, not GB's own field (jansson holds no NaN or infinity) */
 static bool counter_shown(const char *key, json_t *v)
 {
 	static const char *const skip[] = {
@@ -572,12 +562,10 @@ static void noisy_mark(const char *name, const struct group *g)
 }
 
 /* --- one table per family, whatever the order results arrive in ----------
- *
- * Rows of the family whose table is open print as they arrive.  Rows of
- * another family (random interleaving, --limits' stages) wait in that
- * family's buffer, laid out by its own columns; when every planned point
- * of the open family has its row, the next waiting family's table is
- * printed, header and rows, and stays open.  The end prints what waits. */
+ * The open family's rows print as they arrive; another's (interleaving, --limits'
+ * stages) wait in its buffer, in its own columns.  When every planned point of the
+ * open family has its row, the next waiting table prints and stays open; the end
+ * prints what waits. */
 
 static int planned(const char *family)
 {
@@ -629,8 +617,7 @@ static void wait_row(const char *family, const struct sb_point_fields *f, const 
 	open_rows = rows;
 }
 
-/* the first waiting family's table, printed and left open (an entry never
- * moves: its memstream writes text and len where they were) */
+/* the first waiting table, printed, left open (entries never move: memstreams) */
 static bool open_next(void)
 {
 	for (int i = 0; i < nwaiting; i++) {

@@ -2,19 +2,14 @@
  * tables (console.c, console_context.c) and the progress line (progress.c).
  * uses: core machine stats results
  *
- * console.h — (docs/console.md) --console=table (the default): at most 5
- * lines of context, then one aligned table per family, a row per benchmark
- * as its repetitions finish (a family's rows wait while another family's
- * table is open, and print when it completes or the run ends: one table
- * per family, interleaved or not), built from the typed point (point.h) and the few metrics the family
- * exists for; noisy rows are marked in the row, a value the run did not
- * report prints "-".  --console=counters: the table, and under each row its
- * non-zero counters.  --console=gbench: Google Benchmark's own console.
- * With --benchmark_format=json stdout holds Google Benchmark's JSON only:
- * the console says nothing there, and its noisy marks go to stderr.
- * No line of the table or the context is longer than SB_CONSOLE_WIDTH.
- * The files (gbench.json's context, results.csv, runs.jsonl) never depend
- * on the console mode.
+ * console.h — (docs/console.md) --console=table (default): at most 5 context lines,
+ * then one aligned table per family, a row per benchmark as its repetitions finish
+ * (while another family's table is open, its rows wait for it to complete or the
+ * run to end: one table per family, interleaved or not), from the typed point
+ * (point.h) and the family's few metrics; noisy rows marked, an unreported value
+ * "-".  counters: also each row's non-zero counters under it.  gbench: GB's own.
+ * With --benchmark_format=json stdout is GB's JSON only (noisy marks to stderr).
+ * No line exceeds SB_CONSOLE_WIDTH.  The files never depend on the console mode.
  */
 #ifndef STRATBENCH_CONSOLE_H
 #define STRATBENCH_CONSOLE_H
@@ -42,27 +37,21 @@ struct sb_console_cfg {
 int sb_console_mode_parse(const char *s, enum sb_console_mode *m);
 /* Before anything is reported. */
 void sb_console_begin(const struct sb_console_cfg *c);
-/* The console is ours (table or counters on a console-format stdout):
- * Google Benchmark's display prints nothing, and the notes that would
- * each be a line before the table (quiet.c's, the settings' and the
- * counters' warnings) are folded into the context lines. */
+/* Ours (table or counters, console-format stdout): GB's display prints nothing, and
+ * quiet.c's, the settings' and the counters' warnings join the context lines. */
 bool sb_console_owns(void);
-/* The run's JSON context ({"key": "value", ...}, GB's and the sb_* keys),
- * once, before the first result: prints the context lines when owned. */
+/* The JSON context (GB's and sb_* keys), once before any result: lines if owned. */
 void sb_console_context(json_t *context);
-/* One benchmark finished: its runs as the group hook gets them and arr,
- * the JSON array GB's JSON reporter writes for them.  A row (owned), or
- * the noisy mark alone (gbench: "^ noisy: ..." on stdout; json: on stderr). */
+/* One benchmark finished (group hook's runs, arr: GB's JSON of them): a row
+ * (owned), or the noisy mark alone (gbench: "^ noisy: ..." on stdout; json: stderr). */
 void sb_console_group(const struct sb_run_report *runs, int n, json_t *arr);
 
-/* After the last benchmark: the tables of families whose rows waited
- * while another family's table was open (interleaved runs). */
+/* After the last benchmark: the tables of families whose rows waited (interleaved). */
 void sb_console_end(void);
 
 /* console_context.c: the run's --counters, for the context's counters line */
 void sb_console_context_counters(const struct sb_counters_spec *s);
-/* console_context.c: the context lines (at most 5), from the JSON context;
- * each fits SB_CONSOLE_WIDTH. */
+/* console_context.c: the context lines (at most 5, each fitting the width). */
 void sb_console_context_lines(FILE *f, json_t *context, const char *out);
 /* The text of a value in n characters at most, with ellipsis when cut. */
 void sb_console_fit(char *s, size_t width);
@@ -70,13 +59,11 @@ void sb_console_fit(char *s, size_t width);
 /* progress.c: [k/N] name … ETA on a terminal's stderr */
 void sb_progress_format(char *buf, size_t n, int done, int total, const char *name,
 			double elapsed_s);
-/* true when the line is shown (a terminal, not quiet): the caller then
- * gives the run sb_progress_on_start and sb_progress_clear as hooks */
+/* true when shown (a terminal, not quiet): then hook on_start and clear */
 bool sb_progress_begin(int total, bool quiet);
 void sb_progress_on_start(const char *name, void *arg);
 void sb_progress_clear(void *arg);
 void sb_progress_group(int nruns);
 void sb_progress_end(void);
-
 
 #endif

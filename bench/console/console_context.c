@@ -1,8 +1,6 @@
-/* console_context.c — the context as a person reads it before the table:
- * at most 5 lines (machine, quietness, a settings warning if any,
- * unavailable counters, where the results go), read from the JSON context
- * that keeps every sb_* key whole (docs/results.md).  Each line is cut to
- * SB_CONSOLE_WIDTH with an ellipsis. */
+/* console_context.c — the context lines: machine, quietness, a settings warning,
+ * unavailable counters, the results' place; from the JSON context's whole sb_* keys
+ * (docs/results.md), each cut to SB_CONSOLE_WIDTH with an ellipsis. */
 #include "console/console.h"
 #include "results/settings.h"
 
@@ -54,8 +52,7 @@ static void machine_line(FILE *f, json_t *c)
 	put(f, line);
 }
 
-/* load average and busy CPUs as quiet.c measured them (its threshold:
- * load above 0.5, a CPU more than half busy), the settings that distort */
+/* load and busy CPUs by quiet.c (load > 0.5, a CPU over half busy), bad settings */
 static void quiet_line(FILE *f, json_t *c)
 {
 	const char *load = ctx(c, "sb_loadavg"), *busy = ctx(c, "sb_busy_cpus");

@@ -1,8 +1,6 @@
-/* progress.c — `[12/48] window/trylock/threads:8/place:scatter … ETA 3m10s`
- * on stderr while a sweep runs, only when stderr is a terminal (and not
- * --quiet).  One line, rewritten in place; cleared before Google
- * Benchmark's console prints a result, so results and progress never mix.
- * Progress counts runs (benchmarks × repetitions) reported so far. */
+/* progress.c — `[12/48] window/trylock/threads:8/place:scatter … ETA 3m10s` on a
+ * terminal's stderr (not --quiet), rewritten in place and cleared before GB prints
+ * a result, so the two never mix.  It counts runs (benchmarks × repetitions). */
 #include "console/console.h"
 
 #include <string.h>

@@ -9,12 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Largest round: bounds a round's length (and the stop-flag overshoot) while
- * keeping the barrier cost per op negligible. */
+/* Bounds a round (and the stop-flag overshoot), the barrier cost per op negligible. */
 #define SB_ROUND_MAX (1 << 22)
 
 static const struct sb_counters_spec *drive_counters;
-
 static bool noted;
 
 void sb_drive_set_counters(const struct sb_counters_spec *s)
@@ -31,7 +29,6 @@ void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size)
 
 	sb_settings_warn(stderr);	/* once, now that a benchmark runs */
 	p = sb_topo_alloc_on_node(pt->topo, size, pt->home_node, &bound, err, sizeof(err));
-
 	if (!p) {
 		snprintf(msg, sizeof(msg), "home node: %s", err);
 		sb_state_skip_with_error(st, msg);
@@ -63,9 +60,8 @@ static void counters_open(struct sb_drive *d, const struct sb_point *pt, const i
 		if (!sb_console_owns())	/* else its context line said it */
 			sb_counters_note_unavailable(drive_counters, stderr);
 	}
-	/* opened on every member's thread, untimed; then read by each member
-	 * around its part of each round, and the machine-wide files around the
-	 * whole timed region */
+	/* opened untimed on each member's thread, read around its part of each round;
+	 * the machine-wide files around the whole timed region */
 	d->cnt = sb_counters_open(pt->counters_off ? NULL : drive_counters, d->n, cpus);
 	if (d->cnt) {
 		struct sb_team_hooks h = {
@@ -134,8 +130,7 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 	return 0;
 }
 
-/* cnt:NAME (total over the timed region) and cnt:NAME/op (per op of all
- * members); what could not be measured here goes in the label. */
+/* cnt:NAME (timed region's total), cnt:NAME/op; the unmeasurable in the label. */
 void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
 {
 	const char *name;

@@ -70,19 +70,17 @@ hook<void (*)(void *)> display_hook;
 bool display_quiet;	// sb_gbench_display_quiet
 bool any_error;
 volatile std::sig_atomic_t stop_requested;
-// Stages are separate RunSpecifiedBenchmarks calls over one pair of
-// reporters: each reports the context at its first call only, and
-// finalizes only when last_stage is set (sb_gbench_main, after them all).
+// Stages are RunSpecifiedBenchmarks calls over one pair of reporters: each reports
+// the context at its first call only, finalizes only once last_stage is set.
 bool last_stage = true;
 
-// Said once under GB's "***WARNING*** Library was built as DEBUG" (the
-// JSON context's library_build_type stays as GB writes it).
+// Under GB's "***WARNING*** Library was built as DEBUG" (JSON's stays GB's).
 const char debug_note[] =
 	"stratbench: note: Debian's libbenchmark says it was built as DEBUG: that concerns its "
 	"own checks, not the timed region (docs/console.md)";
 
-// The errno of the first failed write to --benchmark_out's stream (0:
-// none): the run stops there, and the file is never given its final name.
+// The first failed --benchmark_out write's errno (0: none): the run stops there
+// and the file never gets its final name.
 int out_errno;
 
 // The error of the runs skipped after sb_gbench_stop(): never reported.
@@ -100,10 +98,8 @@ std::string strip_manual_time(const std::string &name)
 
 using Run = benchmark::BenchmarkReporter::Run;
 
-// Which run r is: rep cleared, then its names (pointing into r and name,
-// which must outlive rep), repetition and error.  Aggregates carry their
-// suffix (_mean) outside run_name: the plain benchmark name goes in name,
-// the aggregate in its own field.
+// rep cleared, then r's names (into r and name, which outlive rep), repetition and
+// error; an aggregate's suffix (_mean) is its own field, not in the name.
 void identify(const Run &r, const std::string &name, sb_run_report &rep)
 {
 	rep = {};
@@ -114,8 +110,7 @@ void identify(const Run &r, const std::string &name, sb_run_report &rep)
 	rep.error = r.error_occurred ? r.error_message.c_str() : nullptr;
 }
 
-// Hands one run to n hooks, as the C hooks see it (rep's strings and
-// arrays point into r and the locals).
+// One run to n hooks (rep points into r and the locals).
 void call_hooks(const Run &r, const hook<sb_run_hook> *hooks, int n)
 {
 	double mult = benchmark::GetTimeUnitMultiplier(r.time_unit);
@@ -143,10 +138,9 @@ void call_hooks(const Run &r, const hook<sb_run_hook> *hooks, int n)
 			hooks[i].fn(&rep, hooks[i].arg);
 }
 
-// GB 1.7.1 reports a benchmark in two calls: its repetitions, then (when at
-// least two succeeded) its aggregates.  A benchmark with a run skipped
-// after sb_gbench_stop() is dropped whole, aggregates included: it did not
-// finish, and a resumed run does it again.
+// GB 1.7.1 reports a benchmark in two calls: repetitions, then (2+ succeeded) its
+// aggregates.  One with a run skipped after sb_gbench_stop() is dropped whole,
+// aggregates too: it did not finish, and a resumed run does it again.
 std::set<std::string> dropped;
 
 bool interrupted(const std::vector<Run> &runs)
@@ -161,11 +155,9 @@ bool interrupted(const std::vector<Run> &runs)
 
 std::vector<Run> pending;	// the benchmark being reported
 
-// Hands each run to the run hooks, and a benchmark's runs, once all are
-// reported, to the group hook with the JSON GB's JSON reporter writes.
-// Called by exactly one reporter: the file reporter when there is one (it
-// sees every run, whatever --benchmark_display_aggregates_only hides),
-// else the display reporter.
+// Each run to the run hooks; a benchmark's runs, once all are in, to the group hook
+// with GB's JSON of them.  Called by one reporter: the file's if any (it sees every
+// run, whatever --benchmark_display_aggregates_only hides), else the display's.
 void forward_group(const std::vector<Run> &runs)
 {
 	bool has_agg = false;
@@ -208,9 +200,8 @@ public:
 	bool ReportContext(const Context &ctx) override
 	{
 		if (reported_) {
-			// a later stage: the console's name column fits this
-			// stage's names, under a header of its own (the context
-			// itself, printed to the error stream, is not repeated)
+			// a later stage: a header and name column of its own,
+			// the context (to the error stream) not repeated
 			std::ostringstream quiet;
 
 			if (dynamic_cast<benchmark::ConsoleReporter *>(inner_.get()))
@@ -260,9 +251,8 @@ private:
 		inner_->SetErrorStream(&err);
 		return ok;
 	}
-	// The context as the inner reporter prints it, less the lines of the
-	// keys that are data for the files, not for people (sb_points: one
-	// JSON text of every point).
+	// The inner reporter's context less keys that are data for the files
+	// (sb_points: one JSON text of every point).
 	bool report_context_lines(const Context &ctx)
 	{
 		std::ostringstream text;
@@ -285,10 +275,9 @@ private:
 	bool reported_ = false;		// the context, at a first stage
 };
 
-// A file reporter of GB's own kind, writing to our stream: GB opens (and
-// truncates) --benchmark_out at every RunSpecifiedBenchmarks, once per
-// stage, so GB is given /dev/null and each call points the reporter back
-// at the file opened once here.  The one hooked reporter (see forward).
+// GB's file reporter on our stream: GB opens (truncates) --benchmark_out at each
+// RunSpecifiedBenchmarks, once a stage, so it gets /dev/null and each call aims the
+// reporter at the file opened once here.  The one hooked reporter (forward_group).
 template <class Base> class FileReporter : public Base {
 public:
 	explicit FileReporter(std::ostream *out) : out_(out)
@@ -304,8 +293,7 @@ public:
 			reported_ = true;
 			return Base::ReportContext(ctx);
 		}
-		// a later stage: a console file's name column and header as on
-		// the display; nothing for JSON (one document)
+		// a later stage: a console file's header as displayed; JSON: none
 		if constexpr (is_console) {
 			std::ostringstream quiet;
 
@@ -374,12 +362,10 @@ void add_cfg(sb_bench *b, std::function<void(benchmark::internal::Benchmark *)> 
 	b->cfg.push_back(std::move(f));
 }
 
-// Makes GB count a failed run with the iterations it planned for it.
-// Under interleaving, a benchmark's earlier repetitions may have finished
-// before this one fails (a stop, a body's error); GB 1.7.1's ComputeStats
-// checks that every run of the set, errors included, has their iteration
-// count, and aborts the process if one says 0, as a run whose loop never
-// started does.  Entering the loop after the error counts max_iterations.
+// A failed run counted with its planned iterations: under interleaving earlier
+// repetitions may have finished before this one fails (stop, body error), and GB
+// 1.7.1's ComputeStats aborts the process if a run of the set, errors included,
+// has 0 (a loop never entered).  Entering it after the error counts max_iterations.
 void count_planned(benchmark::State &st)
 {
 #ifndef SB_TEST_UNPADDED	// tests/test_gbench_stop.c's broken fixture
@@ -394,8 +380,7 @@ void run_body(benchmark::State &st, sb_bench *b)
 {
 	sb_state s = { &st, b, 0, std::string() };
 
-	// after SIGINT/SIGTERM: only the rest of the benchmark in flight (its
-	// other repetitions), so that it finishes; nothing else
+	// after SIGINT/SIGTERM only the benchmark in flight finishes
 	static const sb_bench *in_flight;
 
 	if (stop_requested && b != in_flight) {
@@ -522,9 +507,8 @@ void sb_bench_stage(sb_bench *b, int stage) { b->stage = stage; }
 
 int sb_state_range(sb_state *s, int i, int64_t *out)
 {
-	// State::range() only asserts: under NDEBUG a bad index reads past the
-	// vector.  GB requires every argument set of a benchmark to have the
-	// same length, which the registration calls below recorded.
+	// State::range() only asserts (NDEBUG: reads past the vector); every
+	// argument set has the length registration recorded (GB requires it).
 	if (i < 0 || i >= s->b->nargs)
 		return -1;
 	*out = s->st->range(i);
@@ -594,12 +578,9 @@ int sb_gbench_on_run(sb_run_hook hook, void *arg)
 	return 0;
 }
 
-/* glibc takes single-threaded shortcuts (non-atomic lock words in
- * pthread_mutex, no lock prefix in its own locks) until the process first
- * creates a thread, and never goes back: a run of --threads=1 alone would
- * measure those shortcuts, and the same benchmark after a 2-thread one would
- * not.  So the process is made multi-threaded before anything is measured,
- * whatever runs first (DESIGN.md §6). */
+/* glibc takes single-threaded shortcuts (non-atomic pthread_mutex lock words, no
+ * lock prefix) until a first thread is created, for good: --threads=1 alone would
+ * measure them, after a 2-thread run it would not.  So threads first (DESIGN §6). */
 static void *no_op(void *) { return nullptr; }
 
 static void go_multithreaded()
@@ -636,10 +617,9 @@ void sb_gbench_serve_results(void)
 
 namespace {
 
-// What --benchmark_filter (the last one, as GB reads it) selects, by GB
-// 1.7.1's rules: a leading '-' negates, "all" and "" select everything,
-// else an extended regex searched in the name (GB appends /manual_time to
-// ours).  GB's std::regex(extended) is POSIX ERE: regcomp(REG_EXTENDED).
+// The last --benchmark_filter by GB 1.7.1's rules: '-' negates, "all" and "" are
+// everything, else POSIX ERE (GB's std::regex extended) searched in the name, to
+// which GB appends /manual_time.
 struct Filter {
 	Filter(int argc, char *const *argv)
 	{
@@ -661,8 +641,6 @@ struct Filter {
 		if (!rc)
 			regfree(&re);
 	}
-	Filter(const Filter &) = delete;
-	Filter &operator=(const Filter &) = delete;
 	bool selects(const sb_bench &b) const
 	{
 		std::string name = b.name + "/manual_time";
@@ -747,8 +725,7 @@ int sb_gbench_main(int argc, char **argv)
 				     std::strerror(errno));
 			return 2;
 		}
-		// json or console (the command line refuses GB's CSV reporter: it
-		// aborts when runs differ in their counters, as ours do)
+		// no CSV (refused): GB's aborts when runs' counters differ, as ours do
 		if (out_format == "console")
 			file = std::make_unique<FileReporter<benchmark::ConsoleReporter>>(&out);
 		else
@@ -762,9 +739,8 @@ int sb_gbench_main(int argc, char **argv)
 	if (stages.size() <= 1) {
 		matched = benchmark::RunSpecifiedBenchmarks(&display, file.get());
 	} else {
-		// GB filters each stage itself; what it says of a stage its
-		// filter left empty (or of a bad filter) is said once, and only
-		// when no stage matched, as GB alone would
+		// what GB says of a stage its filter left empty (or a bad
+		// filter) is said once, only when no stage matched, as GB would
 		std::ostringstream said;
 
 		display.SetErrorStream(&said);
@@ -858,9 +834,8 @@ int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_ru
 	return rep.error ? 1 : 0;
 }
 
-// No benchmark::Shutdown(): in 1.7.1 it deletes the custom context and
-// leaves the pointer dangling, so a later sb_context_add (a run after the
-// trials, in this process) would write freed memory.
+// No benchmark::Shutdown(): 1.7.1's leaves the custom context dangling, and a run
+// after the trials would write freed memory (sb_context_add).
 void sb_gbench_trials_end(void) { register_stage(0, true); }
 
 void sb_gbench_register_selftest(void)

@@ -1,19 +1,11 @@
-/* gbench.h — a C API over Google Benchmark (run/gbench.cc).
- *
- * Contract: handles are opaque.  sb_bench_register() registers a named
- * benchmark whose body is fn(state, arg); the optional setup/teardown run
- * around every invocation of the body with the same arg (Google Benchmark
- * 1.7.1's own Setup/Teardown take no user data).  Arguments are read with
- * sb_state_range(), which checks the index (1.7.1's State::range() only
- * asserts).  The hot loop is sb_state_keep_running_batch(): it returns how
- * many iterations to run now (0 when done), so a C loop pays one call per
- * batch.
- *
- * Stages: every benchmark of stage s is run and reported, all repetitions,
- * before any of a later stage starts; --benchmark_enable_random_interleaving
- * shuffles within a stage only.  So results that others are computed
- * against (calibration, 1-thread scaling references) can go first without
- * giving up interleaving.  One JSON/console context and one file for all.
+/* gbench.h — a C API over Google Benchmark (run/gbench.cc).  Handles are opaque.
+ * A benchmark's body is fn(state, arg); setup/teardown run around every call of
+ * it with the same arg (GB 1.7.1's own take no user data).  sb_state_range()
+ * checks the index (1.7.1's State::range() only asserts).  The hot loop is
+ * sb_state_keep_running_batch(): iterations to run now (0: done), one call a batch.
+ * Stages: every run of stage s is reported before a later stage starts (random
+ * interleaving shuffles within a stage), so what others are computed against
+ * (calibration, 1-thread references) goes first; one context and file for all.
  */
 #ifndef STRATBENCH_GBENCH_H
 #define STRATBENCH_GBENCH_H
@@ -68,78 +60,60 @@ void sb_state_append_label(sb_state *st, const char *label);
 void sb_state_skip_with_error(sb_state *st, const char *msg);
 bool sb_state_error_occurred(const sb_state *st);
 
-/* Gives results/ the run's context (sb_context_add) and stop
- * (sb_gbench_stop) as its callbacks (results/report.h): main() calls it
- * once, before anything is added to the context. */
+/* Hands results/ sb_context_add, sb_gbench_stop (report.h); main(): once, before any context. */
 void sb_gbench_serve_results(void);
 /* JSON "context" entries; call before sb_gbench_main(). */
 void sb_context_add(const char *key, const char *value);
 
-/* Adds a hook (up to 4; -1 when full): each gets every run
- * (results/report.h), as soon as all repetitions of its benchmark are done,
- * in the order added. */
+/* Adds a hook (up to 4; -1 when full): each gets every run, in the order
+ * added, once all repetitions of its benchmark are done (results/report.h). */
 int sb_gbench_on_run(sb_run_hook hook, void *arg);
 /* One benchmark's reports together, after the run hook saw each (results/report.h). */
 void sb_gbench_on_group(sb_group_hook hook, void *arg);
-/* Called as a benchmark body is entered (several times per repetition:
- * calibration), with the benchmark's registered name. */
+/* Called with the registered name as a body is entered (calibration: often). */
 typedef void (*sb_start_hook)(const char *name, void *arg);
 void sb_gbench_on_start(sb_start_hook hook, void *arg);
-/* Called once before anything runs with {"context": {...}, "benchmarks": []}
- * as Google Benchmark's JSON reporter writes the context. */
+/* Called once before anything runs with GB's JSON {"context": {...}, "benchmarks": []}. */
 void sb_gbench_on_context(void (*hook)(const char *json, void *arg), void *arg);
 /* Called before the console shows a benchmark's results. */
 void sb_gbench_on_display(void (*hook)(void *arg), void *arg);
-/* quiet: the display reporter prints neither the context nor the runs (a
- * console of the caller's shows them from the hooks); the hooks, the file
- * reporter and what Google Benchmark says of a filter are unchanged. */
+/* quiet: the display prints neither context nor runs (the caller's console
+ * shows them from the hooks); hooks, file and GB's filter messages unchanged. */
 void sb_gbench_display_quiet(bool quiet);
-/* Async-signal-safe: from now on, every body but the benchmark in flight's
- * (its remaining repetitions) is skipped; the runs of a benchmark with a
- * skipped repetition are reported to nobody (no console line, file entry
- * or hook call), so it is run again by a resumed run. */
+/* Async-signal-safe: every body but the benchmark in flight's (its other
+ * repetitions) is skipped from now on; a benchmark with a skipped repetition
+ * is reported to nobody (console, file, hooks), so a resumed run redoes it. */
 void sb_gbench_stop(void);
-/* How many runs (benchmarks × repetitions) argv's --benchmark_filter and
- * --benchmark_repetitions select of the registered benchmarks. */
+/* Runs (benchmarks × repetitions) argv's --benchmark_filter and _repetitions select. */
 int sb_gbench_count(int argc, char *const *argv);
 
-/* Initialise with argv (consumes --benchmark_* flags), run what is
- * registered, shut down.  Returns 0, or 1 if a benchmark failed; any
- * argument left after initialisation that GB did not recognise is an
- * error: it is reported and 2 returned. */
+/* Initialise with argv (consumes --benchmark_*), run what is registered, shut
+ * down: 0, 1 if a benchmark failed, 2 (said) on an argument GB left over. */
 int sb_gbench_main(int argc, char **argv);
-/* After sb_gbench_main(): 0 if --benchmark_out's file was written whole,
- * flushed and synced, else the errno of the first write that failed (the
- * run stopped there). */
+/* After sb_gbench_main(): 0 if --benchmark_out was written whole, flushed and
+ * synced, else the errno of the first failed write (the run stopped there). */
 int sb_gbench_out_errno(void);
-/* 0 if argv's --benchmark_filter is a valid regular expression (GB 1.7.1's
- * rules), else -1 with err saying why, in stratbench's words. */
+/* 0 if argv's --benchmark_filter is valid (GB 1.7.1's rules), else -1 and err why. */
 int sb_gbench_filter_check(int argc, char *const *argv, char *err, size_t errlen);
-/* Calls fn for every registered benchmark that --benchmark_filter in argv
- * selects, with its own min_time, iterations and repetitions (0: the
- * flags' or Google Benchmark's); returns how many (a plan's listing). */
+/* fn for each benchmark argv's --benchmark_filter selects, with its own min_time,
+ * iterations and repetitions (0: the flags' or GB's); returns how many. */
 typedef void (*sb_each_fn)(const char *name, double min_time, int64_t iterations,
 			   int repetitions, void *arg);
 int sb_gbench_each(int argc, char *const *argv, sb_each_fn fn, void *arg);
 
-/* Trials (the paired A/B of `run --ab`, ab/ab.c): Google Benchmark
- * initialised once with argv (no --benchmark_* flags but the display's),
- * then one registered benchmark at a time run alone, once: one repetition
- * of `iterations` iterations, or (iterations 0) of at least min_time
- * seconds; each of its reports goes to hook, nothing to the console or a
- * file.  sb_gbench_trial returns 0, 1 when the run reported an error, -1
- * when no benchmark is registered under name.  Registration is as before
- * once sb_gbench_trials_end() returns.  Trials may come before a
- * sb_gbench_main() in one process, not after it: its benchmark::Shutdown()
- * leaves Google Benchmark 1.7.1's context map dangling, and adding to the
- * context (as a run does) then writes freed memory. */
+/* Trials (`run --ab`, ab/ab.c): GB initialised once with argv (no --benchmark_*
+ * flags but the display's), then one benchmark at a time alone: one repetition of
+ * `iterations`, or (0) of at least min_time s, its reports to hook only.  A trial
+ * returns 0, 1 on a reported error, -1 for no such name; trials_end restores the
+ * registration.  Trials may precede a sb_gbench_main() in a process, not follow it:
+ * its benchmark::Shutdown() leaves GB 1.7.1's context map dangling, and adding to
+ * the context (as a run does) then writes freed memory. */
 int sb_gbench_trials_begin(int argc, char **argv);	/* 0, or 2 on an unknown flag */
 int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_run_hook hook,
 		    void *arg);
 void sb_gbench_trials_end(void);
 
-/* Self-benchmarks of the wrapper: a native C++ loop and the C batched loop,
- * for the overhead ratio (registered as harness/...). */
+/* harness/...: a native C++ loop and the C batched loop, for the overhead ratio. */
 void sb_gbench_register_selftest(void);
 
 #ifdef __cplusplus

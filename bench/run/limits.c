@@ -125,8 +125,7 @@ double sb_of_limit(double ops_per_s, double limit_ops)
 	return limit_ops > 0 && isfinite(limit_ops) && ops_per_s >= 0 ? ops_per_s / limit_ops : NAN;
 }
 
-/* The 1-thread key of a point: its group (the point less threads and
- * placement, point.h), never its name split apart. */
+/* A point's 1-thread key: its group (point.h), never its name split apart. */
 static void solo_key(const struct sb_point_fields *f, char *buf, size_t len)
 {
 	char g[400];
@@ -165,8 +164,7 @@ void sb_limits_on_run(const struct sb_run_report *r, void *arg)
 	op = sb_params_get(&f->params, "op");
 	toucher = sb_params_get(&f->params, "toucher");
 	transport = sb_params_get(&f->params, "transport");
-	/* the bound: the pair's fastest batch (each a mean over 128 transfers),
-	 * what the hardware did when neither member was descheduled */
+	/* the bound: the fastest 128-transfer batch, neither member descheduled */
 	if (!strcmp(f->strategy, "c2c") && op && counter(r, "one_way_min_ns", &v)) {
 		counter(r, "rel", &rel);
 		snprintf(key, sizeof(key), "c2c:%s:%s", op, f->placement);

@@ -1,24 +1,18 @@
 /* limits.h — internal to bench/: the machine's limits measured in this run
  * (the calibrate family) and how a strategy benchmark reports against them.
- *
- * Table: the calibrate benchmarks run first when the plan includes them,
- * then the 1-thread points, then the rest (plan/plan.c gives them stages 0,
- * 1, 2: each stage whole before the next, even under random interleaving);
- * a resumed run first feeds the table with the runs it finished before
- * (cmd_run.c).  Every run Google Benchmark reports — what the JSON and CSV
- * hold, once all repetitions of that benchmark are done, before the next
- * one starts — is recorded by sb_limits_on_run() from each run's typed
- * point (results/point.h) under keys: "c2c:store:list:A,B" (one_way_min_ns
- * of CPU pair A < B: its fastest batch, each a mean of 128 transfers — the
- * bound the hardware showed, robust to a descheduled member; with its
- * relation), "c2c:cas:list:A,B", "op:cas" … (uncontended ns_per_op),
- * "flush:none|remote" (us_per_call of the real kernel's flush),
- * "flush:poll|signal" (us_per_call: the simulated machine's flush round
- * trip per transport), and for every other 1-thread run "solo:<its point's
- * group>" (sb_point_group: the point less threads and placement)
- * (ops_per_s).  A key holds one record per repetition; its value is their
- * median (the weights: records lighter than a quarter of the heaviest are
- * left out).  Main thread only (bodies and reporters run there).
+ * Table: calibrate runs first, then the 1-thread points, then the rest (plan.c's
+ * stages 0, 1, 2, each whole even when interleaved); a resumed run first feeds it
+ * the runs it finished before (cmd_run.c).  sb_limits_on_run() records every run
+ * GB reports (once all its repetitions are done, before the next benchmark) from
+ * its typed point (results/point.h), under: "c2c:store:list:A,B" (one_way_min_ns
+ * of CPU pair A < B: its fastest batch of 128-transfer means — the hardware's
+ * bound, robust to a descheduled member; with its relation), "c2c:cas:list:A,B",
+ * "op:cas" … (uncontended ns_per_op), "flush:none|remote" (us_per_call of the
+ * real kernel's flush), "flush:poll|signal" (us_per_call: the simulated flush
+ * round trip per transport), and for every other 1-thread run "solo:<group>"
+ * (sb_point_group: less threads and placement; ops_per_s).  A key's value is the
+ * median of its records, one a repetition (those lighter than a quarter of the
+ * heaviest left out).  Main thread only (bodies and reporters run there).
  *
  * Limits (docs/calibrate.md): for a point of T threads on CPUs c[0..T)
  *   handoff (the strategy writes one shared line every call, T >= 2):
@@ -60,22 +54,17 @@ enum sb_limit_kind {
 	SB_LIMIT_SCALING,	/* anything else: T × its 1-thread rate */
 };
 
-/* Computes limit_ops for pt (0, or -1 with why[] set); the key of its
- * 1-thread rate is its point's group (sb_point_group). */
+/* limit_ops for pt (0, or -1 with why[] set); its 1-thread key: sb_point_group. */
 int sb_limit_for(const struct sb_point *pt, enum sb_limit_kind kind, double *limit_ops,
 		 char *why, size_t len);
-/* Reports limit_ops and of_limit (or a label saying why not) for a point
- * that measured ops_per_s. */
+/* limit_ops and of_limit (or a label saying why not) for a point's ops_per_s. */
 void sb_limits_report(sb_state *st, const struct sb_point *pt, enum sb_limit_kind kind,
 		      double ops_per_s);
 
-/* Flush cost against the calibrated round trip (docs/calibrate.md): a
- * shootdown point's ns per flush request ÷ the round trip under key
- * ("flush:poll", "flush:signal": the simulated machine's transports;
- * "flush:remote": the real kernel's madvise with a remote toucher).
- * sb_flush_rtt_for: 0 and the round trip in ns, or -1 with why[] set.
- * sb_flush_rtt_report: flush_rtt_ns and of_flush_rtt, or a label saying
- * why not (no calibration, no request) — never 0. */
+/* Flush cost (docs/calibrate.md): a shootdown point's ns per request ÷ the round
+ * trip under key ("flush:poll|signal": the simulated transports; "flush:remote":
+ * the kernel's madvise, remote toucher).  _for: 0 and the ns, or -1 with why[].
+ * _report: flush_rtt_ns and of_flush_rtt, or a label why not — never 0. */
 double sb_of_flush_rtt(double ns_per_req, double rtt_ns);
 int sb_flush_rtt_for(const char *key, double *rtt_ns, char *why, size_t len);
 void sb_flush_rtt_report(sb_state *st, const char *key, double ns_per_req);

@@ -4,15 +4,12 @@
  * callbacks results/ needs of it (results/report.h).
  * uses: core machine stats results console
  *
- * run.h — what a family driver is and how it runs.
- *
- * A plan point is one benchmark: family × strategy [× lock] [× variant] ×
- * threads × placement.  plan/plan.c expands the options into points and
- * registers each with its family driver's body; run/driver.c runs a body's
- * rounds on a pinned team and reports the common counters.  A driver owns
- * its options (a table: parsed by cmd/cli.c, listed by the help) and the
- * name parts they add.  Strategies never see this header; nothing here
- * includes anything from cmd/ or drivers/.
+ * run.h — what a family driver is and how it runs.  A plan point is one benchmark:
+ * family × strategy [× lock] [× variant] × threads × placement, which plan/plan.c
+ * registers with its family's body; driver.c runs the rounds on a pinned team and
+ * reports the common counters.  A driver owns its options (parsed by cmd/cli.c,
+ * listed by the help) and the name parts they add.  Strategies never see this
+ * header; nothing here includes anything from cmd/ or drivers/.
  */
 #ifndef STRATBENCH_RUN_H
 #define STRATBENCH_RUN_H
@@ -91,31 +88,24 @@ struct sb_family_driver {
 	bool (*takes_lock)(const char *strategy);	/* NULL: none does */
 	const char *default_lock;
 	const struct sb_option *options;	/* NULL or a table ended by .name NULL */
-	/* optional: variants of a strategy, each its own point (e.g. batch
-	 * sizes): fills sets[i] with the variant's parameters (shown in the
-	 * name before threads:N), returns how many; 0 = none */
+	/* optional: a strategy's variants, each a point (batch sizes): fills
+	 * sets[i] (named before threads:N), returns how many; 0 = none */
 	int (*variants)(const char *strategy, struct sb_params *sets, int max);
-	/* optional: the parameters of non-default options (acct=exact), the
-	 * same for every point of the run; none when all have their defaults */
+	/* optional: non-default options' parameters (acct=exact), on every point */
 	void (*params)(struct sb_params *p);
-	/* optional: the driver chooses the CPUs of each point of a strategy
-	 * (variant NULL when it has none) instead of --threads × --placement:
-	 * fills *sets (malloc'd), returns how many; each becomes place:list:CPUS */
+	/* optional: the CPUs of each point instead of --threads × --placement
+	 * (variant NULL: none): *sets malloc'd, each a place:list:CPUS; count */
 	int (*cpu_sets)(const struct sb_topo *t, const char *strategy,
 			const struct sb_params *variant, struct sb_cpu_set **sets);
-	/* a calibration family (limits.h): run only when asked for by --family,
-	 * or by --limits: then registered before every other family, briefly:
-	 * once, with brief_iterations(strategy) iterations (a fixed count:
-	 * Google Benchmark's time-based estimate stops after one iteration
-	 * when a loaded machine deschedules a member) */
+	/* a calibration family (limits.h): run only by --family, or by --limits:
+	 * then first, once, of brief_iterations(strategy) (a fixed count: GB's
+	 * estimate stops after one iteration when a member is descheduled) */
 	bool calibrates;
 	int64_t (*brief_iterations)(const char *strategy);
-	/* optional: checks the options together after parsing: 0, or -1 with
-	 * one line in err (a usage error) */
+	/* optional: checks the options together: 0, or -1 with a usage line in err */
 	int (*check)(char *err, size_t errlen);
-	/* optional: why a strategy cannot run on this machine ("this machine
-	 * has 1 NUMA node, needs 2"), or NULL; the plan leaves it out and says
-	 * "<strategy>: skipped: <why>" on stderr */
+	/* optional: why a strategy cannot run here ("this machine has 1 NUMA node,
+	 * needs 2") or NULL; the plan says "<strategy>: skipped: <why>" on stderr */
 	const char *(*unavailable)(const char *strategy, const struct sb_topo *t, char *buf,
 				   size_t len);
 	void (*body)(sb_state *st, void *point);
@@ -130,26 +120,21 @@ struct sb_drive {
 	int n;
 	struct sb_counters *cnt;	/* the run's --counters, NULL: none */
 };
-/* The --counters of this run (NULL: none), for every benchmark's timed
- * region: each member opens its events on its own thread before the first
- * round and reads them around its part of every round; sb_drive_report
- * reports them as cnt:NAME and cnt:NAME/op. */
+/* The run's --counters (NULL: none): each member opens them on its own thread
+ * before the first round and reads them around its part of every round. */
 void sb_drive_set_counters(const struct sb_counters_spec *s);
 void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size);
 void sb_drive_free(const struct sb_point *pt, void *p, size_t size);
-/* Runs rounds until Google Benchmark has its iterations; 0, or -1 after
- * reporting the error to the state. */
+/* Rounds until GB has its iterations; 0, or -1 with the error reported to st. */
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
 		 struct sb_drive *d);
-/* For a driver that runs its own rounds instead of sb_drive_run: with
- * d->team and d->n set, open the counters before its first timed round and
- * close them after the last (outside the timing); sb_drive_report reports
- * them.  The team's hooks are the counters' in between. */
+/* A driver running its own rounds, d->team and d->n set: opens the counters
+ * before its first timed round (the team's hooks are theirs until close) and
+ * closes them after the last, outside the timing; sb_drive_report reports them. */
 void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt);
 void sb_drive_counters_close(struct sb_drive *d);
-/* sb_drive_run with n members on cpus (several may share a CPU) running
- * fn(arg) and, if round_ns is given, the time each round reports to Google
- * Benchmark (and adds to d->elapsed_ns) instead of the team's elapsed time. */
+/* sb_drive_run with n members on cpus (may share a CPU) running fn(arg); round_ns,
+ * if given, is each round's time for GB and d->elapsed_ns, not the team's. */
 struct sb_drive_team {
 	int n;
 	const int *cpus;
@@ -159,15 +144,12 @@ struct sb_drive_team {
 };
 int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_drive_team *t,
 		      struct sb_drive *d);
-/* For a driver that reports its own op counters: only the --counters
- * (cnt:NAME and cnt:NAME/op, per op of all members); frees d. */
+/* Only the --counters (for a driver reporting its own op counters); frees d. */
 void sb_drive_report_counters(sb_state *st, struct sb_drive *d);
-/* ops_per_s, ns_per_op, ops_min, ops_max, jain, the counters (cnt:NAME
- * total and cnt:NAME/op, per op of all members); frees d. */
+/* ops_per_s, ns_per_op, ops_min, ops_max, jain, cnt:NAME and cnt:NAME/op; frees d. */
 void sb_drive_report(sb_state *st, struct sb_drive *d);
 
-/* driver.c: SIGINT and SIGTERM to handler (NULL: the default action), restarting
- * interrupted calls: run, the suite and --ab stop on them */
+/* SIGINT and SIGTERM to handler (NULL: default), SA_RESTART: run, suite, --ab stop */
 void sb_catch_stop_signals(void (*handler)(int));
 
 #endif

@@ -1,7 +1,5 @@
 /* compare_report.c — compare.h: what `stratbench compare` prints (cmd_compare.c
- * keeps the options): the rows both sides have, the changelog table of each
- * group, the CSV rows, the legend, the paired comparisons and the
- * --fail-above regressions. */
+ * keeps the options). */
 #include "tables/compare.h"
 
 #include <math.h>
@@ -11,9 +9,8 @@
 
 #include "results/ab.h"
 
-/* A benchmark's group and threads from its typed point: "family/strategy
- * [/lock] place:P k=v..."; without a point (plain Google Benchmark JSON)
- * the name is its own group, one row. */
+/* Group "family/strategy[/lock] place:P k=v..." and threads from the typed point;
+ * without one (plain GB JSON) the name is its own group, one row. */
 static char *group_of(const struct sb_bm *b, long *threads)
 {
 	const struct sb_point_fields *f = &b->pt;
@@ -29,8 +26,7 @@ static char *group_of(const struct sb_bm *b, long *threads)
 	return strdup(g);
 }
 
-/* The same point on both sides: by the typed fields when both have them
- * (the names are only keys for people), else by name. */
+/* The same point: by typed fields when both have them (names are for people). */
 static bool same_point(const struct sb_bm *a, const struct sb_bm *b)
 {
 	char ga[1400], gb[1400];
@@ -113,8 +109,7 @@ static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 	}
 }
 
-/* rows[i..end) share a group: its changelog table; returns end.  The CV
- * columns where a row of the group has a CV, p(U) where one has a test. */
+/* The table of group rows[i..end), returning end; CV and p(U) columns if any has one. */
 static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows, int i,
 		       bool *shown_cv)
 {
@@ -183,8 +178,7 @@ static bool is_dir(const char *path)
 	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-/* The paired comparisons of a side's ab.json (run --ab), when it has one:
- * within-run intervals, which say more than medians of separate runs. */
+/* A side's ab.json (run --ab), if any: within-run intervals beat separate runs' medians. */
 static void ab_section(const char *side, const char *path)
 {
 	struct sb_ab_cmp *c;
@@ -219,8 +213,7 @@ int sb_cmp_ab_only(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
-/* "kernel: Prev's vs Current's", from the contexts' sb_kernel: a kernel A/B
- * (scripts/lab-ab.sh) is read by it */
+/* "kernel: Prev's vs Current's" from sb_kernel: a kernel A/B (scripts/lab-ab.sh) reads it */
 static void print_kernels(const struct sb_results *r)
 {
 	const char *k[2];

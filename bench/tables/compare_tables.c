@@ -1,7 +1,5 @@
-/* compare_tables.c — compare.h: the table printer, the number formats, the
- * counter tables of `stratbench compare` (the seed changelog's, with a
- * %Change column; an event absent counts as zero, a benchmark without any
- * event left is dropped) and which way a metric is worse. */
+/* compare_tables.c — compare.h.  Counter tables: the seed changelog's with a %Change
+ * column; an absent event counts as zero, a benchmark with no event left is dropped. */
 #include "tables/compare.h"
 
 #include <math.h>
@@ -9,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* counter totals as perf stat prints them: whole numbers with thousands
- * separators (14,285,708); below 1000 and fractional: 6 significant digits */
+/* as perf stat: whole numbers with thousands separators (14,285,708); below 1000
+ * and fractional: 6 significant digits */
 static void fmt_count(char *buf, size_t n, double v)
 {
 	char digits[64];
@@ -161,8 +159,7 @@ void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncol
 	fputc('\n', o);
 }
 
-/* without p(U) (a side with fewer than 2 repetitions) or a CV (single
- * runs) the change is taken as it is */
+/* without p(U) (a side under 2 repetitions) or a CV the change is taken as is */
 void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *metric, int worse)
 {
 	const struct sb_bm *side[2] = { w->old, w->new };

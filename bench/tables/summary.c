@@ -1,13 +1,8 @@
-/* summary.c — summary.h: the end-of-run summary, per family a changelog
- * table against the family's reference, then the noisy points.
- *
- * A table is a spec: which points it takes (family, kernel drivers or
- * not, a parameter they must not have), the reference (a strategy, or a
- * parameter value of the same strategy), the metric its %Change is of,
- * and a few metrics shown as values (from a twin point when the spec says
- * so: the window's fidelity counters come from the mode=fidelity twin of a
- * throughput point).  Rows are matched by typed fields only: the same
- * family, threads, placement and parameters, the reference's strategy. */
+/* summary.c — summary.h.  A table is a spec: its points (family, kernel or not, a
+ * parameter they must not have), the reference (a strategy, or a parameter value of
+ * the row's), the %Change's metric, and a few value metrics (from a twin when said:
+ * the window's fidelity counters from a throughput point's mode=fidelity twin).
+ * Rows match by typed fields only: family, threads, placement, parameters. */
 #include "tables/summary.h"
 
 #include <dirent.h>
@@ -69,8 +64,7 @@ static bool is_ref(const struct spec *s, const struct sb_point_fields *f)
 				 has_param(f, s->ref_key, s->ref_val);
 }
 
-/* a and b are the same point but for the strategy (and lock), and for
- * parameter key (NULL: none) */
+/* a and b are one point but for strategy, lock and parameter key (NULL: none) */
 static bool same_but(const struct sb_point_fields *a, const struct sb_point_fields *b,
 		     const char *key)
 {
@@ -85,9 +79,8 @@ static bool same_but(const struct sb_point_fields *a, const struct sb_point_fiel
 	return !strcmp(pa, pb);
 }
 
-/* The reference of row b: the reference strategy's point (the row's lock
- * when the reference has it, else the first lock found), or the row's
- * strategy with the reference's parameter value. */
+/* b's reference: the reference strategy's point (b's lock if it has it, else the
+ * first found), or b's strategy with the reference's parameter value. */
 static const struct sb_bm *ref_of(const struct spec *s, const struct sb_results *r,
 				  const struct sb_bm *b)
 {
@@ -151,8 +144,7 @@ static int row_order(const void *x, const void *y)
 	return (p->threads > q->threads) - (p->threads < q->threads);
 }
 
-/* The parameters that differ between rows become columns; the others go
- * in the title (nvary of them in vary[]). */
+/* Parameters differing between rows are columns (vary[nvary]), the others the title. */
 static int varying(const struct row *rows, int n, const struct spec *s, const char **vary,
 		   int max, char *constant, size_t clen)
 {
@@ -197,8 +189,7 @@ static double value_of(const struct sb_bm *b, const char *metric)
 	return st.median;
 }
 
-/* One row's cells: point columns, reference, CV, value, CV, %Change, p(U),
- * extras. */
+/* A row: point columns, reference, CV, value, CV, %Change, p(U), extras. */
 static void row_cells(struct sb_cmp_cells *c, const struct spec *s, const struct row *w,
 		      const char **vary, int nvary, bool sig, double threshold)
 {
@@ -309,10 +300,8 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 	free(rows);
 }
 
-/* The core-to-core latency by distance class (docs/calibrate.md): per op
- * and class (the pair's rel counter), the pairs measured and the min,
- * median and max of their one_way_ns medians.  A run without c2c points
- * prints nothing. */
+/* Core-to-core latency by distance class (docs/calibrate.md): per op and class (rel
+ * counter), the pairs and the min, median, max of their one_way_ns medians, if any. */
 static void c2c_classes(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r)
 {
 	static const char *const ops[] = { "store", "cas" };
@@ -389,8 +378,7 @@ static void noisy_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r,
 	free(v);
 }
 
-/* A directory's paired comparisons (run --ab: DIR/ab.json), which resolve
- * what separate medians cannot: each with its 95 % interval. */
+/* DIR/ab.json's pairs (run --ab), resolving what medians cannot, with 95 % intervals. */
 static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
 {
 	struct sb_ab_cmp *c;
@@ -409,8 +397,7 @@ static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
 	free(c);
 }
 
-/* Where repetitions cannot make any %Change significant, say so, with
- * the smallest p(U) they allow. */
+/* Too few repetitions for any significant %Change: said, with the least p(U). */
 static void precision_note(FILE *o, int reps)
 {
 	double min_p = sb_mann_whitney_min_p(reps, reps);
@@ -435,9 +422,8 @@ static void legend(FILE *o)
 		"measured here.\n\n");
 }
 
-/* what each directory holds, one line a directory: the files a reader
- * of the summary goes to next (this summary's own files are said by
- * whoever writes them, once written) */
+/* each directory's files, a line each, for the reader to go to next (the summary's
+ * own are said by whoever writes them, once written) */
 static void files_written(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n)
 {
 	static const char *const names[] = { "gbench.json", "results.csv", "runs.jsonl",
@@ -523,8 +509,7 @@ static int summary_text(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int
 	return 0;
 }
 
-/* The whole text is made first and printed only when every directory read:
- * a failing input prints nothing, not a title and half the tables. */
+/* Printed only once every directory read: a failing input prints nothing, not half. */
 int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
 		     size_t errlen)
 {
