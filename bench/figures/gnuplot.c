@@ -42,7 +42,7 @@ static __attribute__((format(printf, 2, 3))) void put(struct sb_gp *g, const cha
 	g->len += n;
 }
 
-/* s as a gnuplot double-quoted string: \n is a line break in titles */
+/* s as a gnuplot double-quoted string (\n: a line break in titles), then a newline */
 static void put_quoted(struct sb_gp *g, const char *s)
 {
 	put(g, "\"");
@@ -56,15 +56,15 @@ static void put_quoted(struct sb_gp *g, const char *s)
 		else
 			put(g, "%c", *s);
 	}
-	put(g, "\"");
+	put(g, "\"\n");
 }
 
 static void put_num(struct sb_gp *g, double v)
 {
 	if (isnan(v))
-		put(g, "NaN");
+		put(g, "NaN\n");
 	else
-		put(g, "%.10g", isinf(v) ? copysign(1e300, v) : v);
+		put(g, "%.10g\n", isinf(v) ? copysign(1e300, v) : v);
 }
 
 struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl)
@@ -104,14 +104,12 @@ void sb_gp_num(struct sb_gp *g, const char *var, double v)
 {
 	put(g, "%s = ", var);
 	put_num(g, v);
-	put(g, "\n");
 }
 
 void sb_gp_str(struct sb_gp *g, const char *var, const char *s)
 {
 	put(g, "%s = ", var);
 	put_quoted(g, s);
-	put(g, "\n");
 }
 
 void sb_gp_array(struct sb_gp *g, const char *var, int n, bool str)
@@ -126,14 +124,12 @@ void sb_gp_num_at(struct sb_gp *g, const char *var, int i, double v)
 {
 	put(g, "%s[%d] = ", var, i);
 	put_num(g, v);
-	put(g, "\n");
 }
 
 void sb_gp_str_at(struct sb_gp *g, const char *var, int i, const char *s)
 {
 	put(g, "%s[%d] = ", var, i);
 	put_quoted(g, s);
-	put(g, "\n");
 }
 
 void sb_gp_wrap(char *t)

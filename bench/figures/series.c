@@ -66,11 +66,12 @@ static int cmp_line(const void *x, const void *y)
 	return c ? c : a->part - b->part;
 }
 
-static int cmp_xy(const void *x, const void *y)
+/* doubles, or sb_xy by x: its first member */
+static int cmp_x(const void *x, const void *y)
 {
-	const struct sb_xy *a = x, *b = y;
+	const double *a = x, *b = y;
 
-	return (a->x > b->x) - (a->x < b->x);
+	return (*a > *b) - (*a < *b);
 }
 
 struct sb_line *sb_lines_get(struct sb_lines *ls, const struct sb_point_fields *f, int part)
@@ -320,7 +321,7 @@ void sb_lines_finish(struct sb_lines *ls)
 		struct sb_line *l = &ls->l[i];
 
 		if (l->n)	/* a line with no value has no array (qsort takes no NULL) */
-			qsort(l->v, (size_t)l->n, sizeof(*l->v), cmp_xy);
+			qsort(l->v, (size_t)l->n, sizeof(*l->v), cmp_x);
 		l->group = i && cmp_fields(&l->f, &ls->l[i - 1].f) ? ls->l[i - 1].group + 1 :
 		    i ? ls->l[i - 1].group : 0;
 		l->style = l->group % 12 + 1;
@@ -387,13 +388,7 @@ int sb_lines_xs(const struct sb_lines *ls, double *xs, int max)
 			if (k == n && n < max)
 				xs[n++] = ls->l[i].v[j].x;
 		}
-	for (int i = 1; i < n; i++)		/* insertion sort: a few values */
-		for (int j = i; j > 0 && xs[j - 1] > xs[j]; j--) {
-			double t = xs[j];
-
-			xs[j] = xs[j - 1];
-			xs[j - 1] = t;
-		}
+	qsort(xs, (size_t)n, sizeof(*xs), cmp_x);
 	return n;
 }
 
