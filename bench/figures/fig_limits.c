@@ -1,16 +1,13 @@
-/* fig_limits.c — <family>-of-limit: throughput as a fraction of the
- * point's limit_ops (docs/calibrate.md, bench/run/limits.h), against
- * threads, with the reference at 1 named for what it is.
+/* fig_limits.c — <family>-of-limit: throughput as a fraction of the point's limit_ops
+ * (docs/calibrate.md, bench/run/limits.h) against threads, the reference at 1 named.
  *
- * Which limit a point has follows from its family and strategy, as the
- * drivers report it (sb_limits_report): the lock family writes the lock's
- * line every call (shared write); a window policy declares shared_write in
- * its table.  A shared write is bounded by the cheapest uncontended atomic
- * RMW at 1 thread and by the line's handoff (1 / the mean one-way transfer
- * between the CPUs, a bound for a fair handoff: a lock that keeps the line
- * on one CPU can pass it) at 2 or more; anything else is compared with its
- * scaling reference, T x its own 1-thread rate, which is no hardware bound
- * (and at 1 thread has no of_limit at all). */
+ * A point's limit follows from its family and strategy, as the drivers report it
+ * (sb_limits_report): a lock writes its line every call, a window policy declares shared_write
+ * in its table.  A shared write is bounded by the cheapest uncontended atomic RMW at 1 thread,
+ * by the line's handoff at 2 or more (1 / the mean one-way transfer between the CPUs: a fair
+ * handoff's bound, which a lock that keeps the line on one CPU can pass).  Anything else is
+ * compared with its scaling reference, T x its 1-thread rate: no hardware bound (no of_limit at
+ * 1 thread). */
 #include "figures/figure.h"
 
 #include <stratbench/window.h>

@@ -1,14 +1,11 @@
-/* fig_lock.c — lock-latency-<placement>: the lock family's sampled
- * acquisition wait against threads, p50 (solid) and p99 (dashed) of each
- * lock in one colour, log y.
+/* fig_lock.c — lock-latency-<placement>: the lock family's sampled acquisition wait against
+ * threads, p50 (solid) and p99 (dashed) of each lock in one colour, log y.
  *
- * How a wait is measured (drivers/lock_bench.c, stratbench/lock.h): one
- * acquisition in 256 is timed as two cycle-counter reads around lock(),
- * into a histogram of 4 buckets per power of two; p50 and p99 are bucket
- * midpoints.  So no wait reads below the cost of the counter reads plus an
- * uncontended acquire: a p50 there (tas, ttas, pthread_spin at 2 threads
- * on a small machine) says "not resolved", not "10 ns".  The figure draws
- * that floor as the smallest p50 of the run and names it. */
+ * One acquisition in 256 is timed by two cycle-counter reads around lock() into a histogram of
+ * 4 buckets per power of two (drivers/lock_bench.c, stratbench/lock.h); p50 and p99 are bucket
+ * midpoints.  So no wait reads below the counter reads plus an uncontended acquire: a p50 there
+ * (tas, ttas, pthread_spin at 2 threads on a small machine) says "not resolved", not "10 ns".
+ * The figure draws that floor, the run's smallest p50, and names it. */
 #include "figures/figure.h"
 
 #include <math.h>

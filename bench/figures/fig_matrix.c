@@ -1,9 +1,7 @@
-/* fig_matrix.c — latency-matrix-<op>: the calibrate family's core-to-core
- * one-way latency, CPU x CPU, CPUs ordered by package, NUMA node and
- * number, packages and nodes outlined.  A pair's CPUs are its point's
- * placement (list:A,B: the field's own syntax); where they sit, its
- * pkg_a/pkg_b/node_a/node_b counters.  The calibration runs each pair
- * once (repeats:1): there is no CV to flag. */
+/* fig_matrix.c — latency-matrix-<op>: the calibrate family's core-to-core one-way latency, CPU
+ * x CPU by package, NUMA node and number, packages and nodes outlined.  A pair's CPUs are its
+ * placement (list:A,B); where they sit, its pkg_a/pkg_b/node_a/node_b counters.  Each pair
+ * runs once (repeats:1): no CV to flag. */
 #include "figures/figure.h"
 
 #include <math.h>

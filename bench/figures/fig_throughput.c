@@ -1,8 +1,6 @@
-/* fig_throughput.c — <family>-throughput-<placement>: ops_per_s against
- * threads, a line per series, one figure per family and placement
- * (the calibrate family measures the machine, not a strategy: none).
- * The window family's fidelity mode logs every window, which costs time:
- * its points are not throughput and stay out (window-fidelity has them). */
+/* fig_throughput.c — <family>-throughput-<placement>: ops_per_s against threads, a line per
+ * series (none for calibrate: it measures the machine).  Window fidelity mode logs every window,
+ * which costs time: not throughput, its points stay out (window-fidelity has them). */
 #include "figures/figure.h"
 
 #include <string.h>

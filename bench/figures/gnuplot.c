@@ -1,10 +1,6 @@
-/* gnuplot.c — writes one figure and has gnuplot draw it (figure.h).
- *
- * DIR/plots/NAME.gp is the figure's variables, then plots/common.gp, then
- * its template, so it re-runs alone (cd DIR/plots && gnuplot NAME.gp) and
- * shows exactly what was drawn.  gnuplot runs in DIR/plots; anything it
- * prints is a failure (a warning is a figure drawn wrong: an empty range,
- * a missing column), as is a nonzero exit or an empty NAME.png/NAME.svg. */
+/* gnuplot.c — one figure written and drawn (figure.h).  NAME.gp holds its variables, common.gp
+ * and its template: it re-runs alone (cd DIR/plots && gnuplot NAME.gp), exactly as drawn.  Any
+ * gnuplot output fails it: a warning is a figure drawn wrong (an empty range, a missing column). */
 #include "figures/figure.h"
 
 #include "core/util.h"
@@ -249,8 +245,7 @@ static bool nonempty(const char *dir, const char *name, const char *ext)
 	       st.st_size > 0;
 }
 
-/* gnuplot's message on one line: its lines joined by " | ", runs of blanks
- * (and the caret under the offending command) as one blank */
+/* gnuplot's message as one line: lines joined by " | ", blanks and error carets as one blank */
 static void one_line(char *s, size_t n)
 {
 	char out[2048];

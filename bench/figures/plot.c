@@ -1,6 +1,5 @@
-/* plot.c — every figure a results directory has data for (plot.h), and
- * what the figures share: the machine for titles, the noisy key, one
- * figure per set of points. */
+/* plot.c — every figure a results directory has data for (plot.h), and what the figures share:
+ * the machine for titles, the noisy key, one figure per set of points. */
 #include "figures/figure.h"
 
 #include "core/util.h"
@@ -18,8 +17,7 @@ void sb_figs_free(struct sb_figs *f)
 	f->n = f->cap = 0;
 }
 
-/* every registered figure, by kind then order: constructors run in link
- * order, which is no order */
+/* every registered figure, by kind then order (constructors run in link order: no order) */
 static const struct sb_figure *figures[32];
 static int nfigures;
 
@@ -157,17 +155,13 @@ int sb_plot_results(const char *dir, const struct sb_results *r, const char *tpl
 int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
 		    char *err, size_t errlen)
 {
-	struct sb_plot p = { .old = old, .new = new, .tpldir = tpldir, .figs = figs,
-			     .err = err, .errlen = errlen };
-
-	return draw_kind(&p, SB_FIG_COMPARE);
+	return draw_kind(&(struct sb_plot){ .old = old, .new = new, .tpldir = tpldir, .figs = figs,
+					    .err = err, .errlen = errlen }, SB_FIG_COMPARE);
 }
 
 int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, char *err,
 		     size_t errlen)
 {
-	struct sb_plot p = { .dir = dir, .tpldir = tpldir, .figs = figs, .err = err,
-			     .errlen = errlen };
-
-	return draw_kind(&p, SB_FIG_MERGE);
+	return draw_kind(&(struct sb_plot){ .dir = dir, .tpldir = tpldir, .figs = figs, .err = err,
+					    .errlen = errlen }, SB_FIG_MERGE);
 }

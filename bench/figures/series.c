@@ -1,5 +1,5 @@
-/* series.c — lines against x for lines.gp (figure.h); a value a log axis
- * cannot draw is named in its key, never left to vanish without a word. */
+/* series.c — lines against x for lines.gp (figure.h); a value a log axis cannot draw is named
+ * in its key, never left to vanish without a word. */
 #include "figures/figure.h"
 
 #include "core/util.h"
@@ -140,8 +140,8 @@ void sb_line_put(struct sb_lines *ls, struct sb_line *l, double x, int panel,
 		ls->reps = s->n;
 }
 
-/* The attributes a key or title may name: 0 family, 1 strategy[/lock],
- * 2 placement, 3 threads (when x is not threads), 4.. each parameter. */
+/* The attributes a key or title may name: 0 family, 1 strategy[/lock], 2 placement, 3 threads
+ * (when x is not threads), 4.. each parameter. */
 #define ATTR_PARAMS 4
 #define ATTR_MAX (ATTR_PARAMS + 2 * SB_PARAMS_MAX)
 
@@ -212,8 +212,8 @@ static void join(char *buf, size_t n, const char *sep, const char *s)
 	buf[len] = '\0';
 }
 
-/* l's attributes that differ between the lines (a key), or those that do
- * not (common: the title's), joined by ", " */
+/* l's attributes that differ between the lines (a key), or those that do not (common: the
+ * title's), joined by ", " */
 static void attr_list(const struct sb_line *l, const struct attrs *A, bool common, char *buf,
 		      size_t n)
 {
@@ -250,8 +250,8 @@ static void blank_nonpositive(struct sb_line *l, int p, struct zero *z)
 	}
 }
 
-/* the key of lines [first, last) (one group) says what was not drawn:
- * "(all 0: not drawn)", "(acks all 0: not drawn)", "(2 of 3 at 0: …)" */
+/* the key of lines [first, last) (one group) says what was not drawn: "(all 0: not drawn)",
+ * "(acks all 0: not drawn)", "(2 of 3 at 0: …)" */
 static void group_note(struct sb_lines *ls, int first, int last, int p, const struct zero *z)
 {
 	char note[200] = "", one[120], *key = ls->l[first].key;
@@ -283,8 +283,8 @@ static void group_note(struct sb_lines *ls, int first, int last, int p, const st
 	ls->zeros = true;
 }
 
-/* On a log axis: values <= 0 blanked and named in their group's key; a
- * panel with no positive value at all is drawn linear instead. */
+/* On a log axis: values <= 0 blanked and named in their group's key; a panel with no positive
+ * value at all is drawn linear instead. */
 static void log_notes(struct sb_lines *ls)
 {
 	struct zero *z = calloc((size_t)ls->n + 1, sizeof(*z));

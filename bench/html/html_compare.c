@@ -1,6 +1,5 @@
-/* html_compare.c — `stratbench compare OLD NEW --html=FILE` (html.h's
- * sb_html_compare): one static page, as DIR/index.html is; the changelog
- * cells formatted as compare's text tables. */
+/* html_compare.c — `stratbench compare OLD NEW --html=FILE` (html.h's sb_html_compare): one
+ * static page, as DIR/index.html is; the changelog cells formatted as compare's text tables. */
 #include "html/html.h"
 
 #include <math.h>
@@ -8,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* one side's median, marked when its CV is above its run's threshold, then
- * its CV (the columns when the group has any) */
+/* one side's median, marked when its CV is above its run's threshold, then its CV (the columns
+ * when the group has any) */
 static void side_cells(struct sb_html *h, const struct sb_results *r, const struct sb_bm *b,
 		       double cv, bool noisy, bool cvs)
 {
