@@ -87,9 +87,4 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 		 p->cv_threshold);
 	return sb_lines_draw(p, &ls, name, what, NULL, how);
 }
-
-static int fig_of_limit(struct sb_plot *p)
-{
-	return sb_plot_each(p, in_figure, draw);
-}
-SB_FIGURE(fig_of_limit, SB_FIG_RESULTS, 30)
+SB_FIGURE_EACH(in_figure, draw, SB_FIG_RESULTS, 30)

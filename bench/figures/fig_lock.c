@@ -91,9 +91,4 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 	return sb_lines_draw(p, &ls, name, "lock: sampled acquisition wait against threads",
 			     NULL, how);
 }
-
-static int fig_lock_latency(struct sb_plot *p)
-{
-	return sb_plot_each(p, in_figure, draw);
-}
-SB_FIGURE(fig_lock_latency, SB_FIG_RESULTS, 20)
+SB_FIGURE_EACH(in_figure, draw, SB_FIG_RESULTS, 20)

@@ -151,9 +151,4 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 	free(m.pair);
 	return rc;
 }
-
-static int fig_latency_matrix(struct sb_plot *p)
-{
-	return sb_plot_each(p, is_pair, draw);
-}
-SB_FIGURE(fig_latency_matrix, SB_FIG_RESULTS, 40)
+SB_FIGURE_EACH(is_pair, draw, SB_FIG_RESULTS, 40)

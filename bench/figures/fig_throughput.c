@@ -33,10 +33,4 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 		 "min–max; a red circle marks a point whose CV exceeds %g %%.", p->cv_threshold);
 	return sb_lines_draw(p, &ls, name, what, NULL, how);
 }
-
-/* each (family, placement) once, in the order the results have them */
-static int fig_throughput(struct sb_plot *p)
-{
-	return sb_plot_each(p, in_figure, draw);
-}
-SB_FIGURE(fig_throughput, SB_FIG_RESULTS, 10)
+SB_FIGURE_EACH(in_figure, draw, SB_FIG_RESULTS, 10)

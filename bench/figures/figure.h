@@ -32,10 +32,6 @@ const char *sb_plot_ops_label(const char *family);
 void sb_plot_slug(char *name);
 /* dir/plots, created when absent; 0, or -1 with err */
 int sb_plot_mkdir(const char *dir, char *err, size_t errlen);
-/* draw(p, b) for each of p->r's b with in(b, NULL), in order, unless an earlier point shares
- * its figure (in(earlier, b)); 0, or -1 when a draw fails. */
-int sb_plot_each(struct sb_plot *p, bool (*in)(const struct sb_bm *b, const struct sb_bm *like),
-		 int (*draw)(struct sb_plot *p, const struct sb_bm *like));
 
 /* gnuplot.c: a figure being written, NAME slugged; variables are gnuplot assignments (strings
  * escaped), arrays declared with their size, then filled.  sb_gp_draw closes the data, writes
@@ -124,7 +120,9 @@ int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, cons
 
 /* A figure is one fig_*.c that registers itself, as a strategy does: SB_FIGURE(fn, kind, order)
  * names its static int fn(struct sb_plot *), which draws its figures from p (0, or -1 with
- * p->err set).  A kind's figures are drawn by ascending order (index.html lists them so). */
+ * p->err set).  SB_FIGURE_EACH(in, each, kind, order) draws one figure per set of p->r's points:
+ * each(p, b) for each b with in(b, NULL), in order, unless an earlier point shares its figure
+ * (in(earlier, b)).  A kind's figures are drawn by ascending order (index.html lists them so). */
 enum sb_fig_kind {
 	SB_FIG_RESULTS,		/* from one results directory: sb_plot_results */
 	SB_FIG_COMPARE,		/* from two runs, p->old and p->new: sb_plot_compare */
@@ -132,22 +130,26 @@ enum sb_fig_kind {
 };
 
 struct sb_figure {
-	const char *name;
 	enum sb_fig_kind kind;
 	int order;
 	int (*draw)(struct sb_plot *p);
+	bool (*in)(const struct sb_bm *b, const struct sb_bm *like);	/* SB_FIGURE_EACH */
+	int (*each)(struct sb_plot *p, const struct sb_bm *like);
 };
 
 void sb_figure_add(const struct sb_figure *f);
 
 /* linked as objects (CMakeLists.txt: sb_figures): each unreferenced constructor is kept */
-#define SB_FIGURE(fn, kind_, order_)						\
-	static const struct sb_figure sb_figure_##fn = {			\
-		.name = #fn, .kind = (kind_), .order = (order_), .draw = (fn),	\
+#define SB_FIGURE_(id, kind_, order_, ...)					\
+	static const struct sb_figure sb_figure_##id = {			\
+		.kind = (kind_), .order = (order_), __VA_ARGS__,		\
 	};									\
-	__attribute__((constructor)) static void sb_figure_add_##fn(void)	\
+	__attribute__((constructor)) static void sb_figure_add_##id(void)	\
 	{									\
-		sb_figure_add(&sb_figure_##fn);					\
+		sb_figure_add(&sb_figure_##id);					\
 	}
+#define SB_FIGURE(fn, kind_, order_) SB_FIGURE_(fn, kind_, order_, .draw = (fn))
+#define SB_FIGURE_EACH(in_, each_, kind_, order_)				\
+	SB_FIGURE_(each_, kind_, order_, .in = (in_), .each = (each_))
 
 #endif

@@ -33,10 +33,28 @@ void sb_figure_add(const struct sb_figure *f)
 	figures[i] = f;
 }
 
+static int each(struct sb_plot *p, const struct sb_figure *f)
+{
+	const struct sb_results *r = p->r;
+
+	for (int i = 0; i < r->n; i++) {
+		bool seen = false;
+
+		if (!f->in(&r->bm[i], NULL))
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = f->in(&r->bm[j], &r->bm[i]);
+		if (!seen && f->each(p, &r->bm[i]))
+			return -1;
+	}
+	return 0;
+}
+
 static int draw_kind(struct sb_plot *p, enum sb_fig_kind kind)
 {
 	for (int i = 0; i < nfigures; i++)
-		if (figures[i]->kind == kind && figures[i]->draw(p))
+		if (figures[i]->kind == kind &&
+		    (figures[i]->in ? each(p, figures[i]) : figures[i]->draw(p)))
 			return -1;
 	return 0;
 }
@@ -71,24 +89,6 @@ const char *sb_plot_ops_label(const char *family)
 void sb_plot_noisy_key(const struct sb_plot *p, char *buf, size_t n)
 {
 	snprintf(buf, n, "CV > %g %% (noisy)", p->cv_threshold);
-}
-
-int sb_plot_each(struct sb_plot *p, bool (*in)(const struct sb_bm *b, const struct sb_bm *like),
-		 int (*draw)(struct sb_plot *p, const struct sb_bm *like))
-{
-	const struct sb_results *r = p->r;
-
-	for (int i = 0; i < r->n; i++) {
-		bool seen = false;
-
-		if (!in(&r->bm[i], NULL))
-			continue;
-		for (int j = 0; j < i && !seen; j++)
-			seen = in(&r->bm[j], &r->bm[i]);
-		if (!seen && draw(p, &r->bm[i]))
-			return -1;
-	}
-	return 0;
 }
 
 void sb_plot_slug(char *name)
