@@ -93,8 +93,7 @@ struct row {
 	char label[600];
 };
 
-/* one family's header (what its points share) and its bars, keyed by what differs between them
- * (sb_lines: sorted by the typed fields) */
+/* a family's header (what its points share), then its bars, sorted and keyed by sb_lines */
 static int family_rows(const struct cmp *c, const char *fam, struct row *rows)
 {
 	struct sb_lines ls = { .xkey = "", .npanels = 1 };

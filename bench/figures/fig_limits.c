@@ -5,9 +5,8 @@
  * (sb_limits_report): a lock writes its line every call, a window policy declares shared_write
  * in its table.  A shared write is bounded by the cheapest uncontended atomic RMW at 1 thread,
  * by the line's handoff at 2 or more (1 / the mean one-way transfer between the CPUs: a fair
- * handoff's bound, which a lock that keeps the line on one CPU can pass).  Anything else is
- * compared with its scaling reference, T x its 1-thread rate: no hardware bound (no of_limit at
- * 1 thread). */
+ * handoff's bound, which a lock that keeps the line on one CPU can pass).  Anything else has its
+ * scaling reference, T x its 1-thread rate: no hardware bound (no of_limit at 1 thread). */
 #include "figures/figure.h"
 
 #include <stratbench/window.h>

@@ -1,9 +1,8 @@
 /* fig_merge.c — machines-<group>: a benchmark group (a point less its threads) measured on two
  * or more machines, a line per machine ("machine" field), from `stratbench merge`'s
- * DIR/machines.csv (a row per machine and point: the typed fields, the metric's median, min,
- * max, CV, repetitions; quoted fields: list:0,1 placements) and merge.json (each machine's CPU
- * and noisy threshold).  Rows without a typed point (plain Google Benchmark) are left out,
- * counted. */
+ * DIR/machines.csv (a row per machine and point: typed fields, the metric's median, min, max,
+ * CV, repetitions; quoted: list:0,1 placements) and merge.json (each machine's CPU and noisy
+ * threshold).  Rows without a typed point (plain Google Benchmark) are left out, counted. */
 #include "figures/figure.h"
 
 #include <math.h>

@@ -1,9 +1,8 @@
 /* fig_window.c — window-fidelity: what each policy does to the window (fidelity mode,
- * docs/window.md), as a bar per policy at each thread count: from 1 (exactly one interval,
- * exactly the limit admitted) to the median over repetitions of the run's mean over windows,
- * a whisker from min to max of those means, a triangle at the worst window (max of stretch_max /
- * admit_ratio_max).  Bars: seven policies at one or two thread counts stack up as lines.  The
- * y range holds every whisker and triangle. */
+ * docs/window.md), a bar per policy at each thread count: from 1 (exactly one interval, the
+ * limit admitted) to the median over repetitions of the run's mean over windows, a whisker from
+ * min to max of those means, a triangle at the worst window (max of stretch_max/admit_ratio_max).
+ * Bars: seven policies at one or two thread counts stack up as lines.  The y range holds all. */
 #include "figures/figure.h"
 
 #include <math.h>

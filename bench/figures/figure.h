@@ -1,6 +1,5 @@
-/* figure.h — internal to the figures of `stratbench plot` (plot.c, gnuplot.c, series.c and the
- * fig_*.c files, one per figure family).  Every grouping and series key is a field of the
- * point, never a part of its name. */
+/* figure.h — internal to the figures (plot.c, gnuplot.c, series.c, a fig_*.c per family).
+ * Every grouping and series key is a field of the point, never a part of its name. */
 #ifndef STRATBENCH_FIGURE_H
 #define STRATBENCH_FIGURE_H
 
@@ -112,9 +111,8 @@ bool sb_lines_match(const struct sb_lines *ls, const struct sb_line *l,
 /* Sorts, groups, keys and styles the lines; keys note non-positive values on log axes. */
 void sb_lines_finish(struct sb_lines *ls);
 void sb_lines_free(struct sb_lines *ls);
-/* Finishes ls and draws it as NAME with lines.gp: title "WHAT — machine", then the lines'
- * common fields and stat ("median of N repetitions, bars min–max" when NULL); nothing when ls
- * has no line.  Frees ls's lines. */
+/* Finishes ls, draws it as NAME with lines.gp (title "WHAT — machine", the lines' common fields
+ * and stat, NULL: "median of N repetitions, bars min–max"), none without lines; frees them. */
 int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, const char *what,
 		  const char *stat, const char *caption_how);
 

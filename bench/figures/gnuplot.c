@@ -276,10 +276,9 @@ static int check_run(struct sb_gp *g, const char *dir)
 	char out[2048], path[SB_PATH];
 	int st;
 
-	if (!sb_pathf(path, "%s/%s.png", dir, g->name))
-		unlink(path);
-	if (!sb_pathf(path, "%s/%s.svg", dir, g->name))
-		unlink(path);
+	for (int k = 0; k < 2; k++)
+		if (!sb_pathf(path, "%s/%s.%s", dir, g->name, k ? "svg" : "png"))
+			unlink(path);
 	st = run_gnuplot(dir, g->name, out, sizeof(out));
 	if (st < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !*out)) {
 		snprintf(p->err, p->errlen, "cannot run gnuplot (Debian: apt-get install "

@@ -41,9 +41,8 @@ int sb_plot_results(const char *dir, const struct sb_results *r, const char *tpl
 int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, char *err,
 		     size_t errlen);
 
-/* plot.c, through fig_compare.c: %Change bars of the points both OLD and NEW have (the same
- * typed point: stratbench compare's matching) into NEW/plots (NEW's directory's when NEW is a
- * file); noisy points outlined, not solid. */
+/* plot.c, through fig_compare.c: %Change bars of the points OLD and NEW share (compare's
+ * matching) into NEW/plots (NEW's directory's when NEW is a file); noisy ones outlined. */
 int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
 		    char *err, size_t errlen);
 /* plot.c: where sb_plot_compare draws (dir: NEW, or a NEW file's directory) and its SVG

@@ -212,8 +212,7 @@ static void join(char *buf, size_t n, const char *sep, const char *s)
 	buf[len] = '\0';
 }
 
-/* l's attributes that differ between the lines (a key), or those that do not (common: the
- * title's), joined by ", " */
+/* l's attributes that differ between lines (a key), or the common ones (the title), ", "-joined */
 static void attr_list(const struct sb_line *l, const struct attrs *A, bool common, char *buf,
 		      size_t n)
 {
@@ -283,8 +282,7 @@ static void group_note(struct sb_lines *ls, int first, int last, int p, const st
 	ls->zeros = true;
 }
 
-/* On a log axis: values <= 0 blanked and named in their group's key; a panel with no positive
- * value at all is drawn linear instead. */
+/* log axes: values <= 0 blanked, named in their group's key; no positive value: drawn linear */
 static void log_notes(struct sb_lines *ls)
 {
 	struct zero *z = calloc((size_t)ls->n + 1, sizeof(*z));

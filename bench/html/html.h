@@ -23,8 +23,7 @@ struct sb_html {
 	char partial[SB_PATH];	/* PATH.partial */
 };
 
-/* Opens path.partial and writes the document's head (title escaped) and style; 0, or -1 with
- * one line in err. */
+/* Opens path.partial, writes the head (title escaped) and style; 0, or -1 with one line in err */
 int sb_html_open(struct sb_html *h, const char *path, const char *title, char *err,
 		 size_t errlen);
 /* Ends the document, checks every write, flushes, closes and renames path.partial to path; 0,
@@ -43,13 +42,11 @@ void sb_html_el(struct sb_html *h, const char *tag, const char *cls, const char 
 void sb_html_linef(struct sb_html *h, const char *tag, const char *cls, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* html_context.c: a context value as text: a string as is, a number or an array (GB's load_avg)
- * printed; false when absent. */
+/* html_context.c: a context value as text (numbers, GB's load_avg array printed); false: absent */
 bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n);
 
-/* html_context.c: the machine and run tables of one context, or of two side by side (the
- * compare page: heads name the columns, a row that differs is marked); the quietness warnings
- * and CV threshold of a run */
+/* html_context.c: the machine and run tables of one context, or of two side by side (heads name
+ * the columns, differing rows marked); a run's quietness warnings and CV threshold */
 void sb_html_fingerprint(struct sb_html *h, json_t *const *ctx, const char *const *heads,
 			 int nctx);
 void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *side);
@@ -69,13 +66,11 @@ int sb_html_write(const char *path, const struct sb_results *r, const struct sb_
  * would replace a directory, a device) or whose path.partial cannot be created, leaving nothing
  * behind; 0, or -1 with "cannot write PATH: why" in err, PATH as given. */
 int sb_html_check(const char *path, char *err, size_t errlen);
-/* html_compare.c: `stratbench compare OLD NEW --html=FILE` — the same kind of page for a
- * comparison: both fingerprints side by side, a changelog table per group (Prev, CV, Current,
- * CV, %Change with its noise verdict, p(U); a side whose CV of metric is above its run's
- * threshold marked noisy), the points on one side only, and the %Change figure inline when
- * `stratbench plot --compare OLD NEW` drew it (NEW/plots/compare-vs-OLD.svg), else one line
- * saying so.  rows: the points both have, sorted by group then threads, judged by compare
- * (tables/compare.h). */
+/* html_compare.c: `stratbench compare OLD NEW --html=FILE` — both fingerprints side by side,
+ * a changelog table per group (Prev, CV, Current, CV, %Change with its noise verdict, p(U); a
+ * side whose CV is above its run's threshold marked noisy), the points on one side only, and
+ * the %Change figure if `plot --compare OLD NEW` drew it (NEW/plots/compare-vs-OLD.svg), else a
+ * line saying so.  rows: the shared points by group then threads, judged by tables/compare.h. */
 struct sb_html_cmp {
 	const char *const *arg;		/* OLD and NEW as given (directories or files) */
 	const struct sb_results *r;	/* their results */

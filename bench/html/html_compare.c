@@ -7,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* one side's median, marked when its CV is above its run's threshold, then its CV (the columns
- * when the group has any) */
+/* one side's median, marked when its CV is above its run's threshold, then its CV when cvs */
 static void side_cells(struct sb_html *h, const struct sb_results *r, const struct sb_bm *b,
 		       double cv, bool noisy, bool cvs)
 {
