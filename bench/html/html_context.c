@@ -166,11 +166,9 @@ void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *si
 		sb_html_linef(h, "p", "warn", "⚠ %sNot quiet: CPUs busy (over 50 %%) with other "
 			      "work in the 200 ms before the run: %s.", pre, busy);
 	if ((have_load || have_busy) && !(l > 0.5) && b <= 0) {
-		char lt[64];
+		char lt[64] = "load average unavailable";
 
-		if (isnan(l))
-			snprintf(lt, sizeof(lt), "load average unavailable");
-		else
+		if (!isnan(l))
 			snprintf(lt, sizeof(lt), "load average %.2f", l);
 		sb_html_linef(h, "p", "ok", "%sQuiet: %s, no CPU busy before the run.", pre, lt);
 	}

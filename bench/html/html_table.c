@@ -144,11 +144,8 @@ static void num_cell(struct sb_html *h, double v, bool si)
 		v /= 1000;
 		k++;
 	}
-	if (isnan(v))
-		snprintf(buf, sizeof(buf), "n/a");
-	else
-		snprintf(buf, sizeof(buf), "%.4g%s", v, pre[k]);
-	sb_html_el(h, "td", "n", buf);
+	snprintf(buf, sizeof(buf), "%.4g%s", v, pre[k]);
+	sb_html_el(h, "td", "n", isnan(v) ? "n/a" : buf);
 }
 
 static void fields_cells(struct sb_html *h, const struct fam *f, const struct sb_bm *b)
