@@ -1,11 +1,8 @@
-/* fig_compare.c — compare-vs-<old>: %Change of the median from OLD to NEW,
- * one horizontal bar per point both have (the same typed point, as
- * `stratbench compare` matches them: group, threads, placement; by name
- * only for plain Google Benchmark JSON), "*" where the Mann-Whitney U
- * p-value of the repetitions is below 0.05.  A bar whose CV exceeds its
- * run's threshold on either side is drawn as an outline, not a solid bar:
- * its change may be noise.  The metric is ops_per_s where both have it,
- * else real_time, as compare's default. */
+/* fig_compare.c — compare-vs-<old>: %Change of the median from OLD to NEW, a bar per point
+ * both have (matched as `stratbench compare` does: group, threads, placement; by name for plain
+ * Google Benchmark JSON), "*" where the repetitions' Mann-Whitney U p is below 0.05.  A bar
+ * noisy on either side (CV above its run's threshold) is an outline: its change may be noise.
+ * The metric: ops_per_s where both have it, else real_time, as compare's default. */
 #include "figures/figure.h"
 
 #include <math.h>
@@ -96,8 +93,7 @@ struct row {
 	char label[600];
 };
 
-/* one family's header (what its points share) and its bars, keyed by
- * what differs between them (sb_lines: sorted by the typed fields) */
+/* a family's header (what its points share), then its bars, sorted and keyed by sb_lines */
 static int family_rows(const struct cmp *c, const char *fam, struct row *rows)
 {
 	struct sb_lines ls = { .xkey = "", .npanels = 1 };
@@ -122,8 +118,7 @@ static int family_rows(const struct cmp *c, const char *fam, struct row *rows)
 	return k;
 }
 
-/* every family in name order (sb_lines sorts by family first), then the
- * untyped bars */
+/* every family in name order (sb_lines sorts by family first), then the untyped bars */
 static int make_rows(const struct cmp *c, struct row *rows)
 {
 	struct sb_lines all = { .xkey = "", .npanels = 1 };

@@ -1,16 +1,12 @@
-/* fig_limits.c — <family>-of-limit: throughput as a fraction of the
- * point's limit_ops (docs/calibrate.md, bench/run/limits.h), against
- * threads, with the reference at 1 named for what it is.
+/* fig_limits.c — <family>-of-limit: throughput as a fraction of the point's limit_ops
+ * (docs/calibrate.md, bench/run/limits.h) against threads, the reference at 1 named.
  *
- * Which limit a point has follows from its family and strategy, as the
- * drivers report it (sb_limits_report): the lock family writes the lock's
- * line every call (shared write); a window policy declares shared_write in
- * its table.  A shared write is bounded by the cheapest uncontended atomic
- * RMW at 1 thread and by the line's handoff (1 / the mean one-way transfer
- * between the CPUs, a bound for a fair handoff: a lock that keeps the line
- * on one CPU can pass it) at 2 or more; anything else is compared with its
- * scaling reference, T x its own 1-thread rate, which is no hardware bound
- * (and at 1 thread has no of_limit at all). */
+ * A point's limit follows from its family and strategy, as the drivers report it
+ * (sb_limits_report): a lock writes its line every call, a window policy declares shared_write
+ * in its table.  A shared write is bounded by the cheapest uncontended atomic RMW at 1 thread,
+ * by the line's handoff at 2 or more (1 / the mean one-way transfer between the CPUs: a fair
+ * handoff's bound, which a lock that keeps the line on one CPU can pass).  Anything else has its
+ * scaling reference, T x its 1-thread rate: no hardware bound (no of_limit at 1 thread). */
 #include "figures/figure.h"
 
 #include <stratbench/window.h>
@@ -90,9 +86,4 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 		 p->cv_threshold);
 	return sb_lines_draw(p, &ls, name, what, NULL, how);
 }
-
-static int fig_of_limit(struct sb_plot *p)
-{
-	return sb_plot_each(p, in_figure, draw);
-}
-SB_FIGURE(fig_of_limit, SB_FIG_RESULTS, 30)
+SB_FIGURE_EACH(in_figure, draw, SB_FIG_RESULTS, 30)

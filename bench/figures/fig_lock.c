@@ -1,14 +1,11 @@
-/* fig_lock.c — lock-latency-<placement>: the lock family's sampled
- * acquisition wait against threads, p50 (solid) and p99 (dashed) of each
- * lock in one colour, log y.
+/* fig_lock.c — lock-latency-<placement>: the lock family's sampled acquisition wait against
+ * threads, p50 (solid) and p99 (dashed) of each lock in one colour, log y.
  *
- * How a wait is measured (drivers/lock_bench.c, stratbench/lock.h): one
- * acquisition in 256 is timed as two cycle-counter reads around lock(),
- * into a histogram of 4 buckets per power of two; p50 and p99 are bucket
- * midpoints.  So no wait reads below the cost of the counter reads plus an
- * uncontended acquire: a p50 there (tas, ttas, pthread_spin at 2 threads
- * on a small machine) says "not resolved", not "10 ns".  The figure draws
- * that floor as the smallest p50 of the run and names it. */
+ * One acquisition in 256 is timed by two cycle-counter reads around lock() into a histogram of
+ * 4 buckets per power of two (drivers/lock_bench.c, stratbench/lock.h); p50 and p99 are bucket
+ * midpoints.  So no wait reads below the counter reads plus an uncontended acquire: a p50 there
+ * (tas, ttas, pthread_spin at 2 threads on a small machine) says "not resolved", not "10 ns".
+ * The figure draws that floor, the run's smallest p50, and names it. */
 #include "figures/figure.h"
 
 #include <math.h>
@@ -94,9 +91,4 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 	return sb_lines_draw(p, &ls, name, "lock: sampled acquisition wait against threads",
 			     NULL, how);
 }
-
-static int fig_lock_latency(struct sb_plot *p)
-{
-	return sb_plot_each(p, in_figure, draw);
-}
-SB_FIGURE(fig_lock_latency, SB_FIG_RESULTS, 20)
+SB_FIGURE_EACH(in_figure, draw, SB_FIG_RESULTS, 20)

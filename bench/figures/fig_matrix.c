@@ -1,9 +1,7 @@
-/* fig_matrix.c — latency-matrix-<op>: the calibrate family's core-to-core
- * one-way latency, CPU x CPU, CPUs ordered by package, NUMA node and
- * number, packages and nodes outlined.  A pair's CPUs are its point's
- * placement (list:A,B: the field's own syntax); where they sit, its
- * pkg_a/pkg_b/node_a/node_b counters.  The calibration runs each pair
- * once (repeats:1): there is no CV to flag. */
+/* fig_matrix.c — latency-matrix-<op>: the calibrate family's core-to-core one-way latency, CPU
+ * x CPU by package, NUMA node and number, packages and nodes outlined.  A pair's CPUs are its
+ * placement (list:A,B); where they sit, its pkg_a/pkg_b/node_a/node_b counters.  Each pair
+ * runs once (repeats:1): no CV to flag. */
 #include "figures/figure.h"
 
 #include <math.h>
@@ -153,9 +151,4 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 	free(m.pair);
 	return rc;
 }
-
-static int fig_latency_matrix(struct sb_plot *p)
-{
-	return sb_plot_each(p, is_pair, draw);
-}
-SB_FIGURE(fig_latency_matrix, SB_FIG_RESULTS, 40)
+SB_FIGURE_EACH(is_pair, draw, SB_FIG_RESULTS, 40)

@@ -1,11 +1,8 @@
-/* fig_merge.c — machines-<group>: one benchmark group (a point less its
- * threads) measured on two or more machines, a line per machine, from
- * DIR/machines.csv of `stratbench merge` (one row per machine and point:
- * the typed fields, the metric's median, min, max, CV and repetitions),
- * read with a CSV reader (quoted fields: list:0,1 placements).  The
- * machine is a line's "machine" field; merge.json adds each machine's CPU
- * and noisy threshold when present.  Rows without a typed point (a plain
- * Google Benchmark source) cannot be grouped and are left out, counted. */
+/* fig_merge.c — machines-<group>: a benchmark group (a point less its threads) measured on two
+ * or more machines, a line per machine ("machine" field), from `stratbench merge`'s
+ * DIR/machines.csv (a row per machine and point: typed fields, the metric's median, min, max,
+ * CV, repetitions; quoted: list:0,1 placements) and merge.json (each machine's CPU and noisy
+ * threshold).  Rows without a typed point (plain Google Benchmark) are left out, counted. */
 #include "figures/figure.h"
 
 #include <math.h>
@@ -214,21 +211,22 @@ static void read_sources(const char *dir, struct merged *m, char *who, size_t n)
 	json_decref(j);
 }
 
+/* parameters a group leaves out, and a key shows as the value alone */
+static const char *const machine[] = { "machine", NULL };
+
 static void group_of(const struct sb_point_fields *f, char *buf, size_t n)
 {
-	static const char *const skip[] = { "machine", NULL };
 	char g[1400];
 
-	sb_point_group(f, skip, g, sizeof(g));
+	sb_point_group(f, machine, g, sizeof(g));
 	snprintf(buf, n, "%s|%s", g, f->placement);
 }
 
 static void fig_name(const struct sb_point_fields *f, char *name, size_t n)
 {
-	static const char *const skip[] = { "machine", NULL };
 	char params[1200];
 
-	sb_params_str(&f->params, skip, params, sizeof(params));
+	sb_params_str(&f->params, machine, params, sizeof(params));
 	for (char *c = params; *c; c++)
 		*c = *c == ';' ? '_' : *c == '=' ? '-' : *c;
 	snprintf(name, n, "machines-%s_%s%s%s-%s%s%s", f->family, f->strategy, *f->lock ? "_lock-" :
@@ -238,9 +236,7 @@ static void fig_name(const struct sb_point_fields *f, char *name, size_t n)
 /* a line per machine: none unless two or more measured the group */
 static int draw_group(struct sb_plot *p, const struct merged *m, const char *grp)
 {
-	static const char *const bare[] = { "machine", NULL };
-	static const char *const skip[] = { NULL };
-	struct sb_lines ls = { .xkey = "threads", .skip = skip, .bare = bare, .npanels = 1,
+	struct sb_lines ls = { .xkey = "threads", .bare = machine, .npanels = 1,
 			       .xlabel = "threads (log2 scale)", .yfmt = { "%.1s%c" } };
 	char g[1600], name[1600], what[300], ylabel[200], how[300];
 	struct sb_line *l;

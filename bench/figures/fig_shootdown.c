@@ -1,14 +1,12 @@
-/* fig_shootdown.c — the shootdown family against the batch size (its
- * point's "batch" parameter), a line per strategy, threads and placement:
+/* fig_shootdown.c — the shootdown family against the batch size (its point's "batch"
+ * parameter), a line per strategy, threads and placement:
  *   shootdown-cost      ns per migrated page (simulated machine)
- *   shootdown-flushes   TLB flushes (solid) and flush requests acked
- *                       (dashed) per page, one figure: with one responder
- *                       each flush is one request and the two coincide
+ *   shootdown-flushes   TLB flushes (solid) and flush requests acked (dashed) per page,
+ *                       one figure: with one responder they coincide
  *   shootdown-slowdown  the responders' slowdown (1: unaffected)
- *   shootdown-kernel    the real kernel (us_per_page): initiator µs and TLB
- *                       IRQs per page, two panels
- * The simulated points are those with ns_per_page, the kernel drivers'
- * those with us_per_page: their counters say which, not their names. */
+ *   shootdown-kernel    the real kernel (us_per_page): initiator µs, TLB IRQs per page
+ * The simulated points are those with ns_per_page, the kernel drivers' those with us_per_page:
+ * their counters say which, not their names. */
 #include "figures/figure.h"
 
 #include <string.h>
@@ -41,8 +39,7 @@ static bool is_shootdown(const struct sb_bm *b, const char *counter)
 	return s.n > 0;
 }
 
-/* every point in the figure: its metric(s) at its batch size; ls freed
- * when one lacks the batch size */
+/* every point's metric(s) at its batch size; ls freed when one lacks it */
 static int add_all(struct sb_plot *p, struct sb_lines *ls, const char *kind, const char *name,
 		   const char *const metric[2], int panels)
 {

@@ -1,8 +1,6 @@
-/* fig_throughput.c — <family>-throughput-<placement>: ops_per_s against
- * threads, a line per series, one figure per family and placement
- * (the calibrate family measures the machine, not a strategy: none).
- * The window family's fidelity mode logs every window, which costs time:
- * its points are not throughput and stay out (window-fidelity has them). */
+/* fig_throughput.c — <family>-throughput-<placement>: ops_per_s against threads, a line per
+ * series (none for calibrate: it measures the machine).  Window fidelity mode logs every window,
+ * which costs time: not throughput, its points stay out (window-fidelity has them). */
 #include "figures/figure.h"
 
 #include <string.h>
@@ -35,10 +33,4 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 		 "min–max; a red circle marks a point whose CV exceeds %g %%.", p->cv_threshold);
 	return sb_lines_draw(p, &ls, name, what, NULL, how);
 }
-
-/* each (family, placement) once, in the order the results have them */
-static int fig_throughput(struct sb_plot *p)
-{
-	return sb_plot_each(p, in_figure, draw);
-}
-SB_FIGURE(fig_throughput, SB_FIG_RESULTS, 10)
+SB_FIGURE_EACH(in_figure, draw, SB_FIG_RESULTS, 10)

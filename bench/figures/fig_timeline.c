@@ -1,14 +1,10 @@
-/* fig_timeline.c — window-timeline: pages admitted per window over time,
- * one panel per policy, at 2 threads (else the fewest threads above 1,
- * else 1), from DIR/windows.jsonl: one line per fidelity benchmark,
+/* fig_timeline.c — window-timeline: pages admitted per window over time, one panel per policy,
+ * at 2 threads (else the fewest above 1, else 1), from one run of the body: DIR/windows.jsonl,
  *   {"name", "point": {typed fields}, "interval_ns", "limit",
  *    "windows": [[start_ns, end_ns, pages], ...], "idle": [k, ...], ...}
- * with times from the first window's start, from one run of the body;
- * window 0 (set-up to the first reset) is left out, as the figures do.  Each
- * window is a box from its starting reset to the next, as high as the
- * pages admitted in it: a stretched window is a wide box, an overshoot a
- * box above the limit line; the x grid marks every interval, where the
- * boundaries of a policy that keeps the phase fall.  The first SHOWN
+ * a line per fidelity benchmark.  A window is a box from its starting reset to the next, as
+ * high as its pages: a stretched window is wide, an overshoot rises above the limit line; the
+ * x grid marks every interval, where a phase-keeping policy's boundaries fall.  The first SHOWN
  * intervals only: at 200 windows across the page a box is a few pixels. */
 #include "figures/figure.h"
 
@@ -46,9 +42,8 @@ static double num(json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The windows after window 0 (set-up to the first reset: not a window the
- * figures count), in ms from window 1's start, so that the grid of
- * intervals from 0 is where a policy that keeps the phase resets. */
+/* The windows after window 0 (set-up to the first reset: no window the figures count), in ms
+ * from window 1's start: the grid of intervals from 0 is where a phase-keeping policy resets. */
 static int read_windows(struct sb_plot *p, const struct tls *t, int line, json_t *arr,
 			json_t *idle, struct tl *e)
 {

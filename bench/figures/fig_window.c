@@ -1,12 +1,8 @@
-/* fig_window.c — window-fidelity: what each window policy does to the
- * window (the window family's fidelity mode, docs/window.md "Fidelity mode"), as
- * grouped bars: at each thread count a bar per policy, from 1 (a window of
- * exactly one interval; exactly the limit admitted) to the median over
- * repetitions of the run's mean over windows, a whisker from min to max of
- * those means, and a triangle at the worst single window (the max of
- * stretch_max / admit_ratio_max over repetitions).  Bars, not lines: seven
- * policies at one or two thread counts stack on top of each other as
- * lines.  The y range holds every whisker and triangle. */
+/* fig_window.c — window-fidelity: what each policy does to the window (fidelity mode,
+ * docs/window.md), a bar per policy at each thread count: from 1 (exactly one interval, the
+ * limit admitted) to the median over repetitions of the run's mean over windows, a whisker from
+ * min to max of those means, a triangle at the worst window (max of stretch_max/admit_ratio_max).
+ * Bars: seven policies at one or two thread counts stack up as lines.  The y range holds all. */
 #include "figures/figure.h"
 
 #include <math.h>

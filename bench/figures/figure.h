@@ -1,7 +1,5 @@
-/* figure.h — internal to the figures of `stratbench plot` (plot.c,
- * gnuplot.c, series.c and the fig_*.c files, one per figure family).
- * Every grouping and series key is a field of the point, never a part of
- * its name. */
+/* figure.h — internal to the figures (plot.c, gnuplot.c, series.c, a fig_*.c per family).
+ * Every grouping and series key is a field of the point, never a part of its name. */
 #ifndef STRATBENCH_FIGURE_H
 #define STRATBENCH_FIGURE_H
 
@@ -33,18 +31,11 @@ const char *sb_plot_ops_label(const char *family);
 void sb_plot_slug(char *name);
 /* dir/plots, created when absent; 0, or -1 with err */
 int sb_plot_mkdir(const char *dir, char *err, size_t errlen);
-/* One figure per set of p->r's points, in the results' order: draw(p, b)
- * for each b with in(b, NULL) that no earlier point shares a figure with
- * (in(earlier, b)); 0, or -1 when a draw fails. */
-int sb_plot_each(struct sb_plot *p, bool (*in)(const struct sb_bm *b, const struct sb_bm *like),
-		 int (*draw)(struct sb_plot *p, const struct sb_bm *like));
 
-/* gnuplot.c: one figure being written, NAME as sb_plot_slug makes it.
- * The variables are gnuplot assignments (strings escaped); arrays are
- * declared with their size, then filled.  sb_gp_draw closes the data,
- * writes NAME.gp, runs gnuplot (any output or a nonzero exit is a failure
- * naming the figure), checks NAME.png and NAME.svg and adds the figure,
- * with its caption (what it shows, how to read it), to p->figs; it frees g. */
+/* gnuplot.c: a figure being written, NAME slugged; variables are gnuplot assignments (strings
+ * escaped), arrays declared with their size, then filled.  sb_gp_draw closes the data, writes
+ * NAME.gp, runs gnuplot (any output or a nonzero exit fails, naming the figure), checks NAME.png
+ * and .svg, adds the figure and its caption (what, how to read it) to p->figs and frees g. */
 struct sb_gp;
 struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl);
 FILE *sb_gp_dat(struct sb_gp *g);
@@ -52,8 +43,7 @@ FILE *sb_gp_dat(struct sb_gp *g);
 void sb_gp_dat_num(FILE *f, double v);
 void sb_gp_num(struct sb_gp *g, const char *var, double v);
 void sb_gp_str(struct sb_gp *g, const char *var, const char *s);
-/* n elements (0: one, "" or 0 as str says: gnuplot parses an empty
- * iteration's expressions too) */
+/* n elements (0: one, "" or 0 as str says: gnuplot parses an empty iteration's expressions too) */
 void sb_gp_array(struct sb_gp *g, const char *var, int n, bool str);
 void sb_gp_num_at(struct sb_gp *g, const char *var, int i, double v);
 void sb_gp_str_at(struct sb_gp *g, const char *var, int i, const char *s);
@@ -62,12 +52,10 @@ int sb_gp_draw(struct sb_gp *g, const char *title, const char *what, const char 
 /* title: wraps at "; " past about 110 characters a line */
 void sb_gp_wrap(char *title);
 
-/* series.c: lines against x, for lines.gp.  A line is the points whose
- * fields, less x (threads or a parameter) and the figure's fixed
- * parameters, are equal; lines of one group (same fields, a different
- * `part`, e.g. p50 and p99) share colour and point, and differ by dash.
- * The key of a line names only what differs between the figure's lines;
- * what they all share goes to the title (sb_lines_common). */
+/* series.c: lines against x for lines.gp: the points equal in their fields less x (threads or a
+ * parameter) and the fixed parameters.  A group's lines (a different `part`: p50, p99) share
+ * colour and point, differ by dash.  A key names what differs between the lines; what all share
+ * goes to the title (sb_lines_common). */
 struct sb_xy {
 	double x;
 	double y[2], lo[2], hi[2];	/* per panel: median, min, max; NaN: none */
@@ -112,8 +100,7 @@ struct sb_line *sb_lines_get(struct sb_lines *ls, const struct sb_point_fields *
 /* s (a median, min, max, CV over s->n repetitions) at x to panel of l */
 void sb_line_put(struct sb_lines *ls, struct sb_line *l, double x, int panel,
 		 const struct sb_stat *s, double cv_threshold);
-/* b's metric into its line (part, panel): 1 added, 0 b has no value,
- * -1 b's point lacks x (the caller names it). */
+/* b's metric into its line (part, panel): 1 added, 0 no value, -1 no x (the caller says so) */
 int sb_lines_add(struct sb_lines *ls, const struct sb_bm *b, int part, int panel,
 		 const char *metric, double cv_threshold);
 /* the lines' distinct x values, at most max, ascending; how many */
@@ -121,20 +108,19 @@ int sb_lines_xs(const struct sb_lines *ls, double *xs, int max);
 /* l is the line of f (and part) */
 bool sb_lines_match(const struct sb_lines *ls, const struct sb_line *l,
 		    const struct sb_point_fields *f, int part);
-/* Sorts, groups, keys and styles the lines; notes non-positive series on
- * log axes in their keys. */
+/* Sorts, groups, keys and styles the lines; keys note non-positive values on log axes. */
 void sb_lines_finish(struct sb_lines *ls);
 void sb_lines_free(struct sb_lines *ls);
-/* Finishes ls and draws it as NAME with lines.gp: title "WHAT — machine",
- * then the lines' common fields and stat ("median of N repetitions, bars
- * min–max" when NULL); nothing when ls has no line.  Frees ls's lines. */
+/* Finishes ls, draws it as NAME with lines.gp (title "WHAT — machine", the lines' common fields
+ * and stat, NULL: "median of N repetitions, bars min–max"), none without lines; frees them. */
 int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, const char *what,
 		  const char *stat, const char *caption_how);
 
-/* A figure is one fig_*.c that registers itself, as a strategy does:
- * SB_FIGURE(fn, kind, order) names its static int fn(struct sb_plot *),
- * which draws its figures from p (0, or -1 with p->err set).  A kind's
- * figures are drawn by ascending order (index.html lists them so). */
+/* A figure is one fig_*.c that registers itself, as a strategy does: SB_FIGURE(fn, kind, order)
+ * names its static int fn(struct sb_plot *), which draws its figures from p (0, or -1 with
+ * p->err set).  SB_FIGURE_EACH(in, each, kind, order) draws one figure per set of p->r's points:
+ * each(p, b) for each b with in(b, NULL), in order, unless an earlier point shares its figure
+ * (in(earlier, b)).  A kind's figures are drawn by ascending order (index.html lists them so). */
 enum sb_fig_kind {
 	SB_FIG_RESULTS,		/* from one results directory: sb_plot_results */
 	SB_FIG_COMPARE,		/* from two runs, p->old and p->new: sb_plot_compare */
@@ -142,23 +128,26 @@ enum sb_fig_kind {
 };
 
 struct sb_figure {
-	const char *name;
 	enum sb_fig_kind kind;
 	int order;
 	int (*draw)(struct sb_plot *p);
+	bool (*in)(const struct sb_bm *b, const struct sb_bm *like);	/* SB_FIGURE_EACH */
+	int (*each)(struct sb_plot *p, const struct sb_bm *like);
 };
 
 void sb_figure_add(const struct sb_figure *f);
 
-/* The figures are linked as objects (CMakeLists.txt: sb_figures), so each
- * file's constructor is kept although nothing references it. */
-#define SB_FIGURE(fn, kind_, order_)						\
-	static const struct sb_figure sb_figure_##fn = {			\
-		.name = #fn, .kind = (kind_), .order = (order_), .draw = (fn),	\
+/* linked as objects (CMakeLists.txt: sb_figures): each unreferenced constructor is kept */
+#define SB_FIGURE_(id, kind_, order_, ...)					\
+	static const struct sb_figure sb_figure_##id = {			\
+		.kind = (kind_), .order = (order_), __VA_ARGS__,		\
 	};									\
-	__attribute__((constructor)) static void sb_figure_add_##fn(void)	\
+	__attribute__((constructor)) static void sb_figure_add_##id(void)	\
 	{									\
-		sb_figure_add(&sb_figure_##fn);					\
+		sb_figure_add(&sb_figure_##id);					\
 	}
+#define SB_FIGURE(fn, kind_, order_) SB_FIGURE_(fn, kind_, order_, .draw = (fn))
+#define SB_FIGURE_EACH(in_, each_, kind_, order_)				\
+	SB_FIGURE_(each_, kind_, order_, .in = (in_), .each = (each_))
 
 #endif

@@ -1,10 +1,6 @@
-/* gnuplot.c — writes one figure and has gnuplot draw it (figure.h).
- *
- * DIR/plots/NAME.gp is the figure's variables, then plots/common.gp, then
- * its template, so it re-runs alone (cd DIR/plots && gnuplot NAME.gp) and
- * shows exactly what was drawn.  gnuplot runs in DIR/plots; anything it
- * prints is a failure (a warning is a figure drawn wrong: an empty range,
- * a missing column), as is a nonzero exit or an empty NAME.png/NAME.svg. */
+/* gnuplot.c — one figure written and drawn (figure.h).  NAME.gp holds its variables, common.gp
+ * and its template: it re-runs alone (cd DIR/plots && gnuplot NAME.gp), exactly as drawn.  Any
+ * gnuplot output fails it: a warning is a figure drawn wrong (an empty range, a missing column). */
 #include "figures/figure.h"
 
 #include "core/util.h"
@@ -42,7 +38,7 @@ static __attribute__((format(printf, 2, 3))) void put(struct sb_gp *g, const cha
 	g->len += n;
 }
 
-/* s as a gnuplot double-quoted string: \n is a line break in titles */
+/* s as a gnuplot double-quoted string (\n: a line break in titles), then a newline */
 static void put_quoted(struct sb_gp *g, const char *s)
 {
 	put(g, "\"");
@@ -56,15 +52,15 @@ static void put_quoted(struct sb_gp *g, const char *s)
 		else
 			put(g, "%c", *s);
 	}
-	put(g, "\"");
+	put(g, "\"\n");
 }
 
 static void put_num(struct sb_gp *g, double v)
 {
 	if (isnan(v))
-		put(g, "NaN");
+		put(g, "NaN\n");
 	else
-		put(g, "%.10g", isinf(v) ? copysign(1e300, v) : v);
+		put(g, "%.10g\n", isinf(v) ? copysign(1e300, v) : v);
 }
 
 struct sb_gp *sb_gp_new(struct sb_plot *p, const char *name, const char *tpl)
@@ -104,14 +100,12 @@ void sb_gp_num(struct sb_gp *g, const char *var, double v)
 {
 	put(g, "%s = ", var);
 	put_num(g, v);
-	put(g, "\n");
 }
 
 void sb_gp_str(struct sb_gp *g, const char *var, const char *s)
 {
 	put(g, "%s = ", var);
 	put_quoted(g, s);
-	put(g, "\n");
 }
 
 void sb_gp_array(struct sb_gp *g, const char *var, int n, bool str)
@@ -126,14 +120,12 @@ void sb_gp_num_at(struct sb_gp *g, const char *var, int i, double v)
 {
 	put(g, "%s[%d] = ", var, i);
 	put_num(g, v);
-	put(g, "\n");
 }
 
 void sb_gp_str_at(struct sb_gp *g, const char *var, int i, const char *s)
 {
 	put(g, "%s[%d] = ", var, i);
 	put_quoted(g, s);
-	put(g, "\n");
 }
 
 void sb_gp_wrap(char *t)
@@ -253,8 +245,7 @@ static bool nonempty(const char *dir, const char *name, const char *ext)
 	       st.st_size > 0;
 }
 
-/* gnuplot's message on one line: its lines joined by " | ", runs of blanks
- * (and the caret under the offending command) as one blank */
+/* gnuplot's message as one line: lines joined by " | ", blanks and error carets as one blank */
 static void one_line(char *s, size_t n)
 {
 	char out[2048];
@@ -285,10 +276,9 @@ static int check_run(struct sb_gp *g, const char *dir)
 	char out[2048], path[SB_PATH];
 	int st;
 
-	if (!sb_pathf(path, "%s/%s.png", dir, g->name))
-		unlink(path);
-	if (!sb_pathf(path, "%s/%s.svg", dir, g->name))
-		unlink(path);
+	for (int k = 0; k < 2; k++)
+		if (!sb_pathf(path, "%s/%s.%s", dir, g->name, k ? "svg" : "png"))
+			unlink(path);
 	st = run_gnuplot(dir, g->name, out, sizeof(out));
 	if (st < 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !*out)) {
 		snprintf(p->err, p->errlen, "cannot run gnuplot (Debian: apt-get install "

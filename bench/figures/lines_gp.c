@@ -1,8 +1,6 @@
-/* lines_gp.c — a finished sb_lines (series.c) as lines.gp's data and
- * variables: one block per line, the keys and styles, every axis range
- * (computed here: gnuplot autoscaling warns on a single point), and where
- * the key goes: at the right when its widest entry fits in a quarter of
- * the width, else below the plot. */
+/* lines_gp.c — a finished sb_lines as lines.gp's data and variables: a block per line, keys,
+ * styles, axis ranges (gnuplot's autoscaling warns on a single point), and the key at the right
+ * when its widest entry fits in a quarter of the width, else below. */
 #include "figures/figure.h"
 
 #include <math.h>

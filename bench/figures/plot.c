@@ -1,6 +1,5 @@
-/* plot.c — every figure a results directory has data for (plot.h), and
- * what the figures share: the machine for titles, the noisy key, one
- * figure per set of points. */
+/* plot.c — every figure a results directory has data for (plot.h), and what the figures share:
+ * the machine for titles, the noisy key, one figure per set of points. */
 #include "figures/figure.h"
 
 #include "core/util.h"
@@ -18,8 +17,7 @@ void sb_figs_free(struct sb_figs *f)
 	f->n = f->cap = 0;
 }
 
-/* every registered figure, by kind then order: constructors run in link
- * order, which is no order */
+/* every registered figure, by kind then order (constructors run in link order: no order) */
 static const struct sb_figure *figures[32];
 static int nfigures;
 
@@ -35,10 +33,28 @@ void sb_figure_add(const struct sb_figure *f)
 	figures[i] = f;
 }
 
+static int each(struct sb_plot *p, const struct sb_figure *f)
+{
+	const struct sb_results *r = p->r;
+
+	for (int i = 0; i < r->n; i++) {
+		bool seen = false;
+
+		if (!f->in(&r->bm[i], NULL))
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = f->in(&r->bm[j], &r->bm[i]);
+		if (!seen && f->each(p, &r->bm[i]))
+			return -1;
+	}
+	return 0;
+}
+
 static int draw_kind(struct sb_plot *p, enum sb_fig_kind kind)
 {
 	for (int i = 0; i < nfigures; i++)
-		if (figures[i]->kind == kind && figures[i]->draw(p))
+		if (figures[i]->kind == kind &&
+		    (figures[i]->in ? each(p, figures[i]) : figures[i]->draw(p)))
 			return -1;
 	return 0;
 }
@@ -73,24 +89,6 @@ const char *sb_plot_ops_label(const char *family)
 void sb_plot_noisy_key(const struct sb_plot *p, char *buf, size_t n)
 {
 	snprintf(buf, n, "CV > %g %% (noisy)", p->cv_threshold);
-}
-
-int sb_plot_each(struct sb_plot *p, bool (*in)(const struct sb_bm *b, const struct sb_bm *like),
-		 int (*draw)(struct sb_plot *p, const struct sb_bm *like))
-{
-	const struct sb_results *r = p->r;
-
-	for (int i = 0; i < r->n; i++) {
-		bool seen = false;
-
-		if (!in(&r->bm[i], NULL))
-			continue;
-		for (int j = 0; j < i && !seen; j++)
-			seen = in(&r->bm[j], &r->bm[i]);
-		if (!seen && draw(p, &r->bm[i]))
-			return -1;
-	}
-	return 0;
 }
 
 void sb_plot_slug(char *name)
@@ -157,17 +155,13 @@ int sb_plot_results(const char *dir, const struct sb_results *r, const char *tpl
 int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
 		    char *err, size_t errlen)
 {
-	struct sb_plot p = { .old = old, .new = new, .tpldir = tpldir, .figs = figs,
-			     .err = err, .errlen = errlen };
-
-	return draw_kind(&p, SB_FIG_COMPARE);
+	return draw_kind(&(struct sb_plot){ .old = old, .new = new, .tpldir = tpldir, .figs = figs,
+					    .err = err, .errlen = errlen }, SB_FIG_COMPARE);
 }
 
 int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, char *err,
 		     size_t errlen)
 {
-	struct sb_plot p = { .dir = dir, .tpldir = tpldir, .figs = figs, .err = err,
-			     .errlen = errlen };
-
-	return draw_kind(&p, SB_FIG_MERGE);
+	return draw_kind(&(struct sb_plot){ .dir = dir, .tpldir = tpldir, .figs = figs, .err = err,
+					    .errlen = errlen }, SB_FIG_MERGE);
 }

@@ -1,16 +1,12 @@
-/* figures/ — the figures of `stratbench plot`: one fig_*.c each, their data
- * shaped in C (series.c), drawn by gnuplot from plots/NAME.gp (gnuplot.c,
- * lines_gp.c); plot.c draws every figure a results directory has data for.
+/* figures/ — the figures of `stratbench plot`: one fig_*.c each, their data shaped in C
+ * (series.c), drawn by gnuplot from plots/NAME.gp (gnuplot.c, lines_gp.c); plot.c draws every
+ * figure a results directory has data for.
  * uses: core stats results
  *
- * plot.h — the figures `stratbench plot` draws from
- * typed results (results.h's sb_results, point.h's fields); html/ shows them.
- *
- * Each figure is shaped here in C from the points' fields and the shared
- * median (sb_median, sb_bm_stat): DIR/plots/NAME.dat holds its data,
- * DIR/plots/NAME.gp the gnuplot script (the variables, then the template
- * plots/TEMPLATE.gp), and gnuplot writes NAME.png and NAME.svg.  Any gnuplot
- * output is a failure.  A figure whose data is absent is not drawn. */
+ * plot.h — the figures drawn from typed results (sb_results, point.h's fields), shaped from the
+ * fields and the shared median (sb_bm_stat): DIR/plots/NAME.dat holds the data, NAME.gp the
+ * script (variables, then plots/TEMPLATE.gp), gnuplot writes NAME.png and NAME.svg; html/ shows
+ * them.  Any gnuplot output is a failure.  A figure without data is not drawn. */
 #ifndef STRATBENCH_PLOT_H
 #define STRATBENCH_PLOT_H
 
@@ -35,26 +31,22 @@ struct sb_figs {
 };
 void sb_figs_free(struct sb_figs *f);
 
-/* Draws every figure dir's results have data for into dir/plots (tpldir:
- * the gnuplot templates), adding each to figs; 0, or -1 with one line in err. */
+/* Draws every figure dir's results have data for into dir/plots (tpldir: the gnuplot
+ * templates), adding each to figs; 0, or -1 with one line in err. */
 int sb_plot_results(const char *dir, const struct sb_results *r, const char *tpldir,
 		    struct sb_figs *figs, char *err, size_t errlen);
 
-/* plot.c, through fig_merge.c: one figure per benchmark group measured on two or more
- * machines of dir/machines.csv (stratbench merge), a line per machine;
- * 0, or -1 with one line in err. */
+/* plot.c, through fig_merge.c: one figure per benchmark group measured on two or more machines
+ * of dir/machines.csv (stratbench merge), a line per machine; 0, or -1 with one line in err. */
 int sb_plot_machines(const char *dir, const char *tpldir, struct sb_figs *figs, char *err,
 		     size_t errlen);
 
-/* plot.c, through fig_compare.c: %Change bars of the points both OLD and NEW have (the
- * same typed point: stratbench compare's matching) into NEW/plots (NEW's
- * directory's when NEW is a file); noisy points outlined, not solid. */
+/* plot.c, through fig_compare.c: %Change bars of the points OLD and NEW share (compare's
+ * matching) into NEW/plots (NEW's directory's when NEW is a file); noisy ones outlined. */
 int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct sb_figs *figs,
 		    char *err, size_t errlen);
-/* plot.c: where sb_plot_compare draws (dir) and its figure's SVG (svg),
- * SB_PATH bytes each: NEW/plots (the plots beside a NEW file), and
- * compare-vs-<OLD's base> with anything but [A-Za-z0-9._-] as '_'; 0, or
- * -1 (ENAMETOOLONG) */
+/* plot.c: where sb_plot_compare draws (dir: NEW, or a NEW file's directory) and its SVG
+ * (.../plots/compare-vs-<OLD's base, slugged>.svg), SB_PATH bytes each; 0, or -1 (ENAMETOOLONG) */
 int sb_plot_compare_dir(const char *new, char *dir);
 int sb_plot_compare_svg(const char *old, const char *new, char *svg);
 

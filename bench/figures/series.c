@@ -1,5 +1,5 @@
-/* series.c — lines against x for lines.gp (figure.h); a value a log axis
- * cannot draw is named in its key, never left to vanish without a word. */
+/* series.c — lines against x for lines.gp (figure.h); a value a log axis cannot draw is named
+ * in its key, never left to vanish without a word. */
 #include "figures/figure.h"
 
 #include "core/util.h"
@@ -66,11 +66,12 @@ static int cmp_line(const void *x, const void *y)
 	return c ? c : a->part - b->part;
 }
 
-static int cmp_xy(const void *x, const void *y)
+/* doubles, or sb_xy by x: its first member */
+static int cmp_x(const void *x, const void *y)
 {
-	const struct sb_xy *a = x, *b = y;
+	const double *a = x, *b = y;
 
-	return (a->x > b->x) - (a->x < b->x);
+	return (*a > *b) - (*a < *b);
 }
 
 struct sb_line *sb_lines_get(struct sb_lines *ls, const struct sb_point_fields *f, int part)
@@ -139,8 +140,8 @@ void sb_line_put(struct sb_lines *ls, struct sb_line *l, double x, int panel,
 		ls->reps = s->n;
 }
 
-/* The attributes a key or title may name: 0 family, 1 strategy[/lock],
- * 2 placement, 3 threads (when x is not threads), 4.. each parameter. */
+/* The attributes a key or title may name: 0 family, 1 strategy[/lock], 2 placement, 3 threads
+ * (when x is not threads), 4.. each parameter. */
 #define ATTR_PARAMS 4
 #define ATTR_MAX (ATTR_PARAMS + 2 * SB_PARAMS_MAX)
 
@@ -211,8 +212,7 @@ static void join(char *buf, size_t n, const char *sep, const char *s)
 	buf[len] = '\0';
 }
 
-/* l's attributes that differ between the lines (a key), or those that do
- * not (common: the title's), joined by ", " */
+/* l's attributes that differ between lines (a key), or the common ones (the title), ", "-joined */
 static void attr_list(const struct sb_line *l, const struct attrs *A, bool common, char *buf,
 		      size_t n)
 {
@@ -249,8 +249,8 @@ static void blank_nonpositive(struct sb_line *l, int p, struct zero *z)
 	}
 }
 
-/* the key of lines [first, last) (one group) says what was not drawn:
- * "(all 0: not drawn)", "(acks all 0: not drawn)", "(2 of 3 at 0: …)" */
+/* the key of lines [first, last) (one group) says what was not drawn: "(all 0: not drawn)",
+ * "(acks all 0: not drawn)", "(2 of 3 at 0: …)" */
 static void group_note(struct sb_lines *ls, int first, int last, int p, const struct zero *z)
 {
 	char note[200] = "", one[120], *key = ls->l[first].key;
@@ -282,8 +282,7 @@ static void group_note(struct sb_lines *ls, int first, int last, int p, const st
 	ls->zeros = true;
 }
 
-/* On a log axis: values <= 0 blanked and named in their group's key; a
- * panel with no positive value at all is drawn linear instead. */
+/* log axes: values <= 0 blanked, named in their group's key; no positive value: drawn linear */
 static void log_notes(struct sb_lines *ls)
 {
 	struct zero *z = calloc((size_t)ls->n + 1, sizeof(*z));
@@ -320,7 +319,7 @@ void sb_lines_finish(struct sb_lines *ls)
 		struct sb_line *l = &ls->l[i];
 
 		if (l->n)	/* a line with no value has no array (qsort takes no NULL) */
-			qsort(l->v, (size_t)l->n, sizeof(*l->v), cmp_xy);
+			qsort(l->v, (size_t)l->n, sizeof(*l->v), cmp_x);
 		l->group = i && cmp_fields(&l->f, &ls->l[i - 1].f) ? ls->l[i - 1].group + 1 :
 		    i ? ls->l[i - 1].group : 0;
 		l->style = l->group % 12 + 1;
@@ -387,13 +386,7 @@ int sb_lines_xs(const struct sb_lines *ls, double *xs, int max)
 			if (k == n && n < max)
 				xs[n++] = ls->l[i].v[j].x;
 		}
-	for (int i = 1; i < n; i++)		/* insertion sort: a few values */
-		for (int j = i; j > 0 && xs[j - 1] > xs[j]; j--) {
-			double t = xs[j];
-
-			xs[j] = xs[j - 1];
-			xs[j - 1] = t;
-		}
+	qsort(xs, (size_t)n, sizeof(*xs), cmp_x);
 	return n;
 }
 

@@ -1,6 +1,5 @@
-/* html.c — DIR/index.html (html.h's sb_html_write), no script, and what
- * every page shares (html.h): the checked writer, escaping, the head and
- * style, and the inline SVG. */
+/* html.c — DIR/index.html (html.h's sb_html_write), no script, and what every page shares
+ * (html.h): the checked writer, escaping, the head and style, and the inline SVG. */
 #include "html/html.h"
 
 #include "core/util.h"
@@ -187,8 +186,7 @@ int sb_html_close(struct sb_html *h, const char *path, char *err, size_t errlen)
 	return -1;
 }
 
-/* the reference at s (an id, a url(#…) or a href to #…) that gets the
- * prefix: how many characters come before the name, 0 if none */
+/* characters of s before a name that gets the prefix (an id, url(#…), href to #…); 0: none */
 static size_t ref_at(const char *s, bool in_tag, char quote)
 {
 	static const char *const in_tags[] = { " id='", " id=\"", "\tid='", "\tid=\"", "\nid='",
@@ -204,8 +202,8 @@ static size_t ref_at(const char *s, bool in_tag, char quote)
 	return 0;
 }
 
-/* s from its <svg> on, every id and reference prefixed; gnuplot's
- * <title>Gnuplot</title> becomes the figure's title */
+/* s from its <svg> on, every id and reference prefixed; gnuplot's <title>Gnuplot</title>
+ * becomes the figure's title */
 static void svg_body(struct sb_html *h, const char *s, const char *prefix, const char *title)
 {
 	bool in_tag = false;
@@ -241,8 +239,7 @@ static void svg_body(struct sb_html *h, const char *s, const char *prefix, const
 	}
 }
 
-/* the SVG file inline: without its XML declaration or DOCTYPE, every id
- * and reference to one prefixed with prefix (ids stay unique per page);
+/* the SVG file inline, from <svg> on, ids and their references prefixed (unique per page);
  * 0, or -1 with one line in err naming the file */
 static int inline_svg(struct sb_html *h, const char *path, const char *prefix,
 		      const char *title, char *err, size_t errlen)

@@ -1,15 +1,12 @@
 /* html/ — the HTML pages: DIR/index.html and compare's page.
  * uses: core stats results tables figures
  *
- * html.h — internal to the HTML pages (html.c, html_context.c,
- * html_table.c, html_compare.c): one static file each, no external
- * assets, written as PATH.partial and renamed when complete (html.h's
- * sb_html_write and sb_html_compare).
+ * html.h — internal to the pages (html.c, html_context.c, html_table.c, html_compare.c): one
+ * static file each, no external assets, written as PATH.partial and renamed when complete.
  *
- * Every write goes through struct sb_html, which keeps the first failure
- * (its errno); sb_html_close checks it, fflush and fclose, then renames.
- * Text from results (names, context values, titles) is always escaped:
- * sb_html_text; sb_html_raw is for the page's own markup only. */
+ * Every write goes through struct sb_html, which keeps the first failure (its errno); text from
+ * results (names, context values, titles) is always escaped (sb_html_text), sb_html_raw is for
+ * the page's own markup only. */
 #ifndef STRATBENCH_HTML_H
 #define STRATBENCH_HTML_H
 
@@ -26,20 +23,17 @@ struct sb_html {
 	char partial[SB_PATH];	/* PATH.partial */
 };
 
-/* Opens path.partial and writes the document's head (title escaped) and
- * style; 0, or -1 with one line in err. */
+/* Opens path.partial, writes the head (title escaped) and style; 0, or -1 with one line in err */
 int sb_html_open(struct sb_html *h, const char *path, const char *title, char *err,
 		 size_t errlen);
-/* Ends the document, checks every write, flushes, closes and renames
- * path.partial to path; 0, or -1 with one line in err (the partial file
- * removed). */
+/* Ends the document, checks every write, flushes, closes and renames path.partial to path; 0,
+ * or -1 with one line in err (the partial file removed). */
 int sb_html_close(struct sb_html *h, const char *path, char *err, size_t errlen);
 /* Closes and removes path.partial (after a failure of the caller's). */
 void sb_html_abort(struct sb_html *h);
 
 void sb_html_raw(struct sb_html *h, const char *markup);
-/* s escaped for text and attribute values (& < > " '); a newline is <br>
- * when br, else kept */
+/* s escaped for text and attribute values (& < > " '); a newline is <br> when br, else kept */
 void sb_html_text(struct sb_html *h, const char *s, bool br);
 void sb_html_textf(struct sb_html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* <tag class="cls">text</tag> (cls NULL: none), text escaped */
@@ -48,13 +42,11 @@ void sb_html_el(struct sb_html *h, const char *tag, const char *cls, const char 
 void sb_html_linef(struct sb_html *h, const char *tag, const char *cls, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* html_context.c: a context value as text: a string as is, a number or
- * an array (GB's load_avg) printed; false when absent. */
+/* html_context.c: a context value as text (numbers, GB's load_avg array printed); false: absent */
 bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n);
 
-/* html_context.c: the machine and run tables of one context, or of two
- * side by side (the compare page: heads name the columns, a row that
- * differs is marked); the quietness warnings and CV threshold of a run */
+/* html_context.c: the machine and run tables of one context, or of two side by side (heads name
+ * the columns, differing rows marked); a run's quietness warnings and CV threshold */
 void sb_html_fingerprint(struct sb_html *h, json_t *const *ctx, const char *const *heads,
 			 int nctx);
 void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *side);
@@ -65,27 +57,20 @@ int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err
 void sb_html_summary(struct sb_html *h, const struct sb_results *r);
 void sb_html_noisy(struct sb_html *h, const struct sb_results *r);
 
-/* html.c: DIR/index.html — one static file, no external assets: the
- * fingerprint, command line and quietness, a summary table per family,
- * every figure as inline SVG with its caption, and the noisy points.
- * Written as path.partial, renamed when complete. */
+/* html.c: DIR/index.html — the fingerprint, command line and quietness, a summary table per
+ * family, every figure as inline SVG with its caption, and the noisy points. */
 int sb_html_write(const char *path, const struct sb_results *r, const struct sb_figs *figs,
 		  char *err, size_t errlen);
 
-/* Before any work: can a page be written at path (html.c)?  Refuses a path
- * that is not a regular file where one exists (a directory, a device: the
- * page replaces it by a rename) and one whose path.partial cannot be
- * created; nothing is left behind.  0, or -1 with "cannot write PATH: why"
- * in err, naming path as given. */
+/* Before any work (html.c): refuses a path that exists but is no regular file (the page's rename
+ * would replace a directory, a device) or whose path.partial cannot be created, leaving nothing
+ * behind; 0, or -1 with "cannot write PATH: why" in err, PATH as given. */
 int sb_html_check(const char *path, char *err, size_t errlen);
-/* html_compare.c: `stratbench compare OLD NEW --html=FILE` — the same kind
- * of page for a comparison: both fingerprints side by side, a changelog
- * table per group (Prev, CV, Current, CV, %Change with its noise verdict,
- * p(U); a side whose CV of metric is above its run's threshold marked
- * noisy), the points on one side only, and the %Change figure inline when
- * `stratbench plot --compare OLD NEW` drew it (NEW/plots/compare-vs-OLD.svg),
- * else one line saying so.  rows: the points both have, sorted by group
- * then threads, judged by compare (tables/compare.h). */
+/* html_compare.c: `stratbench compare OLD NEW --html=FILE` — both fingerprints side by side,
+ * a changelog table per group (Prev, CV, Current, CV, %Change with its noise verdict, p(U); a
+ * side whose CV is above its run's threshold marked noisy), the points on one side only, and
+ * the %Change figure if `plot --compare OLD NEW` drew it (NEW/plots/compare-vs-OLD.svg), else a
+ * line saying so.  rows: the shared points by group then threads, judged by tables/compare.h. */
 struct sb_html_cmp {
 	const char *const *arg;		/* OLD and NEW as given (directories or files) */
 	const struct sb_results *r;	/* their results */

@@ -1,6 +1,5 @@
-/* html_compare.c — `stratbench compare OLD NEW --html=FILE` (html.h's
- * sb_html_compare): one static page, as DIR/index.html is; the changelog
- * cells formatted as compare's text tables. */
+/* html_compare.c — `stratbench compare OLD NEW --html=FILE` (html.h's sb_html_compare): one
+ * static page, as DIR/index.html is; the changelog cells formatted as compare's text tables. */
 #include "html/html.h"
 
 #include <math.h>
@@ -8,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* one side's median, marked when its CV is above its run's threshold, then
- * its CV (the columns when the group has any) */
+/* one side's median, marked when its CV is above its run's threshold, then its CV when cvs */
 static void side_cells(struct sb_html *h, const struct sb_results *r, const struct sb_bm *b,
 		       double cv, bool noisy, bool cvs)
 {
@@ -36,12 +34,11 @@ static void group_row(struct sb_html *h, const struct sb_results r[2],
 	char buf[80];
 
 	sb_html_raw(h, w->old->failed || w->new->failed ? "<tr class=\"failed\">" : "<tr>");
+	snprintf(buf, sizeof(buf), "%ld", w->threads);
 	if (w->threads < 0)
 		sb_html_el(h, "td", NULL, w->old->name);
-	else {
-		snprintf(buf, sizeof(buf), "%ld", w->threads);
+	else
 		sb_html_el(h, "td", "n", buf);
-	}
 	side_cells(h, &r[0], w->old, w->cv[0], w->noisy[0], cvs);
 	side_cells(h, &r[1], w->new, w->cv[1], w->noisy[1], cvs);
 	sb_cmp_fmt_change(buf, sizeof(buf), w->change);

@@ -1,8 +1,6 @@
-/* html_context.c — what the HTML pages (html.h) show of a run's JSON
- * context: values as text, the machine's fingerprint
- * and the run's record (command line, quietness, CV threshold) as one
- * table, or two contexts side by side with the rows that differ marked,
- * and the quietness warnings `stratbench run` printed (quiet.c). */
+/* html_context.c — a run's JSON context in the pages (html.h): values as text, the fingerprint
+ * and the run's record (command line, quietness, CV threshold) as a table (two contexts side by
+ * side, differing rows marked), and the quietness warnings `stratbench run` printed (quiet.c). */
 #include "html/html.h"
 
 #include <math.h>
@@ -60,8 +58,8 @@ static const struct ctx_key counter_keys[] = {
 	{ "sb_counters_note", "counters note" }, { NULL, NULL },
 };
 
-/* one row: what, then each context's value; marked when they differ;
- * whether they do (h NULL: only that) */
+/* one row: what, then each context's value; marked when they differ; whether they do (h NULL:
+ * only that) */
 static bool kv_row(struct sb_html *h, const char *key, const char *what, json_t *const *ctx,
 		   int nctx)
 {
@@ -85,8 +83,8 @@ static bool kv_row(struct sb_html *h, const char *key, const char *what, json_t 
 	return differs;
 }
 
-/* the rows of keys, then (settings) of every setting either side recorded
- * (settings.c: sb_setting_KEY); how many differ (h NULL: only counted) */
+/* the rows of keys, then (settings) of every setting either side recorded (settings.c:
+ * sb_setting_KEY); how many differ (h NULL: only counted) */
 static int kv_rows(struct sb_html *h, const struct ctx_key *keys, bool settings,
 		   json_t *const *ctx, int nctx)
 {
@@ -143,9 +141,8 @@ void sb_html_fingerprint(struct sb_html *h, json_t *const *ctx, const char *cons
 	sb_html_raw(h, "</details>\n");
 }
 
-/* the warnings `stratbench run` printed (quiet.c: load average above 0.5,
- * a CPU more than half busy in the 200 ms before the run), side: NULL, or
- * which run of a comparison */
+/* the warnings `stratbench run` printed (quiet.c: load average above 0.5, a CPU more than half
+ * busy in the 200 ms before the run), side: NULL, or which run of a comparison */
 void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *side)
 {
 	char load[256], busy[256], pre[64];
@@ -158,7 +155,6 @@ void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *si
 
 	if (end == load)
 		l = NAN;
-
 	snprintf(pre, sizeof(pre), "%s%s", side ? side : "", side ? ": " : "");
 	if (!have_load && !have_busy)
 		sb_html_linef(h, "p", "muted", "%sno quietness record (sb_loadavg, sb_busy_cpus): "
@@ -170,11 +166,9 @@ void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *si
 		sb_html_linef(h, "p", "warn", "⚠ %sNot quiet: CPUs busy (over 50 %%) with other "
 			      "work in the 200 ms before the run: %s.", pre, busy);
 	if ((have_load || have_busy) && !(l > 0.5) && b <= 0) {
-		char lt[64];
+		char lt[64] = "load average unavailable";
 
-		if (isnan(l))
-			snprintf(lt, sizeof(lt), "load average unavailable");
-		else
+		if (!isnan(l))
 			snprintf(lt, sizeof(lt), "load average %.2f", l);
 		sb_html_linef(h, "p", "ok", "%sQuiet: %s, no CPU busy before the run.", pre, lt);
 	}

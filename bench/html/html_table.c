@@ -1,13 +1,8 @@
-/* html_table.c — the summary tables of the HTML pages (html.h): one per
- * family, and the noisy points.
- *
- * A summary row is one benchmark: its point's fields (strategy, lock,
- * threads, placement, the parameters that differ within the family; those
- * every row shares go above the table), then the median over repetitions
- * of each metric the family has (ops/s, ns/op, the window family's
- * fidelity stretch and admit_ratio, the shootdown family's ns and flushes
- * per page) and the CV of ops/s.  A row whose CV is above the run's
- * threshold is noisy: shaded, and "⚠ noisy" in its note. */
+/* html_table.c — a summary table per family (html.h), and the noisy points.  A row is one
+ * benchmark: its fields (strategy, lock, threads, placement, the parameters that differ; those
+ * all share go above), the median over repetitions of each metric the family has (ops/s, ns/op,
+ * window stretch and admit_ratio, shootdown ns and flushes per page) and the CV of ops/s.  A CV
+ * above the run's threshold is noisy: shaded, "⚠ noisy" in its note. */
 #include "html/html.h"
 
 #include <math.h>
@@ -95,8 +90,7 @@ static int fam_collect(const struct sb_results *r, const char *name, struct fam 
 {
 	memset(f, 0, sizeof(*f));
 	f->name = name;
-	/* an array of pointers: sizeof a pointer is meant (NOLINT: clang-tidy's
-	 * sizeof-expression takes it for a mistake) */
+	/* pointers: sizeof a pointer is meant (NOLINT: clang-tidy's sizeof-expression objects) */
 	f->b = calloc((size_t)r->n + 1, sizeof(const struct sb_bm *));	/* NOLINT */
 	if (!f->b)
 		return -1;
@@ -150,11 +144,8 @@ static void num_cell(struct sb_html *h, double v, bool si)
 		v /= 1000;
 		k++;
 	}
-	if (isnan(v))
-		snprintf(buf, sizeof(buf), "n/a");
-	else
-		snprintf(buf, sizeof(buf), "%.4g%s", v, pre[k]);
-	sb_html_el(h, "td", "n", buf);
+	snprintf(buf, sizeof(buf), "%.4g%s", v, pre[k]);
+	sb_html_el(h, "td", "n", isnan(v) ? "n/a" : buf);
 }
 
 static void fields_cells(struct sb_html *h, const struct fam *f, const struct sb_bm *b)
