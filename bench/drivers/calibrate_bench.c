@@ -24,6 +24,7 @@
  *     SB_RTT_BATCH of batch time / batch, with min and max.
  */
 #include "run/run.h"
+#include "stats/stats.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -242,18 +243,11 @@ static uint64_t c2c_round_ns(const struct sb_team_result *r, void *arg)
 	return brief_scaled(r, c->batches, c->quota);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The n samples' median, min and max / unit as name[0..2], and their count. */
 static void report_samples(sb_state *st, double *s, int n, double unit,
 			   const char *const name[3])
 {
-	qsort(s, n, sizeof(double), cmp_double);
+	qsort(s, n, sizeof(double), sb_cmp_double);
 	sb_state_counter(st, name[0], s[n / 2] / unit, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, name[1], s[0] / unit, SB_COUNTER_DEFAULT);
 	sb_state_counter(st, name[2], s[n - 1] / unit, SB_COUNTER_DEFAULT);

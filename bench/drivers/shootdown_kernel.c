@@ -108,7 +108,7 @@ static void kshoot_body(sb_state *st, void *arg)
 	int64_t n;
 	void *region;
 
-	while (strcmp(kshoot_names[cfg.op], pt->strategy))
+	while (kshoot_names[cfg.op + 1] && strcmp(kshoot_names[cfg.op], pt->strategy))
 		cfg.op++;
 	if (cfg.op == SB_KSHOOT_MOVE_PAGES) {
 		cfg.target = sb_move_target(pt->topo, cfg.home);

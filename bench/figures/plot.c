@@ -35,9 +35,9 @@ void sb_figure_add(const struct sb_figure *f)
 
 static int each(struct sb_plot *p, const struct sb_figure *f)
 {
-	const struct sb_results *r = p->r;
+	const struct sb_results *r = p->r;	/* none in a compare or merge plot */
 
-	for (int i = 0; i < r->n; i++) {
+	for (int i = 0; r && i < r->n; i++) {
 		bool seen = false;
 
 		if (!f->in(&r->bm[i], NULL))

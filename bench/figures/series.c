@@ -3,6 +3,7 @@
 #include "figures/figure.h"
 
 #include "core/util.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,14 +65,6 @@ static int cmp_line(const void *x, const void *y)
 	int c = cmp_fields(&a->f, &b->f);
 
 	return c ? c : a->part - b->part;
-}
-
-/* doubles, or sb_xy by x: its first member */
-static int cmp_x(const void *x, const void *y)
-{
-	const double *a = x, *b = y;
-
-	return (*a > *b) - (*a < *b);
 }
 
 struct sb_line *sb_lines_get(struct sb_lines *ls, const struct sb_point_fields *f, int part)
@@ -318,8 +311,10 @@ void sb_lines_finish(struct sb_lines *ls)
 	for (int i = 0; i < ls->n; i++) {
 		struct sb_line *l = &ls->l[i];
 
-		if (l->n)	/* a line with no value has no array (qsort takes no NULL) */
-			qsort(l->v, (size_t)l->n, sizeof(*l->v), cmp_x);
+		/* a line with no value has no array (qsort takes no NULL); an
+		 * sb_xy sorts as a double: x is its first member */
+		if (l->n)
+			qsort(l->v, (size_t)l->n, sizeof(*l->v), sb_cmp_double);
 		l->group = i && cmp_fields(&l->f, &ls->l[i - 1].f) ? ls->l[i - 1].group + 1 :
 		    i ? ls->l[i - 1].group : 0;
 		l->style = l->group % 12 + 1;
@@ -386,7 +381,7 @@ int sb_lines_xs(const struct sb_lines *ls, double *xs, int max)
 			if (k == n && n < max)
 				xs[n++] = ls->l[i].v[j].x;
 		}
-	qsort(xs, (size_t)n, sizeof(*xs), cmp_x);
+	qsort(xs, (size_t)n, sizeof(*xs), sb_cmp_double);
 	return n;
 }
 

@@ -84,7 +84,7 @@ static int by_class(const struct sb_topo *t, int *v)
 
 int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs)
 {
-	int npus = sb_topo_npus(t), npk = sb_topo_npackages(t), n = 0, i, j, k;
+	int npus = sb_topo_npus(t), npk = sb_topo_npackages(t), n = 0, first0 = -1, i, j, k;
 	bool all = mode == SB_PAIRS_ALL;
 	size_t cap = all ? (size_t)npus * (npus - 1) / 2 :
 		     mode == SB_PAIRS_CLASS ? (size_t)SB_REL_COUNT * SB_PAIRS_PER_CLASS :
@@ -110,7 +110,9 @@ int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs)
 
 			sb_topo_cpu_where(t, os, &pkg, &core, &node);
 			if (pkg >= 0 && pkg < npk && first[pkg] < 0)
-				first[pkg] = os;	/* first[0]: the machine's first PU */
+				first[pkg] = os;
+			if (pkg == 0 && first0 < 0)
+				first0 = os;	/* the machine's first PU (package 0) */
 		}
 		for (i = 0; i < npus; i++) {
 			int os = sb_topo_pu_os(t, i), pkg = -1, core, node;
@@ -119,8 +121,8 @@ int sb_topo_pairs(const struct sb_topo *t, enum sb_pairs_mode mode, int **pairs)
 			if (pkg < 0 || pkg >= npk)
 				continue;
 			put(v, &n, first[pkg], os);		/* within its package */
-			if (pkg != 0 && first[0] >= 0)
-				put(v, &n, first[0], os);	/* from the first PU, across */
+			if (pkg != 0 && first0 >= 0)
+				put(v, &n, first0, os);		/* from the first PU, across */
 		}
 		for (j = 1; j < npk; j++)		/* between the other packages */
 			for (k = j + 1; k < npk; k++)

@@ -234,8 +234,7 @@ struct lines {
 
 static void take_line(json_t *line, struct lines *l)
 {
-	const char *name = json_string_value(json_object_get(line, "name")), *key;
-	json_t *v;
+	const char *name = json_string_value(json_object_get(line, "name"));
 
 	if (l->keep && (!name || !l->keep(name, l->arg))) {
 		l->dropped++;
@@ -243,9 +242,9 @@ static void take_line(json_t *line, struct lines *l)
 	}
 	if (l->fd >= 0 && sb_jsonl_write(l->fd, line) && !l->failed++)
 		l->err = errno;
-	if (l->fn)
-		json_object_foreach(line, key, v)
-			l->fn(key, v, l->arg);
+	/* jansson's iterator, not json_object_foreach: cppcheck cannot expand it */
+	for (void *it = json_object_iter(line); l->fn && it; it = json_object_iter_next(line, it))
+		l->fn(json_object_iter_key(it), json_object_iter_value(it), l->arg);
 }
 
 static int read_lines(const char *path, struct lines *l, char *err, size_t errlen)
@@ -262,7 +261,7 @@ static int read_lines(const char *path, struct lines *l, char *err, size_t errle
 	while ((n = getline(&line, &cap, f)) > 0 && (total += (size_t)n) <= SB_INPUT_MAX) {
 		json_t *j = line[n - 1] == '\n' ? json_loads(line, 0, NULL) : NULL;
 
-		if (j && json_is_object(j) && json_object_size(j))
+		if (json_is_object(j) && json_object_size(j))	/* NULL is no object */
 			take_line(j, l);
 		else
 			skipped++;

@@ -376,27 +376,27 @@ void count_planned(benchmark::State &st)
 #endif
 }
 
-void run_body(benchmark::State &st, sb_bench *b)
+void run_body(benchmark::State &st, sb_bench &b)
 {
-	sb_state s = { &st, b, 0, std::string() };
+	sb_state s = { &st, &b, 0, std::string() };
 
 	// after SIGINT/SIGTERM only the benchmark in flight finishes
 	static const sb_bench *in_flight;
 
-	if (stop_requested && b != in_flight) {
+	if (stop_requested && &b != in_flight) {
 		st.SkipWithError(interrupted_msg);
 		count_planned(st);
 		return;
 	}
-	in_flight = b;
+	in_flight = &b;
 	if (start_hook.fn)
-		start_hook.fn(b->name.c_str(), start_hook.arg);
-	if (b->setup)
-		b->setup(&s, b->arg);
+		start_hook.fn(b.name.c_str(), start_hook.arg);
+	if (b.setup)
+		b.setup(&s, b.arg);
 	if (!st.error_occurred())
-		b->fn(&s, b->arg);
-	if (b->teardown)
-		b->teardown(&s, b->arg);
+		b.fn(&s, b.arg);
+	if (b.teardown)
+		b.teardown(&s, b.arg);
 	// GB insists the loop ran to completion unless an error was reported.
 	if (!st.error_occurred() && st.iterations() < st.max_iterations)
 		st.SkipWithError("benchmark body returned before its iterations were done");
@@ -408,7 +408,7 @@ void run_body(benchmark::State &st, sb_bench *b)
 void register_gb(sb_bench *raw)
 {
 	raw->b = benchmark::RegisterBenchmark(raw->name.c_str(),
-					      [raw](benchmark::State &st) { run_body(st, raw); });
+					      [raw](benchmark::State &st) { run_body(st, *raw); });
 	for (const auto &f : raw->cfg)
 		f(raw->b);
 }
