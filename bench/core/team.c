@@ -1,4 +1,5 @@
-/* team.c — pinned members, a generation-counter start barrier, a done count. */
+/* team.c — pinned members, a generation-counter start barrier, a done count,
+ * and a watcher thread that raises stop at a round's deadline. */
 #include <stratbench/team.h>
 
 #include <errno.h>
@@ -7,6 +8,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* The deadline watcher (sb_team_run_until): a thread that sleeps on a
+ * CLOCK_MONOTONIC condition variable and, if the armed round is still in
+ * flight at its due time, raises stop as a member reaching its quota would.
+ * Everything here is under mu; member 0 takes it twice per round with a
+ * deadline (arm, disarm), outside the timed region, and the members' loops
+ * never see it: they watch stop as they always did. */
+struct sb_deadline {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t thread;
+	bool started;			/* member 0 only: the thread exists */
+	bool armed;			/* a round with a deadline is in flight */
+	bool exit;			/* sb_team_destroy: the watcher returns */
+	bool raised;			/* the watcher raised stop in the armed round */
+	uint64_t due_ns;		/* sb_now_ns() at which the armed round is cut */
+	uint64_t wait_ns;		/* the watcher sleeps until this; UINT64_MAX: untimed */
+};
 
 struct sb_member {
 	SB_CACHE_ALIGNED uint64_t ops;	/* written by the member, read after done */
@@ -39,6 +59,8 @@ struct sb_team {
 	bool restore;
 	uint64_t *ops;			/* result snapshot */
 	struct sb_member *m;		/* n members, cache-line padded */
+	/* the watcher's line(s): member 0 and the watcher, between rounds */
+	SB_CACHE_ALIGNED struct sb_deadline dl;
 };
 
 static int bind_self(struct sb_member *m)
@@ -113,6 +135,102 @@ static void stop_workers(struct sb_team *t, int started)
 	__atomic_fetch_add(&t->gen, 1, __ATOMIC_RELEASE);
 	for (int i = 1; i <= started; i++)
 		pthread_join(t->m[i].thread, NULL);
+}
+
+static void *watch(void *p)
+{
+	struct sb_team *t = p;
+	struct sb_deadline *w = &t->dl;
+
+	pthread_mutex_lock(&w->mu);
+	while (!w->exit) {
+		uint64_t now;
+
+		if (!w->armed) {
+			w->wait_ns = UINT64_MAX;	/* sb_team_run_until signals */
+			pthread_cond_wait(&w->cv, &w->mu);
+			continue;
+		}
+		now = sb_now_ns();
+		if (now < w->due_ns) {
+			struct timespec ts = { .tv_sec = (time_t)(w->due_ns / 1000000000u),
+					       .tv_nsec = (long)(w->due_ns % 1000000000u) };
+
+			/* a later round's due is later unless its limit is
+			 * shorter: then arming signals (wait_ns) */
+			w->wait_ns = w->due_ns;
+			pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+			continue;
+		}
+#ifndef SB_TEST_NO_DEADLINE	/* tests/test_deadline.c's broken fixture */
+		{
+			int zero = 0;
+
+			/* relaxed: stop carries no data, as a member's raise in
+			 * sb_round_over(); a member's raise first wins and the round is
+			 * not cut.  Results are published by the team's done count. */
+			w->raised = __atomic_compare_exchange_n(&t->stop, &zero, 1, false,
+								__ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		}
+#endif
+		w->armed = false;	/* one raise per round */
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* 0, or an errno: the watcher is started once, the first time a round has a
+ * deadline, on the CPUs the caller had before binding (not member 0's: a
+ * convoy must not keep it off its CPU). */
+static int watcher_start(struct sb_team *t)
+{
+	struct sb_deadline *w = &t->dl;
+	pthread_condattr_t ca;
+	pthread_attr_t a;
+	int rc;
+
+	if (w->started)
+		return 0;
+	rc = pthread_condattr_init(&ca);
+	if (rc)
+		return rc;
+	rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* sb_now_ns()'s clock */
+	if (!rc)
+		rc = pthread_cond_init(&w->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (rc)
+		return rc;
+	pthread_mutex_init(&w->mu, NULL);
+	w->wait_ns = 0;		/* not waiting yet: it reads the state when it starts */
+	rc = pthread_attr_init(&a);
+	if (!rc && t->restore)
+		rc = pthread_attr_setaffinity_np(&a, sizeof(t->saved), &t->saved);
+	if (!rc)
+		rc = pthread_create(&w->thread, &a, watch, t);
+	pthread_attr_destroy(&a);
+	if (rc) {
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		return rc;
+	}
+	w->started = true;
+	return 0;
+}
+
+static void watcher_stop(struct sb_team *t)
+{
+	struct sb_deadline *w = &t->dl;
+
+	if (!w->started)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->exit = true;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	w->started = false;
 }
 
 static void team_free(struct sb_team *t)
@@ -222,32 +340,72 @@ void sb_team_each(struct sb_team *t, void (*fn)(int tid, void *arg), void *arg)
 	t->each = NULL;
 }
 
-void sb_team_run(struct sb_team *t, uint64_t quota, struct sb_team_result *res)
+int sb_team_run_until(struct sb_team *t, uint64_t quota, uint64_t limit_ns,
+		      struct sb_team_result *res)
 {
+	struct sb_deadline *w = &t->dl;
 	uint64_t start, last;
-	int i;
+	bool raised = false;
+	int i, rc;
 
+	if (limit_ns) {
+		rc = watcher_start(t);
+		if (rc)
+			return rc;
+	}
 	t->quota = quota ? quota : 1;
 	__atomic_store_n(&t->stop, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->done, 0, __ATOMIC_RELAXED);
+	if (limit_ns) {
+		/* armed before the clock starts: its cost is not the round's.
+		 * The mutex orders the stop reset above before the watcher's
+		 * compare-and-swap, so it can only cut this round. */
+		pthread_mutex_lock(&w->mu);
+		w->due_ns = sb_now_ns() + limit_ns;
+		w->armed = true;
+		w->raised = false;
+		if (w->due_ns < w->wait_ns)	/* idle, or asleep past this due */
+			pthread_cond_signal(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+	}
 	start = sb_now_ns();
 	round_trip(t);
+	if (limit_ns) {
+		/* after this, the watcher cannot touch stop until the next arm */
+		pthread_mutex_lock(&w->mu);
+		raised = w->raised;
+		w->armed = false;
+		pthread_mutex_unlock(&w->mu);
+	}
 	last = start;
 	res->total_ops = 0;
+	res->max_ops = 0;
 	for (i = 0; i < t->n; i++) {
 		if (t->m[i].end_ns > last)
 			last = t->m[i].end_ns;
 		t->ops[i] = t->m[i].ops;
 		res->total_ops += t->m[i].ops;
+		if (t->m[i].ops > res->max_ops)
+			res->max_ops = t->m[i].ops;
 	}
 	res->elapsed_ns = last - start;
 	res->ops = t->ops;
+	/* a member that ignores stop (calibrate/c2c) finishes its quota anyway:
+	 * then the deadline cut nothing */
+	res->cut = raised && res->max_ops < t->quota;
+	return 0;
+}
+
+void sb_team_run(struct sb_team *t, uint64_t quota, struct sb_team_result *res)
+{
+	(void)sb_team_run_until(t, quota, 0, res);	/* no deadline: cannot fail */
 }
 
 void sb_team_destroy(struct sb_team *t)
 {
 	if (!t)
 		return;
+	watcher_stop(t);
 	stop_workers(t, t->n - 1);
 	team_free(t);
 }

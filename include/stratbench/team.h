@@ -16,7 +16,13 @@
  * has no quota and never raises stop; it returns 0 ops, or a count in its own
  * unit that its driver reports apart.  A round needs at least one quota
  * member.  Elapsed time is from the common start to the last member's
- * finish.  Workers spin between rounds: more members than CPUs (or two on one
+ * finish.  sb_team_run_until() also gives the round a time limit: a
+ * watcher thread (started on the first such round, sleeping on the clock,
+ * on the CPUs the caller had before binding) raises stop limit_ns after the
+ * start if no member has, so a round that convoys (a FIFO lock whose next
+ * waiter's CPU is preempted) ends near its deadline instead of after its
+ * quota; the members' loops are unchanged (they watch stop as for a quota),
+ * and the result says the round was cut.  Workers spin between rounds: more members than CPUs (or two on one
  * CPU) hand a CPU over only when the scheduler preempts them.  No hwloc here
  * (cross-arch tests use it).
  * Optional hooks run on each member's own thread around its part of a round
@@ -63,7 +69,11 @@ struct sb_team;
 struct sb_team_result {
 	uint64_t elapsed_ns;	/* common start → last finish */
 	uint64_t total_ops;
+	uint64_t max_ops;	/* the most ops of one member: the fastest quota
+				 * member's where serving members return 0 */
 	const uint64_t *ops;	/* per member, valid until the next round */
+	bool cut;		/* the deadline raised stop and no member reached
+				 * the quota: the round did fewer ops than asked */
 };
 
 /* cpus: nthreads OS CPU numbers, or NULL for unpinned threads.
@@ -71,6 +81,12 @@ struct sb_team_result {
 struct sb_team *sb_team_create(int nthreads, const int *cpus, sb_team_fn fn, void *arg,
 			       char *err, size_t errlen);
 void sb_team_run(struct sb_team *t, uint64_t quota, struct sb_team_result *res);
+/* sb_team_run with a deadline: stop is raised limit_ns after the round's
+ * start (0: none, as sb_team_run).  A member blocked in an op notices it
+ * when the op returns, so the round ends a few ops past the deadline.
+ * 0, or an errno when the watcher thread cannot be started (no round run). */
+int sb_team_run_until(struct sb_team *t, uint64_t quota, uint64_t limit_ns,
+		      struct sb_team_result *res);
 void sb_team_destroy(struct sb_team *t);
 int sb_team_size(const struct sb_team *t);
 
