@@ -12,6 +12,28 @@
 /* Bounds a round (and the stop-flag overshoot), the barrier cost per op negligible. */
 #define SB_ROUND_MAX (1 << 22)
 
+/* The deadline of a round, as a multiple of the time Google Benchmark
+ * planned for it: GB sizes a batch of iterations to last about 1.4 x
+ * min_time at the rate its previous batch showed (at most 1 x min_time
+ * while it still grows it tenfold), so a batch that passes 4 x min_time ran
+ * at under a third of the rate GB planned with: a convoy (docs/lock.md,
+ * "Rounds and their deadline").  A batch of several rounds gives each its
+ * share, in iterations, so the batch as a whole keeps the bound; never
+ * under SB_DEADLINE_MIN_NS, a few scheduler ticks (the watcher's wake-up
+ * and a preempted member's return are of that order). */
+#define SB_DEADLINE_MIN_TIMES 4.0
+#define SB_DEADLINE_MIN_NS 1000000.0
+
+static uint64_t round_limit_ns(sb_state *st, int64_t k)
+{
+	double min_time = sb_state_min_time(st), batch = (double)sb_state_max_iterations(st), ns;
+
+	if (min_time <= 0 || batch < 1)
+		return 0;	/* a fixed iteration count: no time was planned */
+	ns = SB_DEADLINE_MIN_TIMES * min_time * 1e9 * (double)k / batch;
+	return (uint64_t)(ns > SB_DEADLINE_MIN_NS ? ns : SB_DEADLINE_MIN_NS);
+}
+
 static const struct sb_counters_spec *drive_counters;
 static bool noted;
 
@@ -98,6 +120,7 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 		      struct sb_drive *d)
 {
 	char err[256];
+	bool failed = false;
 	int64_t k;
 	int i;
 
@@ -114,11 +137,31 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 	counters_open(d, pt, t->cpus);
 	while ((k = sb_state_keep_running_batch(st, SB_ROUND_MAX)) > 0) {
 		struct sb_team_result r;
-		uint64_t ns;
+		uint64_t ns, limit = round_limit_ns(st, k);
+		double gb_ns;
+		int rc;
 
-		sb_team_run(d->team, (uint64_t)k, &r);
+		rc = sb_team_run_until(d->team, (uint64_t)k, limit, &r);
+		if (rc) {
+			snprintf(err, sizeof(err), "cannot start the round deadline's thread: %s",
+				 strerror(rc));
+			sb_state_skip_with_error(st, err);
+			failed = true;
+			break;
+		}
+		d->deadline = d->deadline || limit;
+		d->rounds_cut += r.cut;
 		ns = t->round_ns ? t->round_ns(&r, t->arg) : r.elapsed_ns;
-		sb_state_set_iteration_time(st, (double)ns * 1e-9);
+		/* Google Benchmark counts k iterations (one op of the fastest
+		 * member each) whatever the round did: a round cut short reports
+		 * the time its k ops would take at the rate it ran, so GB's time
+		 * per iteration stays the fastest member's time per op; the
+		 * counters below (ops_per_s, ns_per_op) take the ops done in the
+		 * time they took.  round_ns drivers scale to their quota already. */
+		gb_ns = (double)ns;
+		if (!t->round_ns && r.max_ops < (uint64_t)k)
+			gb_ns *= (double)k / (double)(r.max_ops ? r.max_ops : 1);
+		sb_state_set_iteration_time(st, gb_ns * 1e-9);
 		d->elapsed_ns += ns;
 		d->total_ops += r.total_ops;
 		for (i = 0; i < d->n; i++)
@@ -127,6 +170,13 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 	sb_drive_counters_close(d);
 	sb_team_destroy(d->team);
 	d->team = NULL;
+	if (failed) {
+		sb_counters_close(d->cnt);
+		d->cnt = NULL;
+		free(d->ops);
+		d->ops = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -136,6 +186,11 @@ void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
 	const char *name;
 	char per_op[192];
 	double v;
+
+	/* the rounds of the reported run that their deadline ended early;
+	 * absent where no round had one (a fixed iteration count) */
+	if (d->deadline)
+		sb_state_counter(st, "rounds_cut", (double)d->rounds_cut, SB_COUNTER_DEFAULT);
 
 	for (int i = 0; sb_counters_result(d->cnt, i, &name, &v); i++) {
 		sb_state_counter(st, name, v, SB_COUNTER_DEFAULT);

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <regex.h>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -82,6 +83,32 @@ const char debug_note[] =
 // The first failed --benchmark_out write's errno (0: none): the run stops there
 // and the file never gets its final name.
 int out_errno;
+
+// --benchmark_min_time as GB 1.7.1 takes it (its flag variable is not in
+// its header): the environment's BENCHMARK_MIN_TIME, then the last flag on
+// the command line, else 0.5 s; read when GB is initialised.
+double flag_min_time = 0.5;
+
+void read_min_time(int argc, char *const *argv)
+{
+	const char *v = std::getenv("BENCHMARK_MIN_TIME");
+
+	for (int i = 1; i < argc; i++)
+		if (!std::strncmp(argv[i], "--benchmark_min_time=", 21))
+			v = argv[i] + 21;
+	if (v) {
+		char *end;
+		double x = std::strtod(v, &end);
+
+		if (end != v && x > 0)	// cli.c has refused any other
+			flag_min_time = x;
+	}
+}
+
+// A trial's length (sb_gbench_trial) replaces the benchmark's for the run.
+bool in_trial;
+double trial_min_time;
+int64_t trial_iterations;
 
 // The error of the runs skipped after sb_gbench_stop(): never reported.
 const char interrupted_msg[] = "stratbench: interrupted";
@@ -347,6 +374,7 @@ int init_gb(std::vector<char *> args)
 {
 	int n = (int)args.size();
 
+	read_min_time(n, args.data());
 	args.push_back(nullptr);
 	benchmark::Initialize(&n, args.data());
 	if (n > 1) {
@@ -536,6 +564,18 @@ int64_t sb_state_keep_running_batch(sb_state *s, int64_t max_batch)
 }
 
 int64_t sb_state_iterations(const sb_state *s) { return s->st->iterations(); }
+int64_t sb_state_max_iterations(const sb_state *s) { return s->st->max_iterations; }
+
+// GB 1.7.1 (BenchmarkRunner): a fixed count when the benchmark has one, else
+// its MinTime, else the flag's.
+double sb_state_min_time(const sb_state *s)
+{
+	if (in_trial)
+		return trial_iterations > 0 || s->b->iterations > 0 ? 0 : trial_min_time;
+	if (s->b->iterations > 0)
+		return 0;
+	return s->b->min_time > 0 ? s->b->min_time : flag_min_time;
+}
 void sb_state_set_iteration_time(sb_state *s, double sec) { s->st->SetIterationTime(sec); }
 
 void sb_state_counter(sb_state *s, const char *name, double v, unsigned flags)
@@ -830,7 +870,11 @@ int sb_gbench_trial(const char *name, int64_t iterations, double min_time, sb_ru
 		b->b->Iterations(iterations);
 	else
 		b->b->MinTime(min_time);
+	in_trial = true;
+	trial_iterations = iterations;
+	trial_min_time = min_time;
 	benchmark::RunSpecifiedBenchmarks(&rep, std::string("all"));
+	in_trial = false;
 	return rep.error ? 1 : 0;
 }
 

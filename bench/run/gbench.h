@@ -52,6 +52,12 @@ int sb_state_range(sb_state *st, int i, int64_t *out);
 bool sb_state_keep_running(sb_state *st);
 int64_t sb_state_keep_running_batch(sb_state *st, int64_t max_batch);
 int64_t sb_state_iterations(const sb_state *st);
+/* The iterations Google Benchmark asked of this call of the body (its batch). */
+int64_t sb_state_max_iterations(const sb_state *st);
+/* The min_time (s) Google Benchmark sized that batch by: the benchmark's
+ * own, a trial's, else --benchmark_min_time's; 0 when the iteration count
+ * is fixed (sb_bench_iterations, a trial's): then no time was planned. */
+double sb_state_min_time(const sb_state *st);
 void sb_state_set_iteration_time(sb_state *st, double seconds);
 void sb_state_counter(sb_state *st, const char *name, double value, unsigned flags);
 void sb_state_set_label(sb_state *st, const char *label);

@@ -119,13 +119,18 @@ struct sb_drive {
 	uint64_t *ops;			/* per member, summed over rounds */
 	int n;
 	struct sb_counters *cnt;	/* the run's --counters, NULL: none */
+	bool deadline;			/* some round had a deadline (sb_drive_run_team) */
+	uint64_t rounds_cut;		/* rounds their deadline ended early */
 };
 /* The run's --counters (NULL: none): each member opens them on its own thread
  * before the first round and reads them around its part of every round. */
 void sb_drive_set_counters(const struct sb_counters_spec *s);
 void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size);
 void sb_drive_free(const struct sb_point *pt, void *p, size_t size);
-/* Rounds until GB has its iterations; 0, or -1 with the error reported to st. */
+/* Rounds until GB has its iterations; 0, or -1 with the error reported to st.
+ * Each round has a deadline of its share of 4 x min_time (none with a fixed
+ * iteration count): a round cut by it counts its ops in its time, tells GB the
+ * time its iterations would take at that rate, and is counted in rounds_cut. */
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
 		 struct sb_drive *d);
 /* A driver running its own rounds, d->team and d->n set: opens the counters
