@@ -47,7 +47,7 @@ static uint64_t convoy_body_ns;	/* the longest call of the convoy's body */
 static void body(sb_state *st, void *arg)
 {
 	struct sb_point *pt = arg;
-	const struct sb_drive_team t = { 1, NULL, member, NULL, NULL };
+	const struct sb_drive_team t = { 1, NULL, member, NULL, NULL, true };
 	struct sb_drive d;
 	uint64_t t0 = sb_now_ns(), ns;
 

@@ -258,7 +258,9 @@ static void c2c_body(sb_state *st, const struct sb_point *pt, bool cas)
 {
 	struct c2c_run *c = aligned_alloc(SB_CACHELINE, sizeof(*c));
 	int a = pt->cpus[0], b = pt->cpus[1], rel = sb_topo_relation(pt->topo, a, b);
-	const struct sb_drive_team team = { pt->threads, pt->cpus, c2c_member_fn, c, c2c_round_ns };
+	/* a deadline: the members ignore stop (a round ends at its quota), never cut */
+	const struct sb_drive_team team = { pt->threads, pt->cpus, c2c_member_fn, c, c2c_round_ns,
+					    true };
 	int pkg[2], core[2], node[2];
 	struct sb_drive d;
 
@@ -425,8 +427,9 @@ static uint64_t flush_round_ns(const struct sb_team_result *r, void *arg)
 static void flush_body(sb_state *st, const struct sb_point *pt)
 {
 	struct flush_run f = { .pagesz = sysconf(_SC_PAGESIZE), .brief = pt->brief };
+	/* a deadline: the toucher may leave at any moment; flush_round_ns scales */
 	const struct sb_drive_team team = { pt->threads, pt->cpus, flush_member_fn, &f,
-					    flush_round_ns };
+					    flush_round_ns, true };
 	struct sb_drive d;
 	char *mem = mmap(NULL, (size_t)f.pagesz * 2, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -515,7 +518,7 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 	};
 	struct rtt_run x = { .samples = malloc(sizeof(double) * SB_RTT_SAMPLES),
 			     .brief = pt->brief };
-	const struct sb_drive_team team = { 2, pt->cpus, rtt_member_fn, &x, rtt_round_ns };
+	const struct sb_drive_team team = { 2, pt->cpus, rtt_member_fn, &x, rtt_round_ns, false };
 	struct sb_sim_report rep;
 	struct sb_drive d;
 	char err[256];
@@ -523,6 +526,8 @@ static void rtt_body(sb_state *st, const struct sb_point *pt)
 	x.sim = x.samples ? sb_sim_create(&params, err, sizeof(err)) : NULL;
 	if (x.sim)
 		x.sd = sb_shootdown_create(x.sim, NULL, 1, 1, err, sizeof(err));
+	/* rounds without a deadline (team's false): the responder must ack
+	 * every request, and stop raised by one would leave one unacked */
 	if (!x.sd) {
 		sb_state_skip_with_error(st, x.samples ? err : "out of memory");
 	} else if (sb_drive_run_team(st, pt, &team, &d) == 0) {

@@ -129,8 +129,9 @@ void *sb_drive_alloc(sb_state *st, const struct sb_point *pt, size_t size);
 void sb_drive_free(const struct sb_point *pt, void *p, size_t size);
 /* Rounds until GB has its iterations; 0, or -1 with the error reported to st.
  * Each round has a deadline of its share of 4 x min_time (none with a fixed
- * iteration count): a round cut by it counts its ops in its time, tells GB the
- * time its iterations would take at that rate, and is counted in rounds_cut. */
+ * iteration count; every member must have a quota or be free to leave at any
+ * moment): a round cut by it counts its ops in its time, tells GB the time its
+ * iterations would take at that rate, and is counted in rounds_cut. */
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
 		 struct sb_drive *d);
 /* A driver running its own rounds, d->team and d->n set: opens the counters
@@ -139,13 +140,17 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
 void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt);
 void sb_drive_counters_close(struct sb_drive *d);
 /* sb_drive_run with n members on cpus (may share a CPU) running fn(arg); round_ns,
- * if given, is each round's time for GB and d->elapsed_ns, not the team's. */
+ * if given, is each round's time for GB and d->elapsed_ns, not the team's.
+ * deadline: whether rounds have one.  It raises stop at any moment, so false
+ * where a serving member must outlive the quota member (a responder that acks
+ * its flush requests: it would leave one unacked). */
 struct sb_drive_team {
 	int n;
 	const int *cpus;
 	sb_team_fn fn;
 	void *arg;
 	uint64_t (*round_ns)(const struct sb_team_result *r, void *arg);
+	bool deadline;
 };
 int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_drive_team *t,
 		      struct sb_drive *d);

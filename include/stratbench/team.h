@@ -22,7 +22,10 @@
  * start if no member has, so a round that convoys (a FIFO lock whose next
  * waiter's CPU is preempted) ends near its deadline instead of after its
  * quota; the members' loops are unchanged (they watch stop as for a quota),
- * and the result says the round was cut.  Workers spin between rounds: more members than CPUs (or two on one
+ * and the result says the round was cut.  Since stop then comes at any
+ * moment, a team whose serving member must outlive the quota members (a
+ * responder that acks a request in flight) must not have one.  Workers spin
+ * between rounds: more members than CPUs (or two on one
  * CPU) hand a CPU over only when the scheduler preempts them.  No hwloc here
  * (cross-arch tests use it).
  * Optional hooks run on each member's own thread around its part of a round
