@@ -4,8 +4,8 @@
  * (lowest new, highest old) has (7/27)^2 = 6.7 % > 2.5 % and the percentile
  * interval is exactly [min new / max old - 1, max new / min old - 1]: its bounds
  * are checked to 1e-9.  Then: clearly separated samples are changed, overlapping
- * ones ~, fewer than 3 a side "n too small: need 3" (never ~), a zero old value
- * no interval; the same input gives the same bytes, in any order.
+ * ones ~, fewer than 3 a side "n too small: need 3" (never ~), an old median of
+ * 0 no interval, an old 0 in one repetition an unbounded one; the same input gives the same bytes, in any order.
  *
  * Built twice: test_interval, which must pass, and test_interval_one_sided
  * (SB_TEST_ONE_SIDED: interval.c ignoring old's spread), the broken fixture,
@@ -55,7 +55,7 @@ static void verdicts(void)
 	const double x[] = { 90, 100, 110 }, y[] = { 103, 104, 105 };
 	const double p[] = { 10, 12, 11, 13, 9, 10.5, 11.5 }, q[] = { 11, 10, 12, 10.5, 11.5, 9.5 };
 	const double one[] = { 1 }, tiny[] = { 0.002 }, two[] = { 1, 1.01 };
-	const double zero[] = { 0, 1, 1 }, nan3[] = { 1, NAN, 1 };
+	const double zero[] = { 0, 0, 1 }, some0[] = { 0, 1, 1 }, nan3[] = { 1, NAN, 1 };
 	struct sb_interval iv;
 	char buf[96];
 
@@ -77,7 +77,12 @@ static void verdicts(void)
 	CHECK(iv.verdict == SB_IV_FEW, "3 vs none: too small, got %d", iv.verdict);
 	iv = iv_of(zero, 3, x, 3);
 	CHECK(iv.verdict == SB_IV_NONE && !strcmp(sb_interval_word(&iv), "n/a"),
-	      "an old 0: no ratio, n/a");
+	      "an old median of 0: no %%Change, n/a");
+	/* a count 0 in one repetition of each side: 0/0 no change, 1/0 unbounded */
+	iv = iv_of(some0, 3, some0, 3);
+	sb_interval_fmt(buf, sizeof(buf), &iv);
+	CHECK(iv.verdict == SB_IV_SAME && !strcmp(buf, "[-100, +inf] ~"), "0, 1, 1 twice: '%s'",
+	      buf);
 	iv = iv_of(x, 3, nan3, 3);
 	CHECK(iv.verdict == SB_IV_NONE, "a NaN: n/a");
 }

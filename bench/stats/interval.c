@@ -77,13 +77,22 @@ static double *sorted_copy(const double *v, int n)
 	return c;
 }
 
-/* every value finite and >= 0, > 0 where positive (a ratio's denominator) */
-static bool usable(const double *v, int n, bool positive)
+/* every value finite and >= 0 */
+static bool usable(const double *v, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (!isfinite(v[i]) || v[i] < 0 || (positive && v[i] == 0))
+		if (!isfinite(v[i]) || v[i] < 0)
 			return false;
 	return true;
+}
+
+/* after / before of two resampled medians: a before of 0 (a count that was 0
+ * in some repetitions) is an unbounded rise, or no change when after is 0 too */
+static double ratio(double after, double before)
+{
+	if (before > 0)
+		return after / before;
+	return after > 0 ? INFINITY : 1;
 }
 
 /* the percentile interval of ratio samples r[0..SB_IV_RESAMPLES) into iv */
@@ -110,10 +119,15 @@ int sb_interval_unpaired(const double *before, int m, const double *after, int n
 		return 0;
 	}
 	iv->verdict = SB_IV_NONE;
-	if (!usable(before, m, true) || !usable(after, n, false))
+	if (!usable(before, m) || !usable(after, n))
 		return 0;
 	x = sorted_copy(before, m);
 	y = sorted_copy(after, n);
+	if (x && !(x[m / 2] > 0)) {	/* before's median 0 (x sorted, >= 0): no %Change */
+		free(x);
+		free(y);
+		return 0;
+	}
 	tmp = malloc((size_t)(m > n ? m : n) * sizeof(*tmp));
 	r = malloc(SB_IV_RESAMPLES * sizeof(*r));
 	if (x && y && tmp && r) {
@@ -125,7 +139,7 @@ int sb_interval_unpaired(const double *before, int m, const double *after, int n
 			double mo = sb_median(x, m);
 #endif
 
-			r[b] = resampled_median(y, n, tmp, &s) / mo;
+			r[b] = ratio(resampled_median(y, n, tmp, &s), mo);
 		}
 		percentiles(r, iv);
 		iv->verdict = iv->lo > 0 || iv->hi < 0 ? SB_IV_CHANGED : SB_IV_SAME;

@@ -35,7 +35,7 @@ double sb_mann_whitney_min_p(int m, int n);
  * it excludes 0 %, ~ when it holds 0 %; FEW when a side has under SB_IV_MIN_REPS
  * repetitions (a median of 1 or 2 resampled values has no spread worth a verdict:
  * 2 vs 2 samples of one distribution do not overlap 1 time in 3); NONE when a
- * value is not finite, or negative, or a before one 0 (no ratio). */
+ * value is not finite or negative, or before's median is 0 (no %Change). */
 #define SB_IV_MIN_REPS 3
 #define SB_IV_MIN_REPS_STR "3"
 enum sb_iv_verdict { SB_IV_NONE, SB_IV_FEW, SB_IV_SAME, SB_IV_CHANGED };
