@@ -57,12 +57,25 @@ static uint64_t seed_of(const double *x, int m, const double *y, int n)
 	return h;
 }
 
-/* the median of n values drawn with replacement from v (sorted into tmp) */
-static double resampled_median(const double *v, int n, double *tmp, uint64_t *s)
+/* the value of rank k (0-based) among the draws counted in cnt[0..n), v sorted */
+static double ranked(const double *v, const int *cnt, int n, int k)
 {
+	int i = 0, seen = cnt[0];
+
+	while (seen <= k && i < n - 1)
+		seen += cnt[++i];
+	return v[i];
+}
+
+/* The median of n values drawn with replacement from sorted v: as v is sorted,
+ * the draws' ranks are their indexes' ranks, so counting the indexes drawn
+ * (cnt[0..n)) finds it without sorting anything. */
+static double resampled_median(const double *v, int n, int *cnt, uint64_t *s)
+{
+	memset(cnt, 0, (size_t)n * sizeof(*cnt));
 	for (int i = 0; i < n; i++)
-		tmp[i] = v[splitmix64(s) % (uint64_t)n];
-	return sb_median(tmp, n);
+		cnt[splitmix64(s) % (uint64_t)n]++;
+	return (ranked(v, cnt, n, (n - 1) / 2) + ranked(v, cnt, n, n / 2)) / 2;
 }
 
 /* a sorted copy of v[0..n), or NULL */
@@ -108,7 +121,8 @@ static void percentiles(double *r, struct sb_interval *iv)
 int sb_interval_unpaired(const double *before, int m, const double *after, int n,
 			 struct sb_interval *iv)
 {
-	double *x, *y, *tmp, *r;
+	double *x, *y, *r;
+	int *tmp;
 	uint64_t s;
 	int rc = -1;
 
