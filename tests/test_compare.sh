@@ -91,6 +91,8 @@ check "markdown header" grep -qF "|:---|---:|---:|---:|" "$tmp/md"
 "$sb" compare "$tmp/old" "$tmp/new.json" --format=csv >"$tmp/csv"
 check "csv row" grep -q "^$T/threads:8/place:compact,$T place:compact,8,74912,74761.9,-0.200368," "$tmp/csv"
 check "csv lists one-sided" grep -q "^window/gone/threads:1/place:compact,,,only," "$tmp/csv"
+check "csv: every line has the header's 21 fields ($(awk -F, 'NF != 21' "$tmp/csv" | head -1))" \
+	bash -c "! awk -F, 'NF != 21' '$tmp/csv' | grep -q ."
 
 # repetitions: medians and the Mann-Whitney column (3 vs 3 all above: p = 0.1);
 # the interval at 3 a side is [min new / max old, max new / min old] - 1 =
