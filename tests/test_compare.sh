@@ -2,7 +2,8 @@
 # test_compare.sh STRATBENCH — `stratbench compare` and `merge` on JSON files
 # this test writes: %Change and the table layout against the seed
 # changelog's numbers (its three Specjbb rows), the significance column,
-# each side's CV and noisy mark, the " ~" noise verdict (text, CSV, HTML),
+# each side's CV and noisy mark, the %Change's 95 % interval and its verdict
+# (changed, ~, n too small: text, CSV, HTML),
 # the counter tables (totals, separators, %Change, zero rows dropped, one
 # per family), --fail-above (regression: 3 and a line; improvement, smaller
 # or within the noise: 0; unknown direction: 2), disjoint sets (2, one
@@ -90,18 +91,22 @@ check "markdown header" grep -qF "|:---|---:|---:|---:|" "$tmp/md"
 "$sb" compare "$tmp/old" "$tmp/new.json" --format=csv >"$tmp/csv"
 check "csv row" grep -q "^$T/threads:8/place:compact,$T place:compact,8,74912,74761.9,-0.200368," "$tmp/csv"
 check "csv lists one-sided" grep -q "^window/gone/threads:1/place:compact,,,only," "$tmp/csv"
+check "csv: every line has the header's 21 fields ($(awk -F, 'NF != 21' "$tmp/csv" | head -1))" \
+	bash -c "! awk -F, 'NF != 21' '$tmp/csv' | grep -q ."
 
-# repetitions: medians and the Mann-Whitney column (3 vs 3 all above: p = 0.1)
+# repetitions: medians and the Mann-Whitney column (3 vs 3 all above: p = 0.1);
+# the interval at 3 a side is [min new / max old, max new / min old] - 1 =
+# [130/120, 150/100] - 1: changed, though p(U) cannot go below 0.1
 doc a "$(entry $T/threads:2/place:scatter 100 "" 0)" "$(entry $T/threads:2/place:scatter 110 "" 1)" \
 	"$(entry $T/threads:2/place:scatter 120 "" 2)" "$(entry $T/threads:2/place:scatter 110 median)" >"$tmp/ra.json"
 doc b "$(entry $T/threads:2/place:scatter 130 "" 0)" "$(entry $T/threads:2/place:scatter 140 "" 1)" \
 	"$(entry $T/threads:2/place:scatter 150 "" 2)" >"$tmp/rb.json"
 "$sb" compare "$tmp/ra.json" "$tmp/rb.json" >"$tmp/rep" 2>&1
-check "median of repetitions, CVs, %Change within the noise, p(U) ($(cat "$tmp/rep"))" \
-	grep -qE "^2 +110 +9.09% noisy +140 +7.14% noisy +27.2727 ~ +0.1$" "$tmp/rep"
-check "CV columns" grep -qE "^threads +Prev +CV +Current +CV +%Change +p\(U\)$" "$tmp/rep"
-check "p(U) column and its floor explained" grep -q "cannot go below 0.1" "$tmp/rep"
-check "the noise marks explained" grep -q '~ after %Change: within the noise' "$tmp/rep"
+check "median of repetitions, CVs, %Change, its interval: changed, p(U) ($(cat "$tmp/rep"))" \
+	grep -qE "^2 +110 +9.09% noisy +140 +7.14% noisy +27.2727 +\[\+8.33, \+50\] changed +0.1$" "$tmp/rep"
+check "CV and interval columns" grep -qE "^threads +Prev +CV +Current +CV +%Change +95 % interval +p\(U\)$" "$tmp/rep"
+check "p(U) column and its floor explained" grep -q "cannot go below 0.1; the verdict follows the interval" "$tmp/rep"
+check "the verdicts explained" grep -q 'changed: it excludes 0 %, ~: it holds 0 % (within the noise),$' "$tmp/rep"
 
 # reps FILE LABEL NAME V...: one benchmark's repetitions (ops_per_s; real_time
 # = 1e9 / V, as a time would move)
@@ -121,43 +126,47 @@ reps "$tmp/wide.json" wide $P 500 900 1000 1100 1300	# -10 % median, in the nois
 reps "$tmp/one.json" one $P 800				# a single run
 "$sb" compare "$tmp/base.json" "$tmp/slow.json" >"$tmp/slow" 2>&1
 check "a quiet side: CV without the noisy mark ($(grep '^2 ' "$tmp/slow"))" \
-	grep -qE '^2 +1002 +0.158% +802 +0.197% +-19.9601 +0.007937 \*$' "$tmp/slow"
+	grep -qE '^2 +1002 +0.158% +802 +0.197% +-19.9601 +\[-20.2, -19.7\] changed +0.007937 \*$' "$tmp/slow"
 "$sb" compare "$tmp/base.json" "$tmp/wide.json" >"$tmp/wide" 2>&1
 check "a change within the noise is marked ~ ($(grep '^2 ' "$tmp/wide"))" \
-	grep -qE '^2 +1002 +0.158% +1000 +30.9% noisy +-0.199601 ~ +0.7533$' "$tmp/wide"
+	grep -qE '^2 +1002 +0.158% +1000 +30.9% noisy +-0.199601 +\[-50.1, \+29.7\] ~ +0.7533$' "$tmp/wide"
 # broken fixture: the significant change must not be marked
 check "broken fixture: a significant change is not marked ~" bash -c "! grep '^2 ' '$tmp/slow' | grep -q '~'"
+# a single run has no interval: "n too small", never ~ (nor the CV's old guess)
 "$sb" compare "$tmp/base.json" "$tmp/one.json" >"$tmp/one" 2>&1
-check "without p(U): beyond the CV is a change ($(grep '^2 ' "$tmp/one"))" \
-	grep -qE '^2 +1002 +0.158% +800 +n/a +-20.1597$' "$tmp/one"
+check "a single run: n too small ($(grep '^2 ' "$tmp/one"))" \
+	grep -qE '^2 +1002 +0.158% +800 +n/a +-20.1597 +n too small: need 3$' "$tmp/one"
 "$sb" compare "$tmp/wide.json" "$tmp/one.json" >"$tmp/one2" 2>&1
-check "without p(U): within the larger CV is noise ($(grep '^2 ' "$tmp/one2"))" \
-	grep -qE '^2 +1000 +30.9% noisy +800 +n/a +-20 ~$' "$tmp/one2"
+check "a single run within the larger CV: n too small, not ~ ($(grep '^2 ' "$tmp/one2"))" \
+	grep -qE '^2 +1000 +30.9% noisy +800 +n/a +-20 +n too small: need 3$' "$tmp/one2"
 
 # csv: the new columns
 "$sb" compare "$tmp/base.json" "$tmp/slow.json" --format=csv >"$tmp/c1"
 "$sb" compare "$tmp/base.json" "$tmp/wide.json" --format=csv >"$tmp/c2"
 "$sb" compare "$tmp/base.json" "$tmp/fast.json" --format=csv >"$tmp/c3"
-check "csv header with CV, noisy, verdict" grep -qx "name,group,threads,old,new,change_pct,p_value,old_n,new_n,old_min,old_max,new_min,new_max,old_cv_pct,new_cv_pct,old_noisy,new_noisy,verdict" "$tmp/c1"
-check "csv: a significant drop of ops/s is worse ($(tail -1 "$tmp/c1"))" grep -q "^$P,.*,0.1578,0.1971,0,0,worse$" "$tmp/c1"
-check "csv: within the noise, the noisy side ($(tail -1 "$tmp/c2"))" grep -q "^$P,.*,0.1578,30.9,0,1,noise$" "$tmp/c2"
-check "csv: a significant rise of ops/s is better" grep -q ",better$" "$tmp/c3"
+check "csv header with the interval, CV, noisy, verdict" grep -qx "name,group,threads,old,new,change_pct,change_lo_pct,change_hi_pct,p_value,old_n,new_n,old_min,old_max,new_min,new_max,old_cv_pct,new_cv_pct,old_noisy,new_noisy,verdict,interval" "$tmp/c1"
+check "csv: a significant drop of ops/s is worse ($(tail -1 "$tmp/c1"))" grep -q "^$P,.*,-19.9601,-20.22,-19.7,0.007937,.*,0.1578,0.1971,0,0,worse,changed$" "$tmp/c1"
+check "csv: within the noise, the noisy side ($(tail -1 "$tmp/c2"))" grep -q "^$P,.*,-50.1,29.74,.*,0.1578,30.9,0,1,noise,~$" "$tmp/c2"
+check "csv: a significant rise of ops/s is better" grep -q ",better,changed$" "$tmp/c3"
+"$sb" compare "$tmp/base.json" "$tmp/one.json" --format=csv >"$tmp/c6"
+check "csv: a single run: no bounds, n too small ($(tail -1 "$tmp/c6"))" grep -q "^$P,.*,-20.1597,n/a,n/a,n/a,.*,worse,n too small: need 3$" "$tmp/c6"
 "$sb" compare "$tmp/base.json" "$tmp/slow.json" --format=csv --metric=real_time >"$tmp/c4"
-check "csv: real_time up is worse ($(tail -1 "$tmp/c4"))" grep -q ",worse$" "$tmp/c4"
+check "csv: real_time up is worse ($(tail -1 "$tmp/c4"))" grep -q ",worse,changed$" "$tmp/c4"
 "$sb" compare "$tmp/base.json" "$tmp/slow.json" --format=csv --metric=stretch >"$tmp/c5" 2>&1
-check "csv: a metric of unknown direction: up or down" grep -qE ",(noise|up|down)$" "$tmp/c5"
+check "csv: a metric of unknown direction: up or down" grep -qE ",(noise|up|down),(~|changed)$" "$tmp/c5"
 
 # --html shows the new columns
 "$sb" compare "$tmp/base.json" "$tmp/wide.json" --html="$tmp/w.html" >/dev/null 2>&1
 check "html: CV columns" grep -q '<th>Prev</th><th>CV</th><th>Current</th><th>CV</th>' "$tmp/w.html"
-check "html: the noise mark" grep -q '>-0.199601 ~</td>' "$tmp/w.html"
+check "html: the interval column" grep -q '<th>%Change</th><th>95 % interval</th><th>p(U)</th>' "$tmp/w.html"
+check "html: the interval and its verdict" grep -q '>-0.199601</td><td class="n">\[-50.1, +29.7\] ~</td>' "$tmp/w.html"
 check "html: the noisy side" grep -q '⚠ noisy (CV 30.9 % &gt; 5 %)' "$tmp/w.html"
 
 # --fail-above: exit 3 and one line per significant regression beyond PCT
 "$sb" compare "$tmp/base.json" "$tmp/slow.json" --fail-above=5 >"$tmp/fa.out" 2>"$tmp/fa.err"
 rc=$?
 check "fail-above: a regression exits 3 (rc=$rc)" [ "$rc" -eq 3 ]
-check "fail-above: one line naming it ($(cat "$tmp/fa.err"))" eval "[ \$(wc -l <'$tmp/fa.err') -eq 1 ] && grep -q 'regression beyond 5 %: $P: ops_per_s -19.9601 % (p(U) 0.007937)' '$tmp/fa.err'"
+check "fail-above: one line naming it ($(cat "$tmp/fa.err"))" eval "[ \$(wc -l <'$tmp/fa.err') -eq 1 ] && grep -q 'regression beyond 5 %: $P: ops_per_s -19.9601 % (\[-20.2, -19.7\] changed)' '$tmp/fa.err'"
 check "fail-above: the tables still printed" grep -q '^threads' "$tmp/fa.out"
 "$sb" compare "$tmp/base.json" "$tmp/slow.json" --fail-above=25 >/dev/null 2>"$tmp/e"
 rc=$?
@@ -167,10 +176,13 @@ check "fail-above: an improvement exits 0" [ $? -eq 0 ]
 # broken fixture: a regression within the noise must not fail
 "$sb" compare "$tmp/base.json" "$tmp/wide.json" --fail-above=0 >/dev/null 2>&1
 check "fail-above: a regression within the noise exits 0" [ $? -eq 0 ]
-"$sb" compare "$tmp/wide.json" "$tmp/one.json" --fail-above=5 >/dev/null 2>&1
-check "fail-above: without p(U), within the larger CV exits 0" [ $? -eq 0 ]
-"$sb" compare "$tmp/base.json" "$tmp/one.json" --fail-above=5 >/dev/null 2>&1
-check "fail-above: without p(U), above both CVs exits 3" [ $? -eq 3 ]
+# no interval (a single run): the change is taken as is, never as noise
+"$sb" compare "$tmp/wide.json" "$tmp/one.json" --fail-above=5 >/dev/null 2>"$tmp/e"
+rc=$?
+check "fail-above: a single run, no interval, exits 3 ($rc: $(cat "$tmp/e"))" \
+	eval "[ $rc -eq 3 ] && grep -q 'n too small for an interval: need 3 repetitions a side' '$tmp/e'"
+"$sb" compare "$tmp/base.json" "$tmp/one.json" --fail-above=25 >/dev/null 2>&1
+check "fail-above: a single run's change smaller than PCT exits 0" [ $? -eq 0 ]
 "$sb" compare "$tmp/slow.json" "$tmp/base.json" --fail-above=5 --metric=real_time >/dev/null 2>"$tmp/e"
 rc=$?
 check "fail-above: real_time down is an improvement (rc=$rc: $(cat "$tmp/e"))" [ $rc -eq 0 ]

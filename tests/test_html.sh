@@ -192,6 +192,10 @@ check "compare page: ids unique" unique_ids "$tmp/cmp.html"
 check "compare page: the %Change figure drawn" drawn "$tmp/cmp.dom" "$tmp/cmp.html" 1
 rows=$(sed -n '/<table class="changelog">/,/<\/table>/p' "$tmp/cmp.dom" | grep -c '^<tr')
 check "compare page: a row per compared point ($rows)" [ "$rows" -eq "$(($(wc -l <"$tmp/cmp.csv") - 1))" ]
+verdicts=$(sed -n '/<table class="changelog">/,/<\/table>/p' "$tmp/cmp.dom" |
+	grep -cE '<td class="n">(\[[-+0-9.e]+, [-+0-9.e]+\] (changed|~)|n too small: need 3|n/a)</td>')
+check "compare page: each %Change with its interval and verdict ($verdicts of $rows)" [ "$verdicts" -eq "$rows" ]
+check "compare page: the verdicts explained" grep -q 'changed when it excludes 0 %' "$tmp/cmp.dom"
 flags=$(sed -n '/<table class="changelog">/,/<\/table>/p' "$tmp/cmp.dom" | grep -o '⚠ noisy' | wc -l)
 want=$(($(noisy_names "$old" | wc -l) + $(noisy_names "$new" | wc -l)))
 check "compare page: each noisy side marked ($flags, want $want)" [ "$flags" -eq "$want" ]

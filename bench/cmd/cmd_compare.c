@@ -6,13 +6,14 @@
  *   threads  Prev      Current   %Change
  *   4        205332    198512    -3.32145
  *
- * with each side's CV (and its noisy mark) where a side has repetitions, a
- * p(U) column (two-sided Mann-Whitney U, as Google Benchmark's compare.py)
- * where both sides have at least two, and " ~" after a %Change within the
- * noise; then one counter table per family (compare_tables.c), then the
+ * with each side's CV (and its noisy mark) where a side has repetitions, the
+ * %Change's 95 % interval and verdict (changed, ~ within the noise, n too
+ * small: stats/interval.c), a p(U) column (two-sided Mann-Whitney U, as
+ * Google Benchmark's compare.py) where both sides have at least two; then
+ * one counter table per family (compare_tables.c), then the
  * benchmarks present on one side only.  Values are medians over
  * repetitions.  %Change = (new - old) / old * 100, 6 significant digits.
- * --fail-above=PCT exits 3 on a significant regression beyond PCT.
+ * --fail-above=PCT exits 3 on a regression beyond PCT not within the noise.
  * --html=FILE also writes the rows as one static page (html/html.h's
  * sb_html_compare). */
 #include "cmd/cmd.h"
@@ -141,21 +142,24 @@ const struct sb_command sb_cmd_compare = {
 	.description = "OLD and NEW are results directories (DIR/gbench.json, or a killed run's\n"
 		       "runs.jsonl) or Google Benchmark JSON files, ours or plain.  Per benchmark\n"
 		       "group (the name less threads:N): threads, Prev, CV, Current, CV, %Change =\n"
-		       "(new - old) / old x 100 of the medians over repetitions, and p(U), the\n"
-		       "two-sided Mann-Whitney U p-value as Google Benchmark's compare.py reports\n"
-		       "it, where both sides have 2+ repetitions.  CV: the coefficient of\n"
-		       "variation of a side's repetitions, \"noisy\" above its run's threshold.\n"
-		       "A %Change followed by \" ~\" is within the noise, not a change: p(U) >=\n"
-		       "0.05, or without p(U) |%Change| at most the larger CV (single runs have\n"
-		       "no noise estimate: their %Change is bare).  Then one counter table per\n"
-		       "family, Event Before After %Change: the cnt:NAME totals per run (median\n"
-		       "over repetitions) with thousands separators, events zero on both sides\n"
-		       "dropped; then the benchmarks on one side only.  CSV adds old_cv_pct,\n"
-		       "new_cv_pct, old_noisy, new_noisy and verdict (better, worse, noise, n/a;\n"
-		       "up or down where the metric's direction is unknown).\n"
+		       "(new - old) / old x 100 of the medians over repetitions, its 95 %\n"
+		       "interval (a bootstrap of the medians) and verdict: changed when the\n"
+		       "interval excludes 0 %, ~ (within the noise) when it holds 0 %, \"n too\n"
+		       "small: need 3\" under 3 repetitions a side (no interval, never ~); and\n"
+		       "p(U), the two-sided Mann-Whitney U p-value as Google Benchmark's\n"
+		       "compare.py reports it, where both sides have 2+ repetitions (a column,\n"
+		       "not the verdict).  CV: the coefficient of variation of a side's\n"
+		       "repetitions, \"noisy\" above its run's threshold.  Single runs have no\n"
+		       "noise estimate: their %Change is bare.  Then one counter table per\n"
+		       "family, Event Before After %Change (and its interval): the cnt:NAME\n"
+		       "totals per run (median over repetitions) with thousands separators,\n"
+		       "events zero on both sides dropped; then the benchmarks on one side only.\n"
+		       "CSV adds change_lo_pct, change_hi_pct, old_cv_pct, new_cv_pct,\n"
+		       "old_noisy, new_noisy, verdict (better, worse, noise, n/a; up or down\n"
+		       "where the metric's direction is unknown) and interval (the verdict).\n"
 		       "--fail-above=PCT: exit 3, one line on stderr per regression, when a change\n"
-		       "the worse way beyond PCT % is significant (p(U) < 0.05, or without p(U)\n"
-		       "above both CVs).  Worse is down for rates (ops_per_s, pages_per_s, *_per_s)\n"
+		       "the worse way beyond PCT % is not within the noise (its interval excludes\n"
+		       "0 %, or it has none).  Worse is down for rates (ops_per_s, pages_per_s, *_per_s)\n"
 		       "and up for times and costs (real_time, cpu_time, ns_*, us_*, *_per_page);\n"
 		       "another metric needs --worse=up|down.\n"
 		       "The header names both runs' kernels (sb_kernel) where they recorded them.\n"

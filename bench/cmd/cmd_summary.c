@@ -44,8 +44,9 @@ const struct sb_command sb_cmd_summary = {
 		       "lost pages of its fidelity twin), every lock against pthread_spin, the\n"
 		       "simulated batched and targeted shootdowns against immediate (ns/page),\n"
 		       "the kernel drivers' batched calls against immediate (TLB IPIs/page).\n"
-		       "Each %Change carries both sides' CV and, with 2+ repetitions, p(U);\n"
-		       "\" ~\" marks a change within the noise.  Then the noisy points.\n"
+		       "Each %Change carries both sides' CV, its 95 % interval and verdict\n"
+		       "(changed, ~ within the noise, or n too small under 3 repetitions a\n"
+		       "side) and, with 2+ repetitions, p(U).  Then the noisy points.\n"
 		       "A directory that cannot be read: one line, exit 2.\n",
 	.options = summary_options,
 	.example = "stratbench summary results/mine results/mine/kernel\n",

@@ -67,7 +67,7 @@ int sb_html_write(const char *path, const struct sb_results *r, const struct sb_
  * behind; 0, or -1 with "cannot write PATH: why" in err, PATH as given. */
 int sb_html_check(const char *path, char *err, size_t errlen);
 /* html_compare.c: `stratbench compare OLD NEW --html=FILE` — both fingerprints side by side,
- * a changelog table per group (Prev, CV, Current, CV, %Change with its noise verdict, p(U); a
+ * a changelog table per group (Prev, CV, Current, CV, %Change, its interval and verdict, p(U); a
  * side whose CV is above its run's threshold marked noisy), the points on one side only, and
  * the %Change figure if `plot --compare OLD NEW` drew it (NEW/plots/compare-vs-OLD.svg), else a
  * line saying so.  rows: the shared points by group then threads, judged by tables/compare.h. */

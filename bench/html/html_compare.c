@@ -42,13 +42,15 @@ static void group_row(struct sb_html *h, const struct sb_results r[2],
 	side_cells(h, &r[0], w->old, w->cv[0], w->noisy[0], cvs);
 	side_cells(h, &r[1], w->new, w->cv[1], w->noisy[1], cvs);
 	sb_cmp_fmt_change(buf, sizeof(buf), w->change);
-	if (!isnan(w->change) && w->noise)
-		strcat(buf, " ~");
 	sb_html_raw(h, "<td class=\"n\" title=\"");
 	sb_html_text(h, w->verdict ? w->verdict : "", false);
 	sb_html_raw(h, "\">");
 	sb_html_text(h, buf, false);
 	sb_html_raw(h, "</td>");
+	if (cvs || sig) {
+		sb_interval_fmt(buf, sizeof(buf), &w->iv);
+		sb_html_el(h, "td", "n", buf);
+	}
 	if (sig) {
 		sb_fmt_p(buf, sizeof(buf), w->p, 4);
 		sb_html_el(h, "td", "n", buf);
@@ -77,6 +79,8 @@ static int group_table(struct sb_html *h, const struct sb_results r[2],
 	sb_html_el(h, "th", NULL, rows[i].threads < 0 ? "benchmark" : "threads");
 	sb_html_raw(h, cvs ? "<th>Prev</th><th>CV</th><th>Current</th><th>CV</th><th>%Change</th>" :
 		       "<th>Prev</th><th>Current</th><th>%Change</th>");
+	if (cvs || sig)
+		sb_html_raw(h, "<th>95 % interval</th>");
 	if (sig)
 		sb_html_raw(h, "<th>p(U)</th>");
 	sb_html_raw(h, failed ? "<th>note</th></tr></thead><tbody>\n" : "</tr></thead><tbody>\n");
@@ -156,11 +160,13 @@ int sb_html_compare(const char *path, const struct sb_html_cmp *c, char *err, si
 	for (int s = 0; s < 2; s++)
 		sb_html_quiet(&h, &r[s], heads[s]);
 	sb_html_raw(&h, "<h2 id=\"changelog\">Changelog tables</h2>\n<p>");
-	sb_html_text(&h, "%Change = (new − old) / old × 100 of the medians; p(U): two-sided "
+	sb_html_text(&h, "%Change = (new − old) / old × 100 of the medians; 95 % interval: of the "
+		     "%Change, a bootstrap of each side's median (docs/compare.md): changed when it "
+		     "excludes 0 %, ~ (within the noise) when it holds 0 %, n too small when a side "
+		     "has under " SB_IV_MIN_REPS_STR " repetitions (no interval). p(U): two-sided "
 		     "Mann-Whitney U over the repetitions where both sides have two or more "
 		     "(* below 0.05). CV: of each side's repetitions; ⚠ marks a side whose CV is above "
-		     "its run's threshold. ~ after %Change: within the noise, not a change (p(U) ≥ "
-		     "0.05; without p(U), |%Change| at most the larger CV).", false);
+		     "its run's threshold.", false);
 	sb_html_raw(&h, "</p>\n");
 	if (!c->nrows)
 		sb_html_el(&h, "p", "warn", "No benchmark in both OLD and NEW.");

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "results/results.h"
+#include "stats/stats.h"
 
 /* A point both OLD and NEW have, judged by sb_cmp_judge (fields after old, new). */
 struct sb_cmp_row {
@@ -23,8 +24,10 @@ struct sb_cmp_row {
 	double p;			/* two-sided Mann-Whitney U; NaN: a side has < 2 reps */
 	double cv[2];			/* CV (%) of the metric over OLD's, NEW's reps; NaN: none */
 	bool noisy[2];			/* cv above that side's run's threshold */
-	bool noise;			/* p >= 0.05, or no p and |change| <= larger CV */
-	const char *verdict;		/* better/worse (up/down: no direction), noise, n/a */
+	struct sb_interval iv;		/* the 95 % interval of change (stats.h) */
+	bool noise;			/* the interval holds 0 % (its verdict "~") */
+	const char *verdict;		/* better/worse (up/down: no direction), noise, n/a;
+					 * without an interval the change taken as is */
 };
 
 enum sb_cmp_fmt { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV };
@@ -43,8 +46,9 @@ struct sb_cmp_cells {
 void sb_cmp_add(struct sb_cmp_cells *c, const char *s);
 void sb_cmp_cells_free(struct sb_cmp_cells *c);
 
-/* Adds a row's value cells: OLD's median, its CV when cvs, NEW's, its CV, %Change
- * (" ~" within the noise), p(U) to p_digits digits when sig (sb_fmt_p). */
+/* Adds a row's value cells: OLD's median, its CV when cvs, NEW's, its CV, %Change,
+ * its 95 % interval and verdict when cvs or sig (sb_interval_fmt), p(U) to
+ * p_digits digits when sig (sb_fmt_p). */
 void sb_cmp_row_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, bool cvs, bool sig,
 		      int p_digits);
 
@@ -77,8 +81,8 @@ int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *met
 /* metric gets worse +1 up (times, costs a page or op), -1 down (*_per_s), 0 unknown */
 int sb_cmp_worse(const char *metric);
 
-/* w's %Change, p(U), each side's CV and noisy mark (above threshold[side] %) and
- * verdict, w->old and w->new set (noise as sb_cmp_row says; worse: sb_cmp_worse). */
+/* w's %Change, its interval, p(U), each side's CV and noisy mark (above
+ * threshold[side] %) and verdict, w->old and w->new set (worse: sb_cmp_worse). */
 void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *metric, int worse);
 
 #endif

@@ -92,6 +92,7 @@ static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 	for (int k = 0; k < nrows; k++) {
 		const struct sb_cmp_row *w = &rows[k];
 		char o[64], n[64], c[64], p[64], om[64], oM[64], nm[64], nM[64], cv[2][64];
+		char lo[64], hi[64];
 
 		sb_fmt_value(o, sizeof(o), w->old->median);
 		sb_fmt_value(n, sizeof(n), w->new->median);
@@ -103,9 +104,12 @@ static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 		sb_fmt_value(nM, sizeof(nM), w->new->nreps ? w->new->max : NAN);
 		sb_fmt_g(cv[0], sizeof(cv[0]), w->cv[0], 4);
 		sb_fmt_g(cv[1], sizeof(cv[1]), w->cv[1], 4);
-		printf("%s,%s,%ld,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%d,%s\n", w->old->name,
-		       w->group, w->threads, o, n, c, p, w->old->nreps, w->new->nreps, om, oM, nm,
-		       nM, cv[0], cv[1], w->noisy[0], w->noisy[1], w->verdict);
+		sb_fmt_g(lo, sizeof(lo), w->iv.lo, 4);
+		sb_fmt_g(hi, sizeof(hi), w->iv.hi, 4);
+		printf("%s,%s,%ld,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s\n",
+		       w->old->name, w->group, w->threads, o, n, c, lo, hi, p, w->old->nreps,
+		       w->new->nreps, om, oM, nm, nM, cv[0], cv[1], w->noisy[0], w->noisy[1],
+		       w->verdict, sb_interval_word(&w->iv));
 	}
 }
 
@@ -113,7 +117,8 @@ static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows, int i,
 		       bool *shown_cv)
 {
-	static const char *const head[] = { "Prev", "CV", "Current", "CV", "%Change", "p(U)" };
+	static const char *const head[] = { "Prev", "CV", "Current", "CV", "%Change",
+					    "95 % interval", "p(U)" };
 	struct sb_cmp_cells c = { 0 };
 	int end = i, ncols = 4, k;
 	bool sig = false, cvs = false;
@@ -125,10 +130,10 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 		cvs |= !isnan(rows[k].cv[0]) || !isnan(rows[k].cv[1]);
 	}
 	*shown_cv |= cvs;
-	ncols += (cvs ? 2 : 0) + (sig ? 1 : 0);
+	ncols += (cvs ? 2 : 0) + (cvs || sig ? 1 : 0) + (sig ? 1 : 0);
 	sb_cmp_add(&c, rows[i].threads < 0 ? "benchmark" : "threads");
-	for (k = 0; k < 6; k++)
-		if ((cvs || (k != 1 && k != 3)) && (sig || k != 5))
+	for (k = 0; k < 7; k++)
+		if ((cvs || (k != 1 && k != 3)) && (cvs || sig || k != 5) && (sig || k != 6))
 			sb_cmp_add(&c, head[k]);
 	for (k = i; k < end; k++) {
 		char buf[32];
@@ -153,11 +158,13 @@ static void legend(const struct sb_results r[2], const struct sb_cmp_row *rows, 
 			isnan(rows[i].cv[1]);
 	if (shown_cv)
 		printf("CV: of the repetitions, \"noisy\" above the run's threshold (OLD %g %%, NEW "
-		       "%g %%).  ~ after %%Change: within the noise, not a change (p(U) >= 0.05; "
-		       "without p(U), |%%Change| at most the larger CV)\n\n", r[0].cv_threshold,
-		       r[1].cv_threshold);
+		       "%g %%).\n", r[0].cv_threshold, r[1].cv_threshold);
+	if (shown_cv)
+		printf("95 %% interval: of the %%Change, a bootstrap of the medians (docs/compare.md)"
+		       "; changed: it excludes 0 %%, ~: it holds 0 %% (within the noise),\nn too "
+		       "small: a side has under %d repetitions, no interval.\n\n", SB_IV_MIN_REPS);
 	if (bare)
-		printf("A %%Change without CV or p(U) (single runs) has no noise estimate: run "
+		printf("A %%Change without CV or interval (single runs) has no noise estimate: run "
 		       "with --benchmark_repetitions=5 or more to know what to trust\n\n");
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].old->nreps >= 2 && rows[i].new->nreps >= 2 &&
@@ -165,8 +172,8 @@ static void legend(const struct sb_results r[2], const struct sb_cmp_row *rows, 
 			int m = rows[i].old->nreps, n = rows[i].new->nreps;
 
 			printf("p(U): two-sided Mann-Whitney U over repetitions (* below 0.05); "
-			       "with %d and %d repetitions it cannot go below %.3g: 9 or more "
-			       "give a verdict\n\n", m, n, sb_mann_whitney_min_p(m, n));
+			       "with %d and %d repetitions it cannot go below %.3g; the verdict "
+			       "follows the interval\n\n", m, n, sb_mann_whitney_min_p(m, n));
 			break;
 		}
 }
@@ -242,7 +249,7 @@ static void print_rest(enum sb_cmp_fmt f, const struct sb_results r[2],
 			if (in_rows(&r[s].bm[i], rows, nrows))
 				continue;
 			if (f == SB_CMP_CSV)
-				printf("%s,,,%s,%s,,,,,,,,,,,,,\n", r[s].bm[i].name, s ? "" : "only",
+				printf("%s,,,%s,%s,,,,,,,,,,,,,,,,\n", r[s].bm[i].name, s ? "" : "only",
 				       s ? "only" : "");
 			else
 				printf("only in %s (%s): %s\n", s ? "NEW" : "OLD", r[s].path,
@@ -260,8 +267,9 @@ void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct s
 	bool shown_cv = false;
 
 	if (f == SB_CMP_CSV) {
-		printf("name,group,threads,old,new,change_pct,p_value,old_n,new_n,old_min,"
-		       "old_max,new_min,new_max,old_cv_pct,new_cv_pct,old_noisy,new_noisy,verdict\n");
+		printf("name,group,threads,old,new,change_pct,change_lo_pct,change_hi_pct,p_value,"
+		       "old_n,new_n,old_min,old_max,new_min,new_max,old_cv_pct,new_cv_pct,old_noisy,"
+		       "new_noisy,verdict,interval\n");
 		csv_rows(rows, nrows);
 	} else {
 		printf("%s: %s (%s) vs %s (%s)\n", metric, r[0].label ? r[0].label : "Prev",
@@ -285,17 +293,17 @@ int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *met
 
 	for (int i = 0; i < nrows; i++) {
 		const struct sb_cmp_row *w = &rows[i];
-		char p[64] = "no p(U)";
+		char p[96];
 
 		if (isnan(w->change) || w->noise || worse * w->change <= pct)
 			continue;
-		if (!isnan(w->p))
-			snprintf(p, sizeof(p), "p(U) %.4g", w->p);
-		else if (!isnan(w->cv[0]) || !isnan(w->cv[1]))
-			snprintf(p, sizeof(p), "above the CVs %.3g %% and %.3g %%", w->cv[0],
-				 w->cv[1]);
+		if (w->iv.verdict == SB_IV_CHANGED)
+			sb_interval_fmt(p, sizeof(p), &w->iv);
+		else if (w->iv.verdict == SB_IV_FEW)
+			snprintf(p, sizeof(p), "n too small for an interval: need %d repetitions "
+				 "a side", w->iv.need);
 		else
-			snprintf(p, sizeof(p), "single runs: no noise estimate");
+			snprintf(p, sizeof(p), "no interval");
 		fprintf(stderr, "stratbench: compare: regression beyond %g %%: %s: %s %.6g %% "
 			"(%s)\n", pct, w->old->name, metric, w->change, p);
 		n++;

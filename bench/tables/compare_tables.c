@@ -93,9 +93,11 @@ void sb_cmp_row_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, bool c
 		}
 	}
 	sb_cmp_fmt_change(buf, sizeof(buf), w->change);
-	if (w->noise)
-		strcat(buf, " ~");
 	sb_cmp_add(c, buf);
+	if (cvs || sig) {
+		sb_interval_fmt(buf, sizeof(buf), &w->iv);
+		sb_cmp_add(c, buf);
+	}
 	if (sig) {
 		sb_fmt_p(buf, sizeof(buf), w->p, p_digits);
 		sb_cmp_add(c, buf);
@@ -159,26 +161,27 @@ void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncol
 	fputc('\n', o);
 }
 
-/* without p(U) (a side under 2 repetitions) or a CV the change is taken as is */
+/* The verdict follows the interval; without one (a side under SB_IV_MIN_REPS
+ * repetitions, a value with no ratio) the change is taken as is, never as noise:
+ * the tables say "n too small" beside it.  p(U) stays as a column. */
 void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *metric, int worse)
 {
 	const struct sb_bm *side[2] = { w->old, w->new };
-	double big = NAN;
 
 	w->change = change_of(w->old->median, w->new->median);
 	w->p = w->old->nreps >= 2 && w->new->nreps >= 2 ?
 	       sb_mann_whitney_p(w->old->reps, w->old->nreps, w->new->reps, w->new->nreps) : NAN;
+	if (sb_interval_unpaired(w->old->reps, w->old->nreps, w->new->reps, w->new->nreps,
+				 &w->iv))
+		w->iv.verdict = SB_IV_NONE;	/* out of memory: no interval, said n/a */
 	for (int s = 0; s < 2; s++) {
 		struct sb_stat st;
 
 		sb_bm_stat(side[s], metric, &st);
 		w->cv[s] = isnan(st.cv) ? side[s]->cv : st.cv;	/* aggregates only: GB's */
 		w->noisy[s] = !isnan(w->cv[s]) && w->cv[s] > threshold[s];
-		if (!isnan(w->cv[s]) && (isnan(big) || w->cv[s] > big))
-			big = w->cv[s];
 	}
-	w->noise = !isnan(w->change) &&
-		   (!isnan(w->p) ? w->p >= 0.05 : !isnan(big) && fabs(w->change) <= big);
+	w->noise = !isnan(w->change) && w->iv.verdict == SB_IV_SAME;
 	if (isnan(w->change))
 		w->verdict = "n/a";
 	else if (w->noise || w->change == 0)
@@ -274,16 +277,51 @@ static const char *family_of(const struct sb_cmp_row *w)
 	return w->old->has_point ? w->old->pt.family : "benchmarks";
 }
 
-/* the rows of family fam: events zero on both sides dropped */
+/* key's values over b's repetitions into v (b->nruns of room), how many */
+static int rep_values(const struct sb_bm *b, const char *key, double *v)
+{
+	int n = 0;
+
+	for (int r = 0; r < b->nruns; r++) {
+		double x = sb_entry_value(b->runs[r], key);
+
+		if (!isnan(x))
+			v[n++] = x;
+	}
+	return n;
+}
+
+/* the %Change's interval of key's totals, as the value tables' (sb_interval_fmt) */
+static void event_interval(char *buf, size_t len, const struct sb_cmp_row *w, const char *key)
+{
+	double *x = malloc(sizeof(double) * (w->old->nruns + 1));
+	double *y = malloc(sizeof(double) * (w->new->nruns + 1));
+	struct sb_interval iv = { NAN, NAN, SB_IV_NONE, SB_IV_MIN_REPS };
+
+	if (x && y && sb_interval_unpaired(x, rep_values(w->old, key, x), y,
+					   rep_values(w->new, key, y), &iv))
+		iv.verdict = SB_IV_NONE;
+	sb_interval_fmt(buf, len, &iv);
+	free(x);
+	free(y);
+}
+
+/* the rows of family fam: events zero on both sides dropped; the interval column
+ * where a benchmark has repetitions on both sides (single runs: the seed's table) */
 static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp_row *rows,
 			 int nrows)
 {
-	static const char *const head[] = { "Event", "Before", "After", "%Change" };
+	static const char *const head[] = { "Event", "Before", "After", "%Change",
+					    "95 % interval" };
 	struct sb_cmp_cells c = { 0 };
 	char title[600];
-	int events = 0;
+	int events = 0, ncols = 4;
 
-	for (int k = 0; k < 4; k++)
+	for (int i = 0; i < nrows; i++)
+		if (!strcmp(family_of(&rows[i]), fam) && rows[i].old->nruns >= 2 &&
+		    rows[i].new->nruns >= 2)
+			ncols = 5;
+	for (int k = 0; k < ncols; k++)
 		sb_cmp_add(&c, head[k]);
 	for (int i = 0; i < nrows; i++) {
 		const char **keys = NULL;
@@ -296,7 +334,7 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 
 			if ((isnan(b) || b == 0) && (isnan(a) || a == 0))
 				continue;
-			for (int e = 0; !sub && e < 4; e++)
+			for (int e = 0; !sub && e < ncols; e++)
 				sb_cmp_add(&c, e ? "" : rows[i].old->name);
 			sub = true;
 			fmt_count(vb, sizeof(vb), b);
@@ -307,6 +345,10 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 			sb_cmp_add(&c, vb);
 			sb_cmp_add(&c, va);
 			sb_cmp_add(&c, ch);
+			if (ncols == 5) {
+				event_interval(ch, sizeof(ch), &rows[i], keys[k]);
+				sb_cmp_add(&c, ch);
+			}
 			events++;
 		}
 		free(keys);
@@ -314,7 +356,7 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 	if (events) {
 		snprintf(title, sizeof(title), "%s counters: totals per run (median over repetitions)",
 			 fam);
-		sb_cmp_fprint_table(stdout, f, title, 4, &c);
+		sb_cmp_fprint_table(stdout, f, title, ncols, &c);
 	}
 	sb_cmp_cells_free(&c);
 }

@@ -189,7 +189,7 @@ static double value_of(const struct sb_bm *b, const char *metric)
 	return st.median;
 }
 
-/* A row: point columns, reference, CV, value, CV, %Change, p(U), extras. */
+/* A row: point columns, reference, CV, value, CV, %Change, its interval, p(U), extras. */
 static void row_cells(struct sb_cmp_cells *c, const struct spec *s, const struct row *w,
 		      const char **vary, int nvary, bool sig, double threshold)
 {
@@ -216,6 +216,7 @@ static void row_cells(struct sb_cmp_cells *c, const struct spec *s, const struct
 		sb_cmp_fmt_cv(buf, sizeof(buf), st.cv, !isnan(st.cv) && st.cv > threshold);
 		sb_cmp_add(c, buf);
 		sb_cmp_add(c, "reference");
+		sb_cmp_add(c, "");	/* no interval */
 		if (sig)
 			sb_cmp_add(c, "");
 	} else {
@@ -229,7 +230,7 @@ static void print_spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, s
 			     int n, const char *where, double threshold)
 {
 	static const char *const head[] = { "threads", "place", "reference", "CV", NULL, "CV",
-					    "%Change" };
+					    "%Change", "95 % interval" };
 	struct sb_cmp_cells c = { 0 };
 	const char *vary[4];
 	char constant[512], title[1024];
@@ -245,12 +246,12 @@ static void print_spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, s
 	}
 	while (nex < NEXTRA && s->extra[nex])
 		nex++;
-	ncols = 1 + nvary + 2 + 5 + (sig ? 1 : 0) + nex;	/* at most 16: SB_CMP_MAXCOLS */
+	ncols = 1 + nvary + 2 + 6 + (sig ? 1 : 0) + nex;	/* at most 17: SB_CMP_MAXCOLS */
 	sb_cmp_add(&c, !strcmp(s->family, "window") ? "policy" : s->kernel ? "call" :
 		       !strcmp(s->family, "lock") ? "lock" : "strategy");
 	for (int v = 0; v < nvary; v++)
 		sb_cmp_add(&c, vary[v]);
-	for (k = 0; k < 7; k++)
+	for (k = 0; k < 8; k++)
 		sb_cmp_add(&c, head[k] ? head[k] : s->metric_label);
 	if (sig)
 		sb_cmp_add(&c, "p(U)");
@@ -397,29 +398,37 @@ static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
 	free(c);
 }
 
-/* Too few repetitions for any significant %Change: said, with the least p(U). */
+/* What the verdicts are worth at this many repetitions: none under SB_IV_MIN_REPS;
+ * at 3 a side "changed" is "the repetitions do not overlap" (1 time in 10 by chance). */
 static void precision_note(FILE *o, int reps)
 {
-	double min_p = sb_mann_whitney_min_p(reps, reps);
-
 	if (reps < 1 || reps > 8)
 		return;
-	if (reps == 1)
-		fprintf(o, "Precision: single repetitions: no CV and no p(U); a %%Change here has no "
-			"noise estimate.\n\n");
-	else if (min_p >= 0.05)
-		fprintf(o, "Precision: with %d repetitions a side the exact p(U) cannot go below "
-			"%.3g (ties aside): read the CVs.\nA few-percent effect takes paired trials "
-			"(run --ab, docs/precision.md).\n\n", reps, min_p);
+	if (reps < SB_IV_MIN_REPS)
+		fprintf(o, "Precision: %d repetition%s a side: no interval (n too small: need %d); "
+			"a %%Change here has no noise estimate.\n\n", reps, reps == 1 ? "" : "s",
+			SB_IV_MIN_REPS);
+	else if (reps == 3)
+		fprintf(o, "Precision: with 3 repetitions a side the interval runs from the "
+			"lowest to the highest ratio of a new to an old repetition: \"changed\" "
+			"means they do not overlap,\nwhich no change at all also gives 1 time in "
+			"10; p(U) cannot go below %.3g.  A few-percent effect takes paired trials "
+			"(run --ab, docs/precision.md).\n\n", sb_mann_whitney_min_p(3, 3));
+	else
+		fprintf(o, "Precision: with %d repetitions a side a bootstrap interval is often "
+			"narrower than its 95 %%: read a \"changed\" near 0 %% with care.\nA "
+			"few-percent effect takes paired trials (run --ab, docs/precision.md).\n\n",
+			reps);
 }
 
 static void legend(FILE *o)
 {
 	fprintf(o, "%%Change = (value - reference) / reference x 100 of the medians.  CV: of the "
-		"repetitions, \"noisy\" above the run's threshold.\n~ after %%Change: within the "
-		"noise, not a change (p(U) >= 0.05; without p(U), |%%Change| at most the larger "
-		"CV).\np(U): two-sided Mann-Whitney U over repetitions (* below 0.05).  n/a: not "
-		"measured here.\n\n");
+		"repetitions, \"noisy\" above the run's threshold.\n95 %% interval: of the "
+		"%%Change, a bootstrap of the medians (docs/compare.md); changed: it excludes 0 %%"
+		", ~: it holds 0 %% (within the noise),\nn too small: a side has under %d "
+		"repetitions, no interval.  p(U): two-sided Mann-Whitney U over repetitions "
+		"(* below 0.05).  n/a: not measured here.\n\n", SB_IV_MIN_REPS);
 }
 
 /* each directory's files, a line each, for the reader to go to next (the summary's

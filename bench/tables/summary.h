@@ -3,9 +3,10 @@
  * against spinlock (ops/s; stretch, double resets and lost pages from the fidelity
  * twin), locks against pthread_spin, simulated batched and targeted shootdowns
  * against immediate (ns/page, flushes/page), the kernel's batched calls against
- * immediate (real IPIs/page).  Each %Change has both CVs and, at 2+ repetitions a
- * side, p(U) (" ~" within the noise); then ab.json's pairs, the noisy points one a
- * line, and each directory's files.  The directories are only read.
+ * immediate (real IPIs/page).  Each %Change has both CVs, its 95 % interval and
+ * verdict (changed, ~, n too small: stats.h) and, at 2+ repetitions a side, p(U);
+ * then ab.json's pairs, the noisy points one a line, and each directory's files.
+ * The directories are only read.
  */
 #ifndef STRATBENCH_SUMMARY_H
 #define STRATBENCH_SUMMARY_H
