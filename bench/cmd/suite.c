@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "machine/topo.h"
 #include "results/rundir.h"
 #include "tables/summary.h"
 
@@ -35,8 +37,9 @@ struct stage {
 	const char *subdir;	/* "": DIR itself */
 	const char *what;	/* one line for the listing */
 	const char *const *args;
-	double ab_max_s;	/* a run --ab stage: its longest time, for --dry-run;
-				 * done when DIR/ab.json exists; 0: a run */
+	double ab_max_s;	/* a run --ab stage: its longest time, for --dry-run
+				 * (with AB_EACH: its budget, shared among its
+				 * comparisons); done when DIR/ab.json exists; 0: a run */
 };
 
 struct suite {
@@ -55,12 +58,24 @@ struct suite {
 #define WORKLOAD "--clock=jiffies", "--tick-us=100", "--interval-ms=1", "--limit=256", \
 		 "--fault-ns=200", "--migrate-ns=1000"
 #define WINDOW_MODEL WORKLOAD, "--mode=both"
+/* The thread counts where the answer can change, chosen from the machine
+ * (sb_plan_key_counts: 1, 2, a package's cores, all cores, all PUs), each on the placements that differ there (auto): stage_argv
+ * puts the list in place of KEY_THREADS.  SB_SUITE_THREADS=LIST replaces
+ * it (tests: "auto" restores the old sweep, which must break the bound). */
+#define KEY_THREADS "--threads=@machine"
+#define KEY_PLACES "--placement=auto"
 /* The seed's question, paired (docs/precision.md): spinlock -> trylock and
- * trylock -> cmpxchg under the workload, at 1 and 2 threads, as
- * alternating trials; each comparison adds pairs until its 95 % interval
- * is +-2 % or its time is up, and says which. */
-#define SEED_AB "--family=window", "--ab=spinlock,trylock;trylock,cmpxchg", "--threads=1,2", \
-		"--placement=compact", WORKLOAD, "--precision=2"
+ * trylock -> cmpxchg under the workload, as alternating trials; each
+ * comparison adds pairs until its 95 % interval is +-2 % or its time is up,
+ * and says which.  AB_EACH: the stage's budget shared among its
+ * comparisons, at most SEED_EACH_MAX s each. */
+#define SEED_PAIRS 2
+#define SEED_PRECISION 2.0
+#define SEED_EACH_MAX 20
+#define SEED_BUDGET_S 200
+#define AB_EACH "--max-time=@each"
+#define SEED_AB "--family=window", "--ab=spinlock,trylock;trylock,cmpxchg", WORKLOAD, \
+		"--precision=2"
 /* the kernel drivers run apart, short: their time per page is a small
  * part of their wall time (handshakes, re-faults) */
 #define NO_KERNEL "--benchmark_filter=-^shootdown/kernel-"
@@ -68,14 +83,16 @@ struct suite {
 
 static const char *const default_main[] = {
 	"--limits", "--benchmark_min_time=0.1", "--benchmark_repetitions=3", INTERLEAVE,
-	WINDOW_MODEL, NO_KERNEL, NULL,
+	KEY_THREADS, KEY_PLACES, WINDOW_MODEL, NO_KERNEL, NULL,
 };
 static const char *const default_kernel[] = {
-	"--family=shootdown", "--strategy=kernel-madvise", "--threads=1,2", "--placement=compact",
+	"--family=shootdown", "--strategy=kernel-madvise", KEY_THREADS, KEY_PLACES,
 	"--batch=1,32,512", "--benchmark_min_time=0.005", "--benchmark_repetitions=3", NULL,
 };
-static const char *const default_seed[] = { SEED_AB, "--max-time=20", NULL };
-static const char *const quick_seed[] = { SEED_AB, "--max-time=2", "--trial-time=0.01", NULL };
+static const char *const default_seed[] = { SEED_AB, KEY_THREADS, KEY_PLACES, AB_EACH, NULL };
+static const char *const quick_seed[] = {
+	SEED_AB, "--threads=1,2", "--placement=compact", "--max-time=2", "--trial-time=0.01", NULL,
+};
 static const char *const quick_main[] = {
 	"--limits", "--benchmark_min_time=0.01", "--benchmark_repetitions=2", INTERLEAVE,
 	"--threads=1,2", "--placement=compact", WINDOW_MODEL, NO_KERNEL, NULL,
@@ -87,11 +104,13 @@ static const char *const quick_kernel[] = {
 
 static const struct stage default_stages[] = {
 	{ "main", "", "every family but the kernel drivers: calibration (--limits), the window "
-	  "model in both modes, 3 interleaved repetitions of 0.1 s", default_main, 0 },
-	{ "kernel", "kernel", "real TLB shootdowns: madvise, 1 and 2 threads, batch 1, 32, 512",
-	  default_kernel, 0 },
+	  "model in both modes, at the machine's thread counts, 3 interleaved repetitions of "
+	  "0.1 s", default_main, 0 },
+	{ "kernel", "kernel", "real TLB shootdowns: madvise, batch 1, 32, 512, at the machine's "
+	  "thread counts", default_kernel, 0 },
 	{ "seed", "", "the seed's question, paired: spinlock -> trylock, trylock -> cmpxchg, "
-	  "1 and 2 threads, to +-2 % or 20 s each (DIR/ab.json)", default_seed, 4 * 20 },
+	  "at the machine's thread counts, to +-2 % or its share of 200 s each (DIR/ab.json)",
+	  default_seed, SEED_BUDGET_S },
 	{ NULL },
 };
 static const struct stage quick_stages[] = {
@@ -105,7 +124,8 @@ static const struct stage quick_stages[] = {
 
 static const struct suite suites[] = {
 	{ "default", "what scripts/run.sh runs: every family, the window model, the kernel "
-	  "drivers; a few minutes", default_stages },
+	  "drivers, at the thread counts where the answer can change; at most 15 minutes on "
+	  "a 2-socket 176-CPU machine", default_stages },
 	{ "quick", "the same stages, briefly: a smoke test of about a minute", quick_stages },
 	{ NULL },
 };
@@ -212,6 +232,10 @@ struct user {
 	char *v[128];
 	int n;
 	bool narrow;
+	char threads[1024];	/* --threads=LIST, KEY_THREADS's value */
+	char each[48];		/* --max-time=S, AB_EACH's value */
+	int ncmp;		/* the seed stage's comparisons */
+	double each_s;		/* S */
 };
 
 static void user_args(int argc, char **argv, struct user *u)
@@ -224,6 +248,42 @@ static void user_args(int argc, char **argv, struct user *u)
 			u->v[u->n++] = argv[i];
 	for (int i = 0; i < u->n; i++)
 		u->narrow |= !every_stage(u->v[i]);
+}
+
+/* The machine's thread counts (KEY_THREADS, or SB_SUITE_THREADS) and the
+ * seed stage's share of its budget (AB_EACH): from --topology, else this
+ * machine.  -1 and err. */
+static int machine_plan(struct user *u, double budget, char *err, size_t errlen)
+{
+	const char *spec = NULL, *env = getenv("SB_SUITE_THREADS");
+	struct sb_topo *t;
+	size_t k;
+	int *c, n;
+
+	for (int i = 0; i < u->n; i++)
+		if (!strncmp(u->v[i], "--topology=", 11))
+			spec = u->v[i] + 11;
+	if (sb_topo_load(&t, spec, err, errlen))
+		return -1;
+	c = malloc(sizeof(int) * (size_t)(sb_topo_npus(t) + 4));
+	n = !c ? -1 : env && *env ? sb_topo_thread_counts(t, env, c, sb_topo_npus(t) + 4, err,
+							  errlen) :
+			sb_plan_key_counts(t, c, sb_topo_npus(t) + 4);
+	k = (size_t)snprintf(u->threads, sizeof(u->threads), "--threads=");
+	u->ncmp = 0;
+	for (int i = 0; i < n && k < sizeof(u->threads); i++) {
+		k += (size_t)snprintf(u->threads + k, sizeof(u->threads) - k, "%s%d", i ? "," : "",
+				      c[i]);
+		u->ncmp += SEED_PAIRS * sb_plan_auto_places(t, c[i]);
+	}
+	if (n >= 0 && k >= sizeof(u->threads))
+		n = sb_cmd_err(err, errlen, "SB_SUITE_THREADS: too many thread counts");
+	u->each_s = u->ncmp ? (int)(budget / u->ncmp) : SEED_EACH_MAX;
+	u->each_s = u->each_s < 1 ? 1 : u->each_s > SEED_EACH_MAX ? SEED_EACH_MAX : u->each_s;
+	snprintf(u->each, sizeof(u->each), "--max-time=%g", u->each_s);
+	free(c);
+	sb_topo_destroy(t);
+	return n < 0 ? -1 : 0;
 }
 
 /* --out=DIR[/subdir]: DIR is a path, so it always fits */
@@ -257,6 +317,10 @@ static int stage_argv(const struct stage *st, bool first, const char *dir, const
 		/* a machine with one CPU runs the kernel drivers at 1 thread */
 		if (!strcmp(*a, "--threads=1,2") && sysconf(_SC_NPROCESSORS_ONLN) < 2)
 			v[n++] = "--threads=1";
+		else if (!given && !strcmp(*a, KEY_THREADS))
+			v[n++] = (char *)u->threads;
+		else if (!given && !strcmp(*a, AB_EACH))
+			v[n++] = (char *)u->each;
 		else if (!given && !(fam && sb_option_foreign(fam, *a, who, sizeof(who))))
 			v[n++] = (char *)*a;
 	}
@@ -269,12 +333,15 @@ static int stage_argv(const struct stage *st, bool first, const char *dir, const
 
 /* --- suite.json ---------------------------------------------------------- */
 
+static double stage_estimate(const struct stage *g, bool first, const char *dir,
+			     const struct user *u, bool echo, int *rc);
+
 static int record(const char *dir, const struct suite *s, const struct user *u, char *err,
 		  size_t errlen)
 {
 	json_t *j = json_object(), *st = json_array();
 	char path[SB_PATH], outarg[OUTARG_LEN], *v[256];
-	int rc = -1;
+	int rc = -1, rc_dry = 0;
 
 	for (const struct stage *g = s->stages; g->name; g++) {
 		json_t *o = json_object(), *a = json_array();
@@ -285,6 +352,9 @@ static int record(const char *dir, const struct suite *s, const struct user *u, 
 		json_object_set_new(o, "name", json_string(g->name));
 		json_object_set_new(o, "dir", json_string(g->subdir));
 		json_object_set_new(o, "argv", a);
+		/* its estimate, said when it starts (a resume too) */
+		json_object_set_new(o, "estimate_s", json_real(stage_estimate(g, g == s->stages,
+						dir, u, false, &rc_dry)));
 		json_array_append_new(st, o);
 		if (u->narrow)
 			break;
@@ -352,56 +422,116 @@ static bool stage_done(const char *name, int st, int *rc)
 
 /* --- --dry-run: each stage's points and the total estimate --------------- */
 
+/* a stage's option value ("--benchmark_repetitions=" -> "3"), else NULL */
+static const char *stage_value(const struct stage *g, const char *opt)
+{
+	for (const char *const *a = g->args; *a; a++)
+		if (!strncmp(*a, opt, strlen(opt)))
+			return *a + strlen(opt);
+	return NULL;
+}
+
+/* a run --ab stage's longest time: its comparisons at their --max-time */
+static double ab_bound(const struct stage *g, const struct user *u)
+{
+	return stage_value(g, AB_EACH) ? u->ncmp * u->each_s : g->ab_max_s;
+}
+
+/* Stage g's estimate (s) by its own `run --dry-run`; echo: its listing on
+ * stdout too.  *rc: the child's exit status when it failed. */
+static double stage_estimate(const struct stage *g, bool first, const char *dir,
+			     const struct user *u, bool echo, int *rc)
+{
+	char outarg[OUTARG_LEN], *v[256], line[512];
+	double total = 0;
+	int fds[2], n, st;
+	FILE *in;
+	pid_t pid;
+
+	if (g->ab_max_s > 0)	/* run --ab plans as it goes: its bound */
+		return ab_bound(g, u);
+	n = stage_argv(g, first, dir, u, v, 255, outarg);
+	v[n++] = "--dry-run";
+	v[n] = NULL;
+	fflush(stdout);
+	if (pipe2(fds, O_CLOEXEC))
+		return 0;
+	pid = spawn_start(v, fds[1]);
+	close(fds[1]);
+	if ((in = fdopen(fds[0], "r"))) {
+		while (fgets(line, sizeof(line), in)) {
+			double secs;
+
+			if (echo)
+				fputs(line, stdout);
+			if (sscanf(line, "estimate: %*d benchmarks, %*d runs, about %lf s",
+				   &secs) == 1)
+				total += secs;
+		}
+		fclose(in);
+	} else {
+		close(fds[0]);
+	}
+	st = spawn_finish(pid);
+	if (st)
+		*rc = st > 0 ? st : 1;
+	return total;
+}
+
+/* What the suite's verdicts can resolve (docs/precision.md): a change seen
+ * 8 times in 10.  At 3 repetitions a side "changed" needs them not to
+ * overlap: a shift of 2.6 CVs (simulated, normal noise); at n >= 4 the
+ * normal approximation 2.8 sqrt(2/n) CVs.  Paired to +-P %: 1.43 P. */
+static void say_resolution(const struct suite *s, const struct user *u)
+{
+	const char *r = stage_value(s->stages, "--benchmark_repetitions=");
+	int reps = r ? atoi(r) : 1;
+	double k = reps == 3 ? 2.6 : 2.8 * sqrt(2.0 / reps);
+
+	if (reps < 3)
+		printf("resolves: %d repetitions a side give no interval (need 3): the main "
+		       "stage's %%Changes are bare\n", reps);
+	else
+		printf("resolves: the main stage's %d repetitions a side, changes of about "
+		       "%.1f %% at CV 1 %%, 5 %% at CV %.1f %% (8 times in 10)\n", reps, k,
+		       5.0 / k);
+	for (const struct stage *g = s->stages; g->name; g++)
+		if (g->ab_max_s > 0)
+			printf("resolves: the %s stage's paired trials to +-%g %%, changes of "
+			       "about %.1f %% at any CV, where a comparison gets there in its "
+			       "%g s\n", g->name, SEED_PRECISION, 1.43 * SEED_PRECISION,
+			       stage_value(g, AB_EACH) ? u->each_s : g->ab_max_s / 4);
+}
+
 static int dry_run(const struct suite *s, const char *dir, const struct user *u)
 {
 	double total = 0;
 	int rc = 0;
 
 	printf("suite %s: %s\n", s->name, s->what);
+	printf("thread counts: %s (placements: those that differ at each)\n", u->threads + 10);
 	for (const struct stage *g = s->stages; g->name; g++) {
-		char outarg[OUTARG_LEN], *v[256], line[512];
-		int fds[2], n, st;
-		FILE *in;
-		pid_t pid;
-
-		n = stage_argv(g, g == s->stages, dir, u, v, 255, outarg);
-		v[n++] = "--dry-run";
-		v[n] = NULL;
 		printf("\nstage %s (%s%s%s): %s\n", g->name, dir, *g->subdir ? "/" : "", g->subdir,
 		       g->what);
-		if (g->ab_max_s > 0) {	/* run --ab plans as it goes: its bound */
-			printf("estimate: at most %.0f s (run --ab stops each comparison at "
-			       "--max-time)\n", g->ab_max_s);
-			total += g->ab_max_s;
-			continue;
-		}
-		fflush(stdout);
-		if (pipe2(fds, O_CLOEXEC))
-			return 1;
-		pid = spawn_start(v, fds[1]);
-		close(fds[1]);
-		if ((in = fdopen(fds[0], "r"))) {
-			while (fgets(line, sizeof(line), in)) {
-				double secs;
+		if (g->ab_max_s > 0) {
+			char cmd[OUTARG_LEN], *v[256];
+			int n = stage_argv(g, g == s->stages, dir, u, v, 255, cmd);
 
-				fputs(line, stdout);
-				if (sscanf(line, "estimate: %*d benchmarks, %*d runs, about %lf s",
-					   &secs) == 1)
-					total += secs;
-			}
-			fclose(in);
-		} else {
-			close(fds[0]);
+			printf(" ");
+			for (int i = 0; i < n; i++)
+				printf(" %s", v[i]);
+			printf("\nestimate: at most %.0f s (run --ab stops each comparison at "
+			       "--max-time)\n", ab_bound(g, u));
 		}
-		st = spawn_finish(pid);
-		if (st)
-			rc = st > 0 ? st : 1;
+		total += stage_estimate(g, g == s->stages, dir, u, true, &rc);
 		if (u->narrow) {
 			printf("\n(the later stages are left out: options were given for the first "
 			       "stage only)\n");
 			break;
 		}
 	}
+	printf("\n");
+	say_resolution(s, u);
 	printf("\nsuite %s: about %.0f s in all, plus the plots (nothing was run)\n", s->name,
 	       total);
 	return rc;
@@ -475,6 +605,20 @@ static int suite_end(const char *dir, char **dirs, int n, int ran, int rc)
 	return rc;
 }
 
+/* the suite's estimate at its start: the stages' recorded ones */
+static void say_estimate(json_t *stages)
+{
+	double total = 0;
+	size_t i;
+	json_t *g;
+
+	json_array_foreach(stages, i, g)
+		total += json_number_value(json_object_get(g, "estimate_s"));
+	if (total > 0)
+		sb_cmd_error(0, "suite: about %.0f s by its estimate, plus the plots (a seed stage "
+			     "counted at its bound)", total);
+}
+
 static int run_stages(const char *dir, json_t *stages, bool quiet)
 {
 	char *dirs[16] = { NULL };
@@ -485,6 +629,7 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 	/* forward() for the whole suite, between stages too: a signal there
 	 * stops the suite after the step in hand, no file is cut */
 	sb_catch_stop_signals(forward);
+	say_estimate(stages);
 	json_array_foreach(stages, i, g) {
 		const char *name = json_string_value(json_object_get(g, "name"));
 		const char *sub = json_string_value(json_object_get(g, "dir"));
@@ -503,8 +648,9 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 			continue;
 		if (got_signal)
 			break;
-		sb_cmd_error(0, "suite stage %zu/%zu: %s -> %s/", i + 1, json_array_size(stages),
-			     name, sdir);
+		sb_cmd_error(0, "suite stage %zu/%zu: %s -> %s/ (estimate: about %.0f s)", i + 1,
+			     json_array_size(stages), name, sdir,
+			     json_number_value(json_object_get(g, "estimate_s")));
 		ran++;
 		if (!stage_done(name, spawn_finish(spawn_start(v, -1)), &rc))
 			break;
@@ -530,6 +676,15 @@ static int check_new(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+/* the seed stage's budget (AB_EACH), 0: none */
+static double seed_budget(const struct suite *s)
+{
+	for (const struct stage *g = s->stages; g->name; g++)
+		if (stage_value(g, AB_EACH))
+			return g->ab_max_s;
+	return 0;
+}
+
 int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc, char **argv)
 {
 	const struct suite *s = suites;
@@ -544,6 +699,8 @@ int sb_suite_main(const char *name, const char *out, bool dry_run_only, int argc
 		return sb_cmd_error(SB_EXIT_USAGE, "unknown suite '%s' (want default or quick)",
 				    name);
 	user_args(argc, argv, &u);
+	if (machine_plan(&u, seed_budget(s), err, sizeof(err)))
+		return sb_cmd_error(SB_EXIT_USAGE, "%s", err);
 	for (int i = 0; i < u.n; i++)
 		if (!strncmp(u.v[i], "--resume", 8))
 			return sb_cmd_error(SB_EXIT_USAGE, "--suite and --resume do not combine: "

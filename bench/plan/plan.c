@@ -281,7 +281,8 @@ static int add_cpu_sets(const struct plan *p, const struct sb_what *w)
 }
 
 /* The placements for one thread count; "auto" keeps those with distinct
- * CPU sets here (compact, cores and scatter coincide on 1 package, no SMT). */
+ * CPU sets here, whatever their order (compact, cores and scatter coincide
+ * on 1 package, no SMT; cores and scatter at all cores). */
 static int add_placements(const struct plan *p, const struct sb_what *w, int threads, char *err,
 			  size_t errlen)
 {
@@ -299,7 +300,7 @@ static int add_placements(const struct plan *p, const struct sb_what *w, int thr
 			return -1;
 		}
 		for (j = 0; p->autop && j < kept; j++)
-			dup |= memcmp(plans + (size_t)j * threads, cpus, sizeof(int) * threads) == 0;
+			dup |= sb_plan_same_cpus(plans + (size_t)j * threads, cpus, threads);
 		if (dup)
 			continue;
 		/* --counters-ab: without and with counters, their cost as a same-run ratio */
