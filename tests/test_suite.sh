@@ -26,6 +26,54 @@ grep -E '^  (window|lock|shootdown|baseline|calibrate)/' "$tmp/dry.out" | sed 's
 	sort >"$tmp/dry.names"
 check "dry-run lists window, lock and kernel points" bash -c "grep -q '^window/spinlock/' '$tmp/dry.names' && grep -q '^lock/ticket/' '$tmp/dry.names' && grep -q '^shootdown/kernel-madvise/' '$tmp/dry.names'"
 
+# --- the default suite planned for the lab shapes (dry runs): at most 900 s
+# by its own estimate, and every stage at the thread counts chosen from the
+# machine, on the placements that differ there
+# plan_ok OUT COUNTS: the dry run OUT is within 900 s and its main, kernel
+# and seed stages run exactly at COUNTS (a comma list)
+plan_ok() {
+	local out=$1 want=$2 total got
+	total=$(sed -n 's/^suite default: about \([0-9]*\) s in all.*/\1/p' "$out")
+	[ -n "$total" ] && [ "$total" -le 900 ] || { echo "  $out: total '$total' s" >&2; return 1; }
+	for st in main kernel; do
+		got=$(sed -n "/^stage $st /,/^estimate/p" "$out" | grep -o 'threads:[0-9]*' |
+			cut -d: -f2 | sort -nu | paste -sd,)
+		[ "$got" = "$want" ] || { echo "  $out: $st at $got" >&2; return 1; }
+	done
+	sed -n '/^stage seed /,/^estimate/p' "$out" | grep -q -- "--threads=$want --placement=auto " ||
+		{ echo "  $out: seed not at $want" >&2; return 1; }
+}
+fails() { ! "$@" 2>/dev/null; }
+lab() {	# lab NAME TOPOLOGY: its dry run in $tmp/NAME.plan
+	"$sb" run --suite=default --dry-run --topology="$2" --out="$tmp/lab" >"$tmp/$1.plan" 2>/dev/null
+}
+lab haswell "synthetic:pack:2 numa:1 l3:1 core:12 pu:2"
+check "Haswell 48: within 900 s, at 1,2,12,24,48" plan_ok "$tmp/haswell.plan" 1,2,12,24,48
+lab power8 "synthetic:pack:2 numa:2 core:5 pu:8"
+check "POWER8 160: within 900 s, at 1,2,10,20,160" plan_ok "$tmp/power8.plan" 1,2,10,20,160
+lab power9 "synthetic:pack:2 numa:1 l3:11 core:2 pu:4"
+check "POWER9 176: within 900 s, at 1,2,22,44,176" plan_ok "$tmp/power9.plan" 1,2,22,44,176
+check "Haswell: 2 threads on SMT siblings, one package, two packages" \
+	[ "$(sed -n '/^stage kernel /,/^estimate/p' "$tmp/haswell.plan" | grep -o 'batch:1/threads:2/place:[a-z]*' | sort -u | wc -l)" -eq 3 ]
+check "Haswell: one placement at all CPUs (the same set)" \
+	[ "$(grep -o 'kernel-madvise/immediate/batch:1/threads:48/place:[a-z]*' "$tmp/haswell.plan" | wc -l)" -eq 1 ]
+check "dry run says what the verdicts resolve" \
+	bash -c "grep -q '^resolves: the main stage.s 3 repetitions a side, changes of about 2.6 % at CV 1 %' '$tmp/haswell.plan' && grep -q '^resolves: the seed stage.s paired trials to +-2 %' '$tmp/haswell.plan'"
+# broken fixtures: the old sweep (every auto count) breaks the bound and the
+# counts; a machine too big for the budget breaks the bound
+SB_SUITE_THREADS=auto lab haswell-auto "synthetic:pack:2 numa:1 l3:1 core:12 pu:2"
+check "broken: every auto count on the Haswell fails the check" \
+	fails plan_ok "$tmp/haswell-auto.plan" 1,2,12,24,48
+check "broken: the old sweep's estimate is over 900 s" \
+	bash -c "sed -n 's/^suite default: about \([0-9]*\) s in all.*/\1/p' '$tmp/haswell-auto.plan' | awk '{ exit !(\$1 > 900) }'"
+SB_SUITE_THREADS=1,2 lab haswell-12 "synthetic:pack:2 numa:1 l3:1 core:12 pu:2"
+check "broken: 1 and 2 threads only (the old seed and kernel stages) fail the counts" \
+	fails plan_ok "$tmp/haswell-12.plan" 1,2,12,24,48
+lab huge "synthetic:pack:8 core:64 pu:8"
+check "broken: an 8-socket 4096-CPU shape cannot fit 900 s" \
+	fails plan_ok "$tmp/huge.plan" 1,2,64,512,4096
+check "the planned shapes wrote nothing" [ ! -e "$tmp/lab" ]
+
 # --- usage errors: one line, exit 2, nothing written
 expect2 "unknown suite" "bad value" run --suite=nope --out="$tmp/u1"
 check "unknown suite: nothing written" [ ! -e "$tmp/u1" ]
@@ -51,6 +99,10 @@ check "summary: the seed's paired comparisons, each with its interval" \
 check "summary: the files of both stages" bash -c "grep -q '^  $tmp/q/: gbench.json results.csv runs.jsonl .*suite.json ab.json index.html plots/ ([0-9]* figures)' '$tmp/q/summary.txt' && grep -q '^  $tmp/q/kernel/: gbench.json' '$tmp/q/summary.txt'"
 check "summary.md: the kernel table" grep -q '^\*\*kernel shootdown: batched calls against immediate' "$tmp/q/summary.md"
 check "stderr names the summary files" grep -q "summary in $tmp/q/summary.txt" "$tmp/q.err"
+check "the suite says its estimate at the start" grep -qE '^stratbench: suite: about [0-9]+ s by its estimate' "$tmp/q.err"
+check "each stage says its estimate" [ "$(grep -cE '^stratbench: suite stage [1-3]/3: [a-z]+ -> .* \(estimate: about [0-9]+ s\)$' "$tmp/q.err")" -eq 3 ]
+check "the estimates are recorded" [ "$(grep -c '"estimate_s": [0-9.]*[1-9]' "$tmp/q/suite.json")" -eq 3 ]
+check "the estimates' dry runs say nothing on stderr" [ "$(grep -c 'skipped:' "$tmp/q.err")" -le 1 ]
 # the names run are the names --dry-run listed (the plan is the suite's)
 for d in "$tmp/q" "$tmp/q/kernel"; do
 	grep -o '"run_name": "[^"]*"' "$d/gbench.json" | sed 's/.*: "//; s/"$//; s,/manual_time$,,; s,/iterations:[0-9]*/repeats:[0-9]*,,'

@@ -146,9 +146,9 @@ static void forward(int sig)
 
 /* Starts `stratbench ARGV...` (argv[0] "run" or "plot") in a process group
  * of its own, marked as a suite's stage (SB_SUITE_STAGE=1: its --resume is
- * a run's, never the suite's); out_fd >= 0: its stdout.  The pid, or -1
- * (said). */
-static pid_t spawn_start(char *const *argv, int out_fd)
+ * a run's, never the suite's); out_fd >= 0: its stdout; mute: its stderr
+ * to /dev/null.  The pid, or -1 (said). */
+static pid_t spawn_start(char *const *argv, int out_fd, bool mute)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
@@ -168,6 +168,8 @@ static pid_t spawn_start(char *const *argv, int out_fd)
 	posix_spawn_file_actions_init(&fa);
 	if (out_fd >= 0)
 		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	if (mute)
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
 	posix_spawnattr_init(&at);
 	posix_spawnattr_setpgroup(&at, 0);	/* signals reach it through forward() only */
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
@@ -385,7 +387,7 @@ static void finish(const char *dir, char **dirs, int n)
 		if (!sb_dir_has(dirs[i], "results.csv"))
 			continue;
 		have[k++] = dirs[i];
-		if (spawn_finish(spawn_start(pv, -1)))
+		if (spawn_finish(spawn_start(pv, -1, false)))
 			sb_cmd_error(0, "suite: the plots of %s were not all drawn (see above); the "
 				     "results are complete", dirs[i]);
 		if (got_signal)
@@ -456,7 +458,7 @@ static double stage_estimate(const struct stage *g, bool first, const char *dir,
 	fflush(stdout);
 	if (pipe2(fds, O_CLOEXEC))
 		return 0;
-	pid = spawn_start(v, fds[1]);
+	pid = spawn_start(v, fds[1], !echo);
 	close(fds[1]);
 	if ((in = fdopen(fds[0], "r"))) {
 		while (fgets(line, sizeof(line), in)) {
@@ -652,7 +654,7 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 			     json_array_size(stages), name, sdir,
 			     json_number_value(json_object_get(g, "estimate_s")));
 		ran++;
-		if (!stage_done(name, spawn_finish(spawn_start(v, -1)), &rc))
+		if (!stage_done(name, spawn_finish(spawn_start(v, -1, false)), &rc))
 			break;
 	}
 	rc = suite_end(dir, dirs, n, ran, rc);
