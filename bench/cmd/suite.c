@@ -487,8 +487,14 @@ static double stage_estimate(const struct stage *g, bool first, const char *dir,
 static void say_resolution(const struct suite *s, const struct user *u)
 {
 	const char *r = stage_value(s->stages, "--benchmark_repetitions=");
-	int reps = r ? atoi(r) : 1;
-	double k = reps == 3 ? 2.6 : 2.8 * sqrt(2.0 / reps);
+	int reps;
+	double k;
+
+	for (int i = 0; i < u->n; i++)	/* the user's, for the first stage */
+		if (!strncmp(u->v[i], "--benchmark_repetitions=", 24))
+			r = u->v[i] + 24;
+	reps = r ? atoi(r) : 1;
+	k = reps == 3 ? 2.6 : 2.8 * sqrt(2.0 / reps);
 
 	if (reps < 3)
 		printf("resolves: %d repetitions a side give no interval (need 3): the main "
@@ -497,12 +503,13 @@ static void say_resolution(const struct suite *s, const struct user *u)
 		printf("resolves: the main stage's %d repetitions a side, changes of about "
 		       "%.1f %% at CV 1 %%, 5 %% at CV %.1f %% (8 times in 10)\n", reps, k,
 		       5.0 / k);
-	for (const struct stage *g = s->stages; g->name; g++)
+	for (const struct stage *g = s->stages; g->name && !u->narrow; g++)
 		if (g->ab_max_s > 0)
 			printf("resolves: the %s stage's paired trials to +-%g %%, changes of "
 			       "about %.1f %% at any CV, where a comparison gets there in its "
 			       "%g s\n", g->name, SEED_PRECISION, 1.43 * SEED_PRECISION,
-			       stage_value(g, AB_EACH) ? u->each_s : g->ab_max_s / 4);
+			       stage_value(g, AB_EACH) ? u->each_s :
+			       atof(stage_value(g, "--max-time=") ? stage_value(g, "--max-time=") : "0"));
 }
 
 static int dry_run(const struct suite *s, const char *dir, const struct user *u)
@@ -511,7 +518,9 @@ static int dry_run(const struct suite *s, const char *dir, const struct user *u)
 	int rc = 0;
 
 	printf("suite %s: %s\n", s->name, s->what);
-	printf("thread counts: %s (placements: those that differ at each)\n", u->threads + 10);
+	if (stage_value(s->stages, KEY_THREADS))
+		printf("thread counts: %s (placements: those that differ at each)%s\n",
+		       u->threads + 10, u->narrow ? "; options given replace the first stage's" : "");
 	for (const struct stage *g = s->stages; g->name; g++) {
 		printf("\nstage %s (%s%s%s): %s\n", g->name, dir, *g->subdir ? "/" : "", g->subdir,
 		       g->what);
@@ -636,7 +645,8 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 		const char *name = json_string_value(json_object_get(g, "name"));
 		const char *sub = json_string_value(json_object_get(g, "dir"));
 		json_t *a = json_object_get(g, "argv");
-		char sdir[SB_PATH], *v[256], resume[RESUME_LEN];
+		char sdir[SB_PATH], *v[256], resume[RESUME_LEN], said[64];
+		double est;
 		int k;
 
 		if (!name || !sub || !json_is_array(a) || n >= 16)
@@ -650,9 +660,10 @@ static int run_stages(const char *dir, json_t *stages, bool quiet)
 			continue;
 		if (got_signal)
 			break;
-		sb_cmd_error(0, "suite stage %zu/%zu: %s -> %s/ (estimate: about %.0f s)", i + 1,
-			     json_array_size(stages), name, sdir,
-			     json_number_value(json_object_get(g, "estimate_s")));
+		est = json_number_value(json_object_get(g, "estimate_s"));	/* 0: none recorded */
+		snprintf(said, sizeof(said), " (estimate: about %.0f s)", est);
+		sb_cmd_error(0, "suite stage %zu/%zu: %s -> %s/%s", i + 1, json_array_size(stages),
+			     name, sdir, est > 0 ? said : "");
 		ran++;
 		if (!stage_done(name, spawn_finish(spawn_start(v, -1, false)), &rc))
 			break;
