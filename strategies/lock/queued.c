@@ -21,7 +21,9 @@
  *    clear_pending_set_locked a 16-bit store to locked_pending; they sit
  *    beside RMWs of the whole word by waiters, which the hardware keeps
  *    atomic as the kernel relies on.  xchg_tail stays the cmpxchg loop (the
- *    kernel's 16-bit xchg of the tail has no counterpart for a 48-bit tail).
+ *    kernel's 16-bit xchg of the tail has no counterpart for a 48-bit tail;
+ *    the kernel's own loop for NR_CPUS >= 16K, _Q_PENDING_BITS == 1),
+ *    seeded with the word the queue path's trylock read (docs/lock.md).
  *  - _Q_PENDING_LOOPS is the generic 1 (x86 uses 512). */
 #include <stdlib.h>
 
@@ -76,11 +78,15 @@ static bool queued_trylock(void *l, void *node)
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-/* Publish our tail, keeping locked and pending: p,*,* -> n,*,* */
-static inline uint64_t xchg_tail(uint64_t *lock, uint64_t tail)
+/*
+ * Publish our tail, keeping locked and pending: p,*,* -> n,*,*.  `val` is
+ * the word the caller's trylock just read: no second load (a second miss
+ * when the owner wrote the line in between); a stale `val` costs one
+ * failed swap, which returns the word and leaves the line held exclusive
+ * for the retry.
+ */
+static inline uint64_t xchg_tail(uint64_t *lock, uint64_t tail, uint64_t val)
 {
-	uint64_t val = __atomic_load_n(lock, __ATOMIC_RELAXED);
-
 	/*
 	 * release (the kernel's smp_wmb): our node's init precedes the tail
 	 * that publishes it; acquire: the previous tail's init precedes our
@@ -136,12 +142,16 @@ queue:
 	/* relaxed: published by xchg_tail()'s release */
 	__atomic_store_n(&node->locked, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
-	/* we touched a possibly cold node: someone may have let go meanwhile */
-	if (queued_trylock(lock, node))
+	/* we touched a possibly cold node: someone may have let go meanwhile
+	 * (queued_trylock(), keeping the word it read for xchg_tail()) */
+	val = __atomic_load_n(lock, __ATOMIC_RELAXED);
+	/* acquire: pairs with the last holder's release */
+	if (!val && __atomic_compare_exchange_n(lock, &val, Q_LOCKED_VAL, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
 
 	next = NULL;
-	val = xchg_tail(lock, tail);
+	val = xchg_tail(lock, tail, val);
 	if (val & Q_TAIL_MASK) {
 		prev = decode_tail(val);
 		/* release: our node->locked = 0 lands before prev's owner sets it */
@@ -149,8 +159,11 @@ queue:
 		/* acquire: pairs with the previous head's hand-over */
 		while (!__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE))
 			sb_cpu_relax();
-		/* a successor may have linked itself meanwhile: have it ready */
+		/* a successor may have linked itself meanwhile: have it ready,
+		 * its line fetched for the write that hands it the queue */
 		next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE);
+		if (next)
+			__builtin_prefetch(next, 1);
 	}
 
 	/* queue head: wait for owner and pending to go away (*,x,y -> *,0,0);
