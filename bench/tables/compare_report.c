@@ -42,9 +42,34 @@ static bool same_point(const struct sb_bm *a, const struct sb_bm *b)
 static int cmp_row(const void *a, const void *b)
 {
 	const struct sb_cmp_row *x = a, *y = b;
-	int c = strcmp(x->group, y->group);	/* groups by name: stable output */
+	int c = !!x->no_subject - !!y->no_subject;	/* the left out last */
 
+	c = c ? c : strcmp(x->group, y->group);	/* groups by name: stable output */
 	return c ? c : (x->threads > y->threads) - (x->threads < y->threads);
+}
+
+/* every repetition of b reports metric, and it is 0 */
+static bool all_zero(const struct sb_bm *b, const char *metric)
+{
+	struct sb_stat s;
+
+	sb_bm_stat(b, metric, &s);
+	return s.n > 0 && s.min == 0 && s.max == 0;
+}
+
+/* Why w compares nothing, NULL when it compares something.  A flush protocol
+ * with no remote CPU (a simulated shootdown at 1 thread, --initiator=own) sends
+ * no flush and gets no ack: its time is the migration alone, the same code for
+ * every strategy, and a %Change of it says nothing of the strategies. */
+static const char *no_subject(const struct sb_cmp_row *w)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct sb_bm *b = s ? w->new : w->old;
+
+		if (!all_zero(b, "flushes_per_page") || !all_zero(b, "acks_per_page"))
+			return NULL;
+	}
+	return "no remote CPU to flush (0 flushes and 0 acks on both sides)";
 }
 
 int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
@@ -70,6 +95,7 @@ int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
 			w->old = &r[0].bm[i];
 			w->new = &r[1].bm[j];
 			sb_cmp_judge(w, thr, metric, worse);
+			w->no_subject = no_subject(w);
 		}
 	if (!*nrows) {
 		snprintf(err, errlen, "compare: nothing in common: none of OLD's %d benchmarks "
@@ -78,6 +104,15 @@ int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
 	}
 	qsort(*rows, *nrows, sizeof(**rows), cmp_row);
 	return 0;
+}
+
+int sb_cmp_kept(const struct sb_cmp_row *rows, int nrows)
+{
+	int n = 0;
+
+	while (n < nrows && !rows[n].no_subject)
+		n++;
+	return n;
 }
 
 void sb_cmp_rows_free(struct sb_cmp_row *rows, int nrows)
@@ -106,6 +141,11 @@ static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 		sb_fmt_g(cv[1], sizeof(cv[1]), w->cv[1], 4);
 		sb_fmt_g(lo, sizeof(lo), w->iv.lo, 4);
 		sb_fmt_g(hi, sizeof(hi), w->iv.hi, 4);
+		if (w->no_subject) {	/* no numbers: the verdict says why */
+			printf("%s,%s,%ld,,,,,,,%d,%d,,,,,,,,,left out,%s\n", w->old->name,
+			       w->group, w->threads, w->old->nreps, w->new->nreps, w->no_subject);
+			continue;
+		}
 		printf("%s,%s,%ld,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s\n",
 		       w->old->name, w->group, w->threads, o, n, c, lo, hi, p, w->old->nreps,
 		       w->new->nreps, om, oM, nm, nM, cv[0], cv[1], w->noisy[0], w->noisy[1],
@@ -176,6 +216,56 @@ static void legend(const struct sb_results r[2], const struct sb_cmp_row *rows, 
 			       "follows the interval\n\n", m, n, sb_mann_whitney_min_p(m, n));
 			break;
 		}
+}
+
+static const char *fam_of(const struct sb_cmp_row *w)
+{
+	return w->old->has_point ? w->old->pt.family : w->old->name;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "left out: FAMILY/ANY at 1, 2 threads (N comparisons): REASON", once per
+ * family and reason, for the rows from first on (sorted: the left out last) */
+static void left_out(const struct sb_cmp_row *rows, int first, int nrows)
+{
+	for (int i = first; i < nrows; i++) {
+		long t[64];
+		int n = 0, nt = 0;
+		bool seen = false;
+		char at[400] = "";
+		size_t len = 0;
+
+		for (int j = first; j < i && !seen; j++)
+			seen = rows[j].no_subject == rows[i].no_subject &&
+			       !strcmp(fam_of(&rows[j]), fam_of(&rows[i]));
+		for (int j = i; j < nrows && !seen; j++) {
+			bool dup = false;
+
+			if (rows[j].no_subject != rows[i].no_subject ||
+			    strcmp(fam_of(&rows[j]), fam_of(&rows[i])))
+				continue;
+			n++;
+			for (int k = 0; k < nt && !dup; k++)
+				dup = t[k] == rows[j].threads;
+			if (!dup && nt < 64)
+				t[nt++] = rows[j].threads;
+		}
+		if (seen)
+			continue;
+		qsort(t, nt, sizeof(*t), cmp_long);
+		for (int k = 0; k < nt && len < sizeof(at); k++)
+			len += (size_t)snprintf(at + len, sizeof(at) - len, "%s%ld", k ? ", " : "",
+						t[k]);
+		printf("left out: %s/* at %s thread%s (%d comparison%s): %s\n\n", fam_of(&rows[i]),
+		       at, nt == 1 && t[0] == 1 ? "" : "s", n, n == 1 ? "" : "s",
+		       rows[i].no_subject);
+	}
 }
 
 static bool is_dir(const char *path)
@@ -262,9 +352,11 @@ static void print_rest(enum sb_cmp_fmt f, const struct sb_results r[2],
 }
 
 void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct sb_results r[2],
-		   const char *metric, const struct sb_cmp_row *rows, int nrows)
+		   const char *metric, const struct sb_cmp_row *rows, int nrows,
+		   enum sb_cmp_unit u)
 {
 	bool shown_cv = false;
+	int kept = sb_cmp_kept(rows, nrows);
 
 	if (f == SB_CMP_CSV) {
 		printf("name,group,threads,old,new,change_pct,change_lo_pct,change_hi_pct,p_value,"
@@ -276,10 +368,11 @@ void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct s
 		       r[0].path, r[1].label ? r[1].label : "Current", r[1].path);
 		print_kernels(r);
 		putchar('\n');
-		for (int i = 0; i < nrows;)
-			i = group_table(f, rows, nrows, i, &shown_cv);
-		legend(r, rows, nrows, shown_cv);
-		sb_cmp_counter_tables(f, rows, nrows);
+		for (int i = 0; i < kept;)
+			i = group_table(f, rows, kept, i, &shown_cv);
+		legend(r, rows, kept, shown_cv);
+		left_out(rows, kept, nrows);
+		sb_cmp_counter_tables(f, rows, kept, u);
 		for (int i = 0; i < 2; i++)
 			ab_section(i ? "NEW" : "OLD", paths[i]);
 	}
