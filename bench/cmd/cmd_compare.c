@@ -135,9 +135,9 @@ static int compare_main(int argc, char **argv)
 	fflush(stdout);
 	rc = 1;
 	if (opt_html && sb_html_compare(opt_html, &(struct sb_html_cmp){ args.pos, r, metric, rows,
-									 sb_cmp_kept(rows, nrows) }, err, sizeof(err)))
+									 nrows }, err, sizeof(err)))
 		goto fail;
-	rc = opt_fail_above >= 0 && sb_cmp_regressions(rows, sb_cmp_kept(rows, nrows), metric, worse,
+	rc = opt_fail_above >= 0 && sb_cmp_regressions(rows, nrows, metric, worse,
 						       opt_fail_above) ? 3 : 0;
 	goto out;
 fail:

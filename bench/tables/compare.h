@@ -76,13 +76,12 @@ void sb_cmp_counter_tables(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int
 			   enum sb_cmp_unit u);
 
 /* compare_report.c: the points OLD r[0] and NEW r[1] share, judged, sorted by group
- * then threads (sb_cmp_rows_free), those with no subject (no_subject: a shootdown
- * with no remote CPU, 0 flushes and 0 acks on both sides) last: rows[0..*nkept)
- * are the comparisons; 0, or -1 with err (nothing in common, no memory). */
+ * then threads (sb_cmp_rows_free), no_subject set on a row that compares nothing
+ * (a shootdown with no remote CPU: 0 flushes and 0 acks on both sides; the tables,
+ * counters and regressions skip it); 0, or -1 with err (nothing in common, no
+ * memory). */
 int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
 		struct sb_cmp_row **rows, int *nrows, char *err, size_t errlen);
-/* how many of sb_cmp_rows' rows compare something (the first ones) */
-int sb_cmp_kept(const struct sb_cmp_row *rows, int nrows);
 void sb_cmp_rows_free(struct sb_cmp_row *rows, int nrows);
 /* On stdout: CSV rows, or header, group tables, legend, what was left out and why
  * (once per family and reason), counter tables in u, paths[]/ab.json pairs; then
@@ -92,7 +91,8 @@ void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct s
 		   enum sb_cmp_unit u);
 /* `compare DIR`: DIR's ab.json alone, on stdout; 0, or -1 with err. */
 int sb_cmp_ab_only(const char *dir, char *err, size_t errlen);
-/* --fail-above: each significant worse change beyond pct, a line on stderr; count. */
+/* --fail-above: each significant worse change beyond pct (rows with no subject
+ * skipped), a line on stderr; count. */
 int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *metric, int worse,
 		       double pct);
 

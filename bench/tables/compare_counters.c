@@ -205,8 +205,8 @@ static bool event_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, cons
 static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp_row *rows,
 			 int nrows, enum sb_cmp_unit u)
 {
-	static const char *const title_of[] = { "per op (median over repetitions; the driver's "
-						"op: a lock acquisition, a page, ...)",
+	static const char *const title_of[] = { "per op (median over repetitions; an op is the "
+						"family's: docs/output.md)",
 						"per second (per op x ops/s, median over "
 						"repetitions)",
 						"totals per run (median over repetitions; runs "

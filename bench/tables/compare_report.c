@@ -42,9 +42,7 @@ static bool same_point(const struct sb_bm *a, const struct sb_bm *b)
 static int cmp_row(const void *a, const void *b)
 {
 	const struct sb_cmp_row *x = a, *y = b;
-	int c = !!x->no_subject - !!y->no_subject;	/* the left out last */
-
-	c = c ? c : strcmp(x->group, y->group);	/* groups by name: stable output */
+	int c = strcmp(x->group, y->group);	/* groups by name: stable output */
 	return c ? c : (x->threads > y->threads) - (x->threads < y->threads);
 }
 
@@ -106,14 +104,6 @@ int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
 	return 0;
 }
 
-int sb_cmp_kept(const struct sb_cmp_row *rows, int nrows)
-{
-	int n = 0;
-
-	while (n < nrows && !rows[n].no_subject)
-		n++;
-	return n;
-}
 
 void sb_cmp_rows_free(struct sb_cmp_row *rows, int nrows)
 {
@@ -165,7 +155,13 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 
 	while (end < nrows && !strcmp(rows[end].group, rows[i].group))
 		end++;
+	for (k = i; k < end && rows[k].no_subject; k++)
+		;
+	if (k == end)	/* every row left out: no table (left_out says why) */
+		return end;
 	for (k = i; k < end; k++) {
+		if (rows[k].no_subject)
+			continue;
 		sig |= !isnan(rows[k].p) || (rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2);
 		cvs |= !isnan(rows[k].cv[0]) || !isnan(rows[k].cv[1]);
 	}
@@ -178,6 +174,8 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 	for (k = i; k < end; k++) {
 		char buf[32];
 
+		if (rows[k].no_subject)
+			continue;
 		snprintf(buf, sizeof(buf), "%ld", rows[k].threads);
 		sb_cmp_add(&c, rows[k].threads < 0 ? "-" : buf);
 		sb_cmp_row_cells(&c, &rows[k], cvs, sig, 4);
@@ -231,17 +229,19 @@ static int cmp_long(const void *a, const void *b)
 }
 
 /* "left out: FAMILY/ANY at 1, 2 threads (N comparisons): REASON", once per
- * family and reason, for the rows from first on (sorted: the left out last) */
-static void left_out(const struct sb_cmp_row *rows, int first, int nrows)
+ * family and reason */
+static void left_out(const struct sb_cmp_row *rows, int nrows)
 {
-	for (int i = first; i < nrows; i++) {
+	for (int i = 0; i < nrows; i++) {
 		long t[64];
 		int n = 0, nt = 0;
 		bool seen = false;
 		char at[400] = "";
 		size_t len = 0;
 
-		for (int j = first; j < i && !seen; j++)
+		if (!rows[i].no_subject)
+			continue;
+		for (int j = 0; j < i && !seen; j++)
 			seen = rows[j].no_subject == rows[i].no_subject &&
 			       !strcmp(fam_of(&rows[j]), fam_of(&rows[i]));
 		for (int j = i; j < nrows && !seen; j++) {
@@ -356,7 +356,6 @@ void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct s
 		   enum sb_cmp_unit u)
 {
 	bool shown_cv = false;
-	int kept = sb_cmp_kept(rows, nrows);
 
 	if (f == SB_CMP_CSV) {
 		printf("name,group,threads,old,new,change_pct,change_lo_pct,change_hi_pct,p_value,"
@@ -368,11 +367,11 @@ void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct s
 		       r[0].path, r[1].label ? r[1].label : "Current", r[1].path);
 		print_kernels(r);
 		putchar('\n');
-		for (int i = 0; i < kept;)
-			i = group_table(f, rows, kept, i, &shown_cv);
-		legend(r, rows, kept, shown_cv);
-		left_out(rows, kept, nrows);
-		sb_cmp_counter_tables(f, rows, kept, u);
+		for (int i = 0; i < nrows;)
+			i = group_table(f, rows, nrows, i, &shown_cv);
+		legend(r, rows, nrows, shown_cv);
+		left_out(rows, nrows);
+		sb_cmp_counter_tables(f, rows, nrows, u);
 		for (int i = 0; i < 2; i++)
 			ab_section(i ? "NEW" : "OLD", paths[i]);
 	}
@@ -388,7 +387,7 @@ int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *met
 		const struct sb_cmp_row *w = &rows[i];
 		char p[96];
 
-		if (isnan(w->change) || w->noise || worse * w->change <= pct)
+		if (w->no_subject || isnan(w->change) || w->noise || worse * w->change <= pct)
 			continue;
 		if (w->iv.verdict == SB_IV_CHANGED)
 			sb_interval_fmt(p, sizeof(p), &w->iv);
