@@ -4,8 +4,10 @@
 # changelog's numbers (its three Specjbb rows), the significance column,
 # each side's CV and noisy mark, the %Change's 95 % interval and its verdict
 # (changed, ~, n too small: text, CSV, HTML),
-# the counter tables (totals, separators, %Change, zero rows dropped, one
-# per family), --fail-above (regression: 3 and a line; improvement, smaller
+# the counter tables (per op by default, the +444 % totals case that must
+# read as a per-op fall, --totals, --per-second, separators, %Change and
+# interval, measured zeros as 0, zero rows dropped, one per family), rows
+# with no subject left out once with the reason (a shootdown at 1 thread), --fail-above (regression: 3 and a line; improvement, smaller
 # or within the noise: 0; unknown direction: 2), disjoint sets (2, one
 # line), benchmarks on one side only, plain Google Benchmark output; bad
 # input (malformed, truncated, empty, wrong schema): exit 2, one line, no
@@ -58,29 +60,112 @@ check "seed table layout and numbers ($(cat "$tmp/out"))" has_text "$tmp/out" "$
 check "metric and labels named" grep -q "^ops_per_s: prev (.*) vs current (.*)" "$tmp/out"
 check "no p(U) or CV without repetitions" bash -c "! grep -qE '^threads.*(CV|p\(U\))' '$tmp/out'"
 check "single runs: no noise estimate said" grep -q "single runs) has no noise estimate" "$tmp/out"
-# counter tables: one per family, totals (not /op) with separators, %Change,
-# a sub-header per benchmark, rows zero on both sides dropped
-check "one counter table per family" [ "$(grep -c 'counters: totals per run' "$tmp/out")" -eq 2 ]
-check "window counter table" grep -q '^window counters: totals per run' "$tmp/out"
-check "locks counter table" grep -q '^locks counters: totals per run' "$tmp/out"
-check "counter header" grep -qE '^Event +Before +After +%Change$' "$tmp/out"
-check "counter totals with separators and %Change" grep -qE '^  cs +14,285,708 +13,818,546 +-3.27014$' "$tmp/out"
-check "a second benchmark in the family table" grep -qE '^  migrations +1,180,621 +1,149,960 +-2.59702$' "$tmp/out"
+# counter tables: one per family, per op by default (cnt:NAME/op: runs differ
+# in length), a sub-header per benchmark, rows zero on both sides dropped;
+# --totals: the cnt:NAME totals with separators; --per-second: per op x ops/s
+check "one counter table per family" [ "$(grep -c 'counters per op' "$tmp/out")" -eq 2 ]
+check "window counter table" grep -q '^window counters per op' "$tmp/out"
+check "locks counter table" grep -q '^locks counters per op' "$tmp/out"
+check "counter header names the unit" grep -qE '^Event \(per op\) +Before +After +%Change$' "$tmp/out"
+check "per op, small values without e-notation" grep -qE '^  cs +0.00000104872 +0.000001 +-4.64566$' "$tmp/out"
+check "a second benchmark in the family table" grep -qE '^  migrations +0.5 +0.5 +0$' "$tmp/out"
 check "benchmark sub-headers" bash -c "grep -qx '$T/threads:8/place:compact' '$tmp/out' && grep -qx '$T/threads:4/place:scatter' '$tmp/out'"
-check "vmstat row" grep -qE '^  vmstat:numa_hint_faults +26,907 +72,692 +170.16$' "$tmp/out"
-check "zero on one side kept" grep -qE '^  vmstat:numa_huge_pte_updates +0 +48 +n/a$' "$tmp/out"
-check "interrupts row" grep -qE '^  irq:TLB@team +3 +4 +33.3333$' "$tmp/out"
-check "zero on both sides dropped" bash -c "! grep -q 'zero' '$tmp/out'"
-check "per-op values and harness counters stay out" \
-	bash -c "! grep -qE '1.04872e-06|/op|^ *jain' '$tmp/out'"
-# broken fixtures: a nonzero 'zero' shows; only /op counters make no table
+check "vmstat row per op" grep -qE '^  vmstat:numa_hint_faults +0.25 +0.5 +100$' "$tmp/out"
+check "interrupts row per op" grep -qE '^  irq:TLB@team +3 +4 +33.3333$' "$tmp/out"
+check "per op: no totals by default" bash -c "! grep -qE '14,285,708|totals per run' '$tmp/out'"
+"$sb" compare "$tmp/old" "$tmp/new.json" --totals >"$tmp/tot" 2>&1
+check "--totals: the header and title" eval "grep -qE '^Event \(per run\) +Before +After +%Change$' '$tmp/tot' && grep -q '^window counters totals per run' '$tmp/tot'"
+check "--totals: separators and %Change" grep -qE '^  cs +14,285,708 +13,818,546 +-3.27014$' "$tmp/tot"
+check "--totals: a second benchmark" grep -qE '^  migrations +1,180,621 +1,149,960 +-2.59702$' "$tmp/tot"
+check "--totals: vmstat row" grep -qE '^  vmstat:numa_hint_faults +26,907 +72,692 +170.16$' "$tmp/tot"
+check "--totals: a measured 0 is 0, 0 to 48 is 'from 0', never n/a" grep -qE '^  vmstat:numa_huge_pte_updates +0 +48 +from 0$' "$tmp/tot"
+check "zero on both sides dropped" bash -c "! grep -q 'zero' '$tmp/out' && ! grep -q 'zero' '$tmp/tot'"
+check "--totals: per-op values and harness counters stay out" \
+	bash -c "! grep -qE '1.04872e-06|0.00000104872|/op|^ *jain' '$tmp/tot'"
+"$sb" compare "$tmp/old" "$tmp/new.json" --per-second >"$tmp/pers" 2>&1
+check "--per-second: per op x ops/s ($(grep -m1 '^  irq' "$tmp/pers"))" \
+	eval "grep -qE '^Event \(per s\) +Before' '$tmp/pers' && grep -qE '^  irq:TLB@team +224,736 +299,048 +33.0662$' '$tmp/pers'"
+expect2 "--totals and --per-second together" "choose one" compare "$tmp/old" "$tmp/new.json" --totals --per-second
+# broken fixtures: a nonzero 'zero' shows; only /op counters make no totals
 sed 's/"cnt:zero": 0,/"cnt:zero": 7,/' "$tmp/new.json" >"$tmp/nz.json"
-"$sb" compare "$tmp/old" "$tmp/nz.json" >"$tmp/nz" 2>&1
-check "broken fixture: a nonzero row is kept" grep -qE '^  zero +0 +7 +n/a$' "$tmp/nz"
+"$sb" compare "$tmp/old" "$tmp/nz.json" --totals >"$tmp/nz" 2>&1
+check "broken fixture: a nonzero row is kept" grep -qE '^  zero +0 +7 +from 0$' "$tmp/nz"
 sed -E 's/"cnt:([A-Za-z@:_]+)": [0-9]+,//g' "$tmp/new.json" >"$tmp/perop.json"
-"$sb" compare "$tmp/old/gbench.json" "$tmp/perop.json" >"$tmp/perop" 2>&1
+"$sb" compare "$tmp/old/gbench.json" "$tmp/perop.json" --totals >"$tmp/perop" 2>&1
 check "broken fixture: without NEW's totals no After value ($(grep -m1 '^  cs' "$tmp/perop"))" \
 	grep -qE '^  cs +14,285,708 +n/a +n/a$' "$tmp/perop"
+
+# The issue's +444 %: two runs of lock/mcs/threads:2 as long as Google
+# Benchmark chose (10,000 iterations, then 98,216): the totals rise 444 %,
+# per op task-clock falls from 3,390 to 1,874 ns.  Per op must show the fall,
+# with its interval; the totals (a broken fixture: what compare printed by
+# default before) must fail the same checker.
+M=lock/mcs/threads:2/place:compact
+mcs() {	# mcs LABEL ITERS "TOTAL PEROP OPS" x3: three repetitions
+	local label=$1 it=$2 i=0 t es=(); shift 2
+	for t in "$@"; do
+		set -- $t
+		es+=("$(entry $M $3 "" $i ", \"cnt:task-clock\": $1, \"cnt:task-clock/op\": $2, \"cnt:cpu-migrations\": ${4:-0}, \"cnt:cpu-migrations/op\": ${5:-0}" | sed "s/\"iterations\": 1000/\"iterations\": $it/")")
+		i=$((i + 1))
+	done
+	doc "$label" "${es[@]}"
+}
+mcs prev 10000 "67660188 3390 295000" "67000000 3380 296000" "68000000 3400 294000" >"$tmp/mcs1.json"
+mcs current 98216 "368109440 1874 533600 9 0.00005" "367000000 1870 534700 9 0.00005" \
+	"369000000 1880 531900 9 0.00005" >"$tmp/mcs2.json"
+"$sb" compare "$tmp/mcs1.json" "$tmp/mcs2.json" >"$tmp/mcs" 2>&1
+"$sb" compare "$tmp/mcs1.json" "$tmp/mcs2.json" --totals >"$tmp/mcstot" 2>&1
+# per_op_fall OUT: task-clock per op, 3,390 to 1,874, -44.7 %, changed
+per_op_fall() {
+	grep -qE '^Event \(per op\) +Before +After +%Change +95 % interval$' "$1" &&
+		grep -qE '^  task-clock +3,390 +1,874 +-44\.7[0-9]* +\[-4[0-9.]+, -4[0-9.]+\] changed$' "$1" &&
+		! grep -qE '67,660,188|368,109,440|\+?44[34]\.' "$1"
+}
+check "the +444 % case reads per op as the fall it is ($(grep -m1 '^  task-clock' "$tmp/mcs"))" per_op_fall "$tmp/mcs"
+if per_op_fall "$tmp/mcstot"; then bad "broken fixture: the totals (+444 %) pass the per-op check"; else ok; fi
+check "--totals shows the run totals on request ($(grep -m1 '^  task-clock' "$tmp/mcstot"))" \
+	grep -qE '^  task-clock +67,660,188 +368,109,440 +444\.[0-9]+ +\[\+4[0-9.]+, \+4[0-9.]+\] changed$' "$tmp/mcstot"
+# measured zeros: 0 per op before, 0.00005 after: "0", "from 0", never n/a
+zero_is_value() { grep -qE '^  cpu-migrations +0 +0.00005 +from 0 +none: from 0$' "$1"; }
+check "a measured 0 prints 0 ($(grep -m1 '^  cpu-migrations' "$tmp/mcs"))" zero_is_value "$tmp/mcs"
+sed -E 's/^(  cpu-migrations +)0 /\1n\/a /' "$tmp/mcs" >"$tmp/mcsna"
+if zero_is_value "$tmp/mcsna"; then bad "broken fixture: a measured 0 printed n/a passes"; else ok; fi
+
+# a comparison with no subject: a simulated shootdown at 1 thread has no
+# remote CPU (0 flushes, 0 acks a page on both sides): no row, no counter
+# table, no regression; said once with the reason.  Its 2-thread row stays.
+S=shootdown/targeted
+sd() {	# sd LABEL OPS1 OPS2 FLUSHES1: threads 1 and 2, three repetitions each
+	local label=$1 i es=()
+	for i in 0 1 2; do
+		es+=("$(entry $S/batch:1/threads:1/place:compact $(($2 + i)) "" $i ", \"flushes_per_page\": $4, \"acks_per_page\": 0, \"cnt:task-clock\": 9, \"cnt:task-clock/op\": 9")")
+		es+=("$(entry $S/batch:32/threads:1/place:compact $(($2 + i)) "" $i ", \"flushes_per_page\": 0, \"acks_per_page\": 0")")
+		es+=("$(entry $S/batch:1/threads:2/place:compact $(($3 + i)) "" $i ", \"flushes_per_page\": 1, \"acks_per_page\": 1")")
+	done
+	doc "$label" "${es[@]}"
+}
+sd prev 1000 500 0 >"$tmp/sd1.json"
+sd current 763 400 0 >"$tmp/sd2.json"
+sd current 763 400 0.5 >"$tmp/sd3.json"	# broken fixture: a remote CPU flushed
+"$sb" compare "$tmp/sd1.json" "$tmp/sd2.json" --fail-above=5 >"$tmp/sd" 2>"$tmp/sd.err"
+rc=$?
+# left_out OUT: no 1-thread row, the reason once, the 2-thread row kept
+left_out() {
+	! grep -qE '^1 ' "$1" && grep -qE '^2 +501 +' "$1" &&
+		[ "$(grep -c '^left out: ' "$1")" -eq 1 ] &&
+		grep -qx 'left out: shootdown/\* at 1 thread (2 comparisons): no remote CPU to flush (0 flushes and 0 acks on both sides)' "$1" &&
+		! grep -q 'task-clock' "$1"
+}
+check "no subject: left out, said once ($(grep '^left out' "$tmp/sd"))" left_out "$tmp/sd"
+check "no subject: no regression from it, the 2-thread one only (rc=$rc)" \
+	eval "[ $rc -eq 3 ] && [ \$(wc -l <'$tmp/sd.err') -eq 1 ] && grep -q 'threads:2' '$tmp/sd.err'"
+"$sb" compare "$tmp/sd1.json" "$tmp/sd3.json" >"$tmp/sdb" 2>&1
+if left_out "$tmp/sdb"; then bad "broken fixture: a shootdown that flushed was left out"; else ok; fi
+check "broken fixture: its row and counters shown" eval "grep -qE '^1 +1001 ' '$tmp/sdb' && grep -q '^  task-clock' '$tmp/sdb'"
+"$sb" compare "$tmp/sd1.json" "$tmp/sd2.json" --format=csv >"$tmp/sdc"
+check "csv: a row left out says why, 21 fields ($(grep -m1 'left out' "$tmp/sdc"))" \
+	eval "grep -q '^$S/batch:1/threads:1/place:compact,.*,1,,,,,,,3,3,,,,,,,,,left out,no remote CPU to flush' '$tmp/sdc' && ! awk -F, 'NF != 21' '$tmp/sdc' | grep -q ."
+
 check "only in OLD listed" grep -q "^only in OLD .*: window/gone/threads:1/place:compact" "$tmp/out"
 check "only in NEW listed" grep -q "^only in NEW .*: window/new/threads:2/place:compact" "$tmp/out"
 

@@ -5,6 +5,8 @@
 #   - no line over 160 characters on stdout+stderr (table, counters);
 #   - at most 5 context lines before the table;
 #   - every planned point has a row;
+#   - rows sorted by strategy (the plan's order) and threads within a table,
+#     an interleaved run's (--benchmark_enable_random_interleaving) too;
 #   - a noisy mark with --cv-threshold=0, none with 1000;
 #   - "-", never 0, for a value the run did not report, and why under the
 #     row when the run said (its label's part for a shown column only,
@@ -62,6 +64,15 @@ has_rows() {
 		column "$out" strategy | paste -d' ' - <(column "$out" threads) | grep -qxF "$p" ||
 			return 1
 	done
+}
+
+# sorted_rows OUT "STRATEGY THREADS"...: the rows exactly in this order, and
+# by strategy then threads: a strategy's rows together, threads ascending
+sorted_rows() {
+	local out=$1; shift
+	[ "$(column "$out" strategy | paste -d' ' - <(column "$out" threads))" = "$(printf '%s\n' "$@")" ] &&
+		column "$out" strategy | paste -d' ' - <(column "$out" threads) |
+		awk '$1 != s { if (seen[$1]++) exit 1; s = $1; t = -1 } $2 < t { exit 1 } { t = $2 }'
 }
 
 # noisy_rows OUT: how many rows are marked noisy
@@ -126,6 +137,9 @@ undrawn() { ! grep -q $'\r\|\033\\[K' "$1"; }
 
 run lock --family=lock --strategy=ticket,tas --threads=1,2 --placement=compact "${brief[@]}" \
 	--cv-threshold=0 --out="$tmp/lockdir"
+# interleaved at random: the rows come in any order, the table sorts them
+run ilv --family=lock --strategy=ticket,tas --threads=1,2 --placement=compact "${brief[@]}" \
+	--benchmark_enable_random_interleaving=true
 run window --family=window --strategy=trylock --mode=both --threads=1 "${brief[@]}" \
 	--cv-threshold=1000 --console=counters
 run shoot --family=shootdown --strategy=batched --batch=32 --pages=256 --check --threads=2 \
@@ -152,12 +166,14 @@ else
 fi
 run gbench --family=baseline --threads=1 "${brief[@]}" --console=gbench
 
-for r in lock window shoot shoot2 base calib nowin; do
+for r in lock ilv window shoot shoot2 base calib nowin; do
 	check "$r: no line over 160 characters" max_160 "$tmp/$r.out" "$tmp/$r.err"
 	check "$r: at most 5 context lines" context_ok "$tmp/$r.err"
 	check "$r: nothing drawn on a non-terminal" undrawn "$tmp/$r.err"
 done
 check "lock: a row per point" has_rows "$tmp/lock.out" "ticket 1" "tas 1" "ticket 2" "tas 2"
+check "interleaved: rows by strategy, then threads ($(column "$tmp/ilv.out" strategy | paste -d' ' - <(column "$tmp/ilv.out" threads) | tr '\n' ,))" \
+	sorted_rows "$tmp/ilv.out" "tas 1" "tas 2" "ticket 1" "ticket 2"
 check "window: a row per point" has_rows "$tmp/window.out" "trylock 1" "trylock 1"
 check "shootdown: a row per point" has_rows "$tmp/shoot.out" "batched 2"
 check "baseline: a row per point" has_rows "$tmp/base.out" "pthread_spin 1"
@@ -206,6 +222,13 @@ broken "gbench's context, 40 lines" context_ok "$tmp/gbench.err"
 rows "$tmp/lock.out" | sed 1d >"$tmp/cut.rows"
 { echo "strategy  threads"; cat "$tmp/cut.rows"; } >"$tmp/cut.out"
 broken "a row missing" has_rows "$tmp/cut.out" "ticket 1" "tas 1" "ticket 2" "tas 2"
+rows "$tmp/ilv.out" | awk 'NR == 2 { l = $0; next } { print } NR == 3 { print l }' >"$tmp/shuf.rows"
+{ grep '^strategy ' "$tmp/ilv.out"; cat "$tmp/shuf.rows"; } >"$tmp/shuf.out"
+broken "rows in the interleaved order (tas 1, ticket 1, tas 2, ...)" sorted_rows "$tmp/shuf.out" \
+	"tas 1" "tas 2" "ticket 1" "ticket 2"
+sed -E 's/^tas( +)1 /tas\19 /' "$tmp/ilv.out" >"$tmp/desc.out"
+broken "threads descending within a strategy" sorted_rows "$tmp/desc.out" \
+	"tas 9" "tas 2" "ticket 1" "ticket 2"
 broken "a noisy table read as quiet" test "$(noisy_rows "$tmp/lock.out")" -eq 0
 broken "a quiet table read as noisy" test "$(noisy_rows "$tmp/window.out")" -eq 4
 sed -E '/ throughput /s/ -( |$)/ 0\1/g' "$tmp/window.out" >"$tmp/zero.out"

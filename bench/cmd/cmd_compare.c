@@ -10,7 +10,7 @@
  * %Change's 95 % interval and verdict (changed, ~ within the noise, n too
  * small: stats/interval.c), a p(U) column (two-sided Mann-Whitney U, as
  * Google Benchmark's compare.py) where both sides have at least two; then
- * one counter table per family (compare_tables.c), then the
+ * one counter table per family, per op (compare_counters.c), then the
  * benchmarks present on one side only.  Values are medians over
  * repetitions.  %Change = (new - old) / old * 100, 6 significant digits.
  * --fail-above=PCT exits 3 on a regression beyond PCT not within the noise.
@@ -25,6 +25,7 @@
 
 static const char *opt_metric, *opt_format, *opt_html, *opt_worse;
 static double opt_fail_above;
+static bool opt_totals, opt_per_second;
 static const char *const formats[] = { "text", "markdown", "csv", NULL };
 static const char *const directions[] = { "up", "down", NULL };
 
@@ -42,6 +43,10 @@ static const struct sb_option compare_options[] = {
 	{ "worse", SB_OPT_STRING, &opt_worse, 0, 0, directions, "up|down",
 	  "which way the metric gets worse, for --fail-above (default: known for times, "
 	  "costs per page and rates)" },
+	{ "per-second", SB_OPT_FLAG, &opt_per_second, 0, 0, NULL, NULL,
+	  "counter tables per second of the run (per op x ops/s) instead of per op" },
+	{ "totals", SB_OPT_FLAG, &opt_totals, 0, 0, NULL, NULL,
+	  "counter tables as totals per run instead of per op (runs differ in length)" },
 	{ NULL },
 };
 
@@ -76,6 +81,15 @@ static int load_both(const char *const paths[2], const char **metric, struct sb_
 	return 0;
 }
 
+/* the counter tables have one unit: --totals or --per-second, not both */
+static bool unit_conflict(void)
+{
+	if (opt_totals && opt_per_second)
+		sb_cmd_error(SB_EXIT_USAGE, "compare: --totals and --per-second: the counter "
+			     "tables have one unit; choose one");
+	return opt_totals && opt_per_second;
+}
+
 static int compare_main(int argc, char **argv)
 {
 	struct sb_args args = { .npos = 2 };
@@ -89,7 +103,8 @@ static int compare_main(int argc, char **argv)
 
 	opt_metric = opt_format = opt_html = opt_worse = NULL;
 	opt_fail_above = -1;
-	if (sb_cmd_args(&sb_cmd_compare, argc, argv, &args))
+	opt_totals = opt_per_second = false;
+	if (sb_cmd_args(&sb_cmd_compare, argc, argv, &args) || unit_conflict())
 		return SB_EXIT_USAGE;
 	metric = opt_metric;
 	f = !opt_format || !strcmp(opt_format, "text") ? SB_CMP_TEXT :
@@ -115,7 +130,8 @@ static int compare_main(int argc, char **argv)
 	}
 	if (sb_cmp_rows(r, metric, worse, &rows, &nrows, err, sizeof(err)))
 		goto fail;
-	sb_cmp_report(f, args.pos, r, metric, rows, nrows);
+	sb_cmp_report(f, args.pos, r, metric, rows, nrows, opt_totals ? SB_CMP_PER_RUN :
+			     opt_per_second ? SB_CMP_PER_S : SB_CMP_PER_OP);
 	fflush(stdout);
 	rc = 1;
 	if (opt_html && sb_html_compare(opt_html, &(struct sb_html_cmp){ args.pos, r, metric, rows,
@@ -138,7 +154,7 @@ const struct sb_command sb_cmd_compare = {
 	.name = "compare",
 	.summary = "changelog tables: %Change per benchmark between two runs, with its noise",
 	.usage = "OLD NEW [--metric=NAME] [--format=text|markdown|csv] [--html=FILE]\n"
-		 "  [--fail-above=PCT [--worse=up|down]] | DIR",
+		 "  [--fail-above=PCT [--worse=up|down]] [--per-second|--totals] | DIR",
 	.description = "OLD and NEW are results directories (DIR/gbench.json, or a killed run's\n"
 		       "runs.jsonl) or Google Benchmark JSON files, ours or plain.  Per benchmark\n"
 		       "group (the name less threads:N): threads, Prev, CV, Current, CV, %Change =\n"
@@ -150,13 +166,19 @@ const struct sb_command sb_cmd_compare = {
 		       "compare.py reports it, where both sides have 2+ repetitions (a column,\n"
 		       "not the verdict).  CV: the coefficient of variation of a side's\n"
 		       "repetitions, \"noisy\" above its run's threshold.  Single runs have no\n"
-		       "noise estimate: their %Change is bare.  Then one counter table per\n"
-		       "family, Event Before After %Change (and its interval): the cnt:NAME\n"
-		       "totals per run (median over repetitions) with thousands separators,\n"
-		       "events zero on both sides dropped; then the benchmarks on one side only.\n"
+		       "noise estimate: their %Change is bare.  A comparison with no subject\n"
+		       "(a shootdown with no remote CPU: 0 flushes and 0 acks on both sides) is\n"
+		       "left out, said once with its reason.  Then one counter table per\n"
+		       "family, Event (per op) Before After %Change (and its interval): each\n"
+		       "cnt:NAME event per op (cnt:NAME/op; median over repetitions), as runs\n"
+		       "differ in length; --per-second: per second (per op x ops/s); --totals:\n"
+		       "the totals per run.  Thousands separated; a measured 0 is 0, 0 to x is\n"
+		       "\"from 0\", n/a is not measured; events zero on both sides dropped.  Then\n"
+		       "the benchmarks on one side only.\n"
 		       "CSV adds change_lo_pct, change_hi_pct, old_cv_pct, new_cv_pct,\n"
 		       "old_noisy, new_noisy, verdict (better, worse, noise, n/a; up or down\n"
-		       "where the metric's direction is unknown) and interval (the verdict).\n"
+		       "where the metric's direction is unknown; left out: no subject) and\n"
+		       "interval (the verdict; for a row left out, why).\n"
 		       "--fail-above=PCT: exit 3, one line on stderr per regression, when a change\n"
 		       "the worse way beyond PCT % is not within the noise (its interval excludes\n"
 		       "0 %, or it has none).  Worse is down for rates (ops_per_s, pages_per_s, *_per_s)\n"
@@ -177,6 +199,7 @@ const struct sb_command sb_cmd_compare = {
 	.example = "stratbench compare results/prev results/current\n"
 		   "stratbench compare old.json new.json --metric=real_time --format=markdown\n"
 		   "stratbench compare results/prev results/current --html=compare.html\n"
-		   "stratbench compare results/prev results/current --fail-above=5   # CI gate\n",
+		   "stratbench compare results/prev results/current --fail-above=5   # CI gate\n"
+		   "stratbench compare results/prev results/current --totals  # counters per run\n",
 	.run = compare_main,
 };

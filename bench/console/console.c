@@ -4,6 +4,7 @@
 #include "results/point.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct sb_console_cfg cfg;
@@ -349,17 +350,6 @@ static size_t cell(char *line, size_t len, size_t n, int width, bool left, const
 /* where the table's lines go: stdout, or a family's buffer (below) */
 static FILE *sink;
 
-/* the families whose rows wait for their table (sb_console_group) */
-#define MAX_WAITING 8
-static struct waiting {
-	char family[32];
-	char *text;
-	size_t len;
-	FILE *f;		/* open_memstream over text */
-	int reps, rows;
-} waiting[MAX_WAITING];
-static int nwaiting, open_rows;
-
 static void print_line(char *line)
 {
 	size_t n = strlen(line);
@@ -536,12 +526,15 @@ static void print_row(const struct sb_point_fields *f, const char *name, const s
 
 /* --- the hooks ------------------------------------------------------------ */
 
+static void fams_reset(void);	/* below: the tables' rows */
+
 void sb_console_begin(const struct sb_console_cfg *c)
 {
 	cfg = *c;
 	owned = !c->json_stdout && c->mode != SB_CONSOLE_GBENCH;
 	memset(&tb, 0, sizeof(tb));
-	nwaiting = open_rows = nnotes = 0;
+	fams_reset();
+	nnotes = 0;
 }
 
 void sb_console_context(json_t *context)
@@ -561,11 +554,37 @@ static void noisy_mark(const char *name, const struct group *g)
 			name, cv, g->reps, cfg.cv_threshold);
 }
 
-/* --- one table per family, whatever the order results arrive in ----------
- * The open family's rows print as they arrive; another's (interleaving, --limits'
- * stages) wait in its buffer, in its own columns.  When every planned point of the
- * open family has its row, the next waiting table prints and stays open; the end
- * prints what waits. */
+/* --- one table per family, its rows in order, whatever the order results arrive in
+ * A row is written when its benchmark finishes, in its family's columns, into its
+ * family's slot for its rank (sb_console_rank).  The open family's rows print once
+ * every row ranked before them has: a run in the plan's order prints each at once,
+ * an interleaved one holds a row until the gap before it fills.  Another family's
+ * rows wait whole.  When every planned point of the open family has its row, what
+ * it holds prints (gaps skipped), and the first family with rows opens; the end
+ * prints what is left, in rank order. */
+
+#define MAX_FAMS 8
+static struct fam {
+	char family[32];
+	int reps;		/* its first row's: the cv column */
+	char **row;		/* by rank, the row's text; NULL: not yet, or printed */
+	int nslots, next;	/* next: the first rank not printed */
+	int got, planned;
+	bool opened, closed;
+} fams[MAX_FAMS];
+static int nfams, open_fam = -1;
+
+static void fams_reset(void)
+{
+	for (int i = 0; i < nfams; i++) {
+		for (int k = 0; k < fams[i].nslots; k++)
+			free(fams[i].row[k]);
+		free(fams[i].row);
+	}
+	memset(fams, 0, sizeof(fams));
+	nfams = 0;
+	open_fam = -1;
+}
 
 static int planned(const char *family)
 {
@@ -578,71 +597,118 @@ static int planned(const char *family)
 
 static void open_table(const char *family, int reps, bool header)
 {
-	snprintf(tb.family, sizeof(tb.family), "%s", family);
+	snprintf(tb.family, sizeof(tb.family), "%.31s", family);
 	table_columns();
 	tb.cv = reps > 1;
-	open_rows = 0;
 	if (header)
 		print_header(reps);
 }
 
-/* a row of a family that is not the open one: into its buffer */
-static void wait_row(const char *family, const struct sb_point_fields *f, const char *name,
-		     const struct group *g)
+/* family's slots (a row each), NULL when there is no room for another family */
+static struct fam *fam_of(const char *family, int reps)
 {
-	struct table open = tb;
-	struct waiting *w = NULL;
-	int rows = open_rows;
+	struct fam *m;
 
-	for (int i = 0; i < nwaiting && !w; i++)
-		if (waiting[i].f && !strcmp(waiting[i].family, family))
-			w = &waiting[i];
-	if (!w && nwaiting < MAX_WAITING) {
-		w = &waiting[nwaiting++];
-		snprintf(w->family, sizeof(w->family), "%s", family);
-		w->f = open_memstream(&w->text, &w->len);
-		w->reps = g->reps;
-	}
-	if (!w || !w->f) {	/* no room to wait: printed under a header of its own */
-		open_table(family, g->reps, true);
-		print_row(f, name, g);
-		return;
-	}
-	open_table(family, w->reps, false);
-	sink = w->f;
-	print_row(f, name, g);
-	sink = NULL;
-	w->rows++;
-	tb = open;
-	open_rows = rows;
+	for (int i = 0; i < nfams; i++)
+		if (!strcmp(fams[i].family, family))
+			return &fams[i];
+	if (nfams == MAX_FAMS)
+		return NULL;
+	m = &fams[nfams++];
+	snprintf(m->family, sizeof(m->family), "%s", family);
+	m->reps = reps;
+	m->planned = planned(family);
+	return m;
 }
 
-/* the first waiting table, printed, left open (entries never move: memstreams) */
-static bool open_next(void)
+/* the row's text, in its family's columns (the open table's restored), or NULL */
+static char *row_text(struct fam *m, const struct sb_point_fields *f, const char *name,
+		      const struct group *g)
 {
-	for (int i = 0; i < nwaiting; i++) {
-		struct waiting *w = &waiting[i];
+	struct table open = tb;
+	char *text = NULL;
+	size_t len = 0;
 
-		if (!w->f)
-			continue;
-		fclose(w->f);
-		w->f = NULL;
-		open_table(w->family, w->reps, true);
-		fwrite(w->text, 1, w->len, stdout);
-		free(w->text);
-		w->text = NULL;
-		open_rows = w->rows;
-		w->family[0] = '\0';	/* its rows from now on print: it is open */
-		return true;
+	sink = open_memstream(&text, &len);
+	if (!sink)
+		return NULL;
+	open_table(m->family, m->reps, false);
+	print_row(f, name, g);
+	fclose(sink);
+	sink = NULL;
+	tb = open;
+	return text;
+}
+
+/* text into m's slot rank (the slots grown to hold it); false: no memory */
+static bool store(struct fam *m, int rank, char *text)
+{
+	if (rank >= m->nslots) {
+		char **r = realloc(m->row, sizeof(*r) * (size_t)(rank + 1));
+
+		if (!r)
+			return false;
+		memset(r + m->nslots, 0, sizeof(*r) * (size_t)(rank + 1 - m->nslots));
+		m->row = r;
+		m->nslots = rank + 1;
 	}
-	return false;
+	if (m->row[rank])	/* a rank taken (a point reported twice): after the rest */
+		return store(m, m->nslots, text);
+	m->row[rank] = text;
+	return true;
+}
+
+/* m's rows from next on that are due (all: every one left, gaps skipped) */
+static void flush(struct fam *m, bool all)
+{
+	for (; m->next < m->nslots && (all || m->row[m->next]); m->next++) {
+		if (m->row[m->next])
+			fputs(m->row[m->next], stdout);
+		free(m->row[m->next]);
+		m->row[m->next] = NULL;
+	}
+}
+
+static void open_fam_at(int i)
+{
+	open_fam = i;
+	fams[i].opened = true;
+	open_table(fams[i].family, fams[i].reps, true);
+	flush(&fams[i], false);
+}
+
+/* while the open family is complete (or at the end, ending): its rows, then the
+ * next family with rows opens; false when none is left */
+static void advance(bool ending)
+{
+	while (open_fam >= 0 && (ending || fams[open_fam].got >= fams[open_fam].planned)) {
+		flush(&fams[open_fam], true);
+		fams[open_fam].closed = true;
+		open_fam = -1;
+		for (int i = 0; i < nfams && open_fam < 0; i++)
+			if (!fams[i].closed && fams[i].got)
+				open_fam_at(i);
+	}
+}
+
+/* a row that cannot wait (no room, no memory): under a header of its own */
+static void print_alone(const char *family, const struct sb_point_fields *f,
+			const char *name, const struct group *g)
+{
+	struct table open = tb;
+
+	open_table(family, g->reps, true);
+	print_row(f, name, g);
+	tb = open;
 }
 
 void sb_console_group(const struct sb_run_report *runs, int n, json_t *arr)
 {
 	const struct sb_point_fields *f;
 	const char *family;
+	struct fam *m;
 	struct group g;
+	char *text;
 
 	if (!n)
 		return;
@@ -654,22 +720,25 @@ void sb_console_group(const struct sb_run_report *runs, int n, json_t *arr)
 	}
 	f = runs[0].registered ? sb_points_find(runs[0].registered) : NULL;
 	family = f ? f->family : "?";
-	if (!tb.family[0])
-		open_table(family, g.reps, true);
-	if (strcmp(tb.family, family)) {
-		wait_row(family, f, runs[0].name, &g);
+	m = fam_of(family, g.reps);
+	text = m ? row_text(m, f, runs[0].name, &g) : NULL;
+	if (!text || !store(m, f ? sb_console_rank(f) : m->planned + m->got, text)) {
+		free(text);
+		print_alone(family, f, runs[0].name, &g);
 	} else {
-		print_row(f, runs[0].name, &g);
-		open_rows++;
+		m->got++;
+		if (open_fam < 0)
+			open_fam_at((int)(m - fams));
+		else if (&fams[open_fam] == m)
+			flush(m, false);
+		advance(false);
 	}
-	while (open_rows >= planned(tb.family) && open_next())
-		;
 	fflush(stdout);
 }
 
 void sb_console_end(void)
 {
-	while (open_next())
-		;
+	advance(true);
+	fams_reset();
 	fflush(stdout);
 }

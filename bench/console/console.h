@@ -6,7 +6,8 @@
  * then one aligned table per family, a row per benchmark as its repetitions finish
  * (while another family's table is open, its rows wait for it to complete or the
  * run to end: one table per family, interleaved or not), from the typed point
- * (point.h) and the family's few metrics; noisy rows marked, an unreported value
+ * (point.h) and the family's few metrics, sorted by strategy and threads
+ * (sb_console_rank: a row waits for those before it, an interleaved run's too); noisy rows marked, an unreported value
  * "-".  counters: also each row's non-zero counters under it.  gbench: GB's own.
  * With --benchmark_format=json stdout is GB's JSON only (noisy marks to stderr).
  * No line exceeds SB_CONSOLE_WIDTH.  The files never depend on the console mode.
@@ -48,6 +49,12 @@ void sb_console_group(const struct sb_run_report *runs, int n, json_t *arr);
 
 /* After the last benchmark: the tables of families whose rows waited (interleaved). */
 void sb_console_end(void);
+
+/* console_order.c: f's row's place in its family's table, 0 first (f: a planned
+ * point, sb_points_at's): by strategy (and lock) in the plan's order, then threads,
+ * then the plan's order; each planned point of a family has its own rank. */
+struct sb_point_fields;
+int sb_console_rank(const struct sb_point_fields *f);
 
 /* console_context.c: the run's --counters, for the context's counters line */
 void sb_console_context_counters(const struct sb_counters_spec *s);

@@ -28,12 +28,20 @@ struct sb_cmp_row {
 	bool noise;			/* the interval holds 0 % (its verdict "~") */
 	const char *verdict;		/* better/worse (up/down: no direction), noise, n/a;
 					 * without an interval the change taken as is */
+	const char *no_subject;		/* why the row compares nothing (left out), NULL */
 };
 
 enum sb_cmp_fmt { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV };
 
 /* %Change = (new - old) / old * 100, 6 significant digits; NaN: n/a */
 void sb_cmp_fmt_change(char *buf, size_t n, double change);
+/* the %Change of old to new as the tables show it: measured zeros are values,
+ * so 0 -> 0 is "0" and 0 -> x "from 0" (no ratio); n/a only for the unmeasured */
+void sb_cmp_fmt_delta(char *buf, size_t n, double old, double new);
+/* iv as sb_interval_fmt, but "none: from 0" where old is a measured 0 and new not
+ * ("n/a" is for what was not measured), "[+0, +0] ~" for 0 -> 0 */
+void sb_cmp_fmt_interval(char *buf, size_t n, const struct sb_interval *iv, double old,
+			 double new);
 /* a CV as the tables show it: "3.2%", "7.5% noisy", n/a for NaN */
 void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy);
 
@@ -59,22 +67,32 @@ void sb_cmp_row_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, bool c
 void sb_cmp_fprint_table(FILE *o, enum sb_cmp_fmt f, const char *title, int ncols,
 			 struct sb_cmp_cells *c);
 
-/* Per family, `Event Before After %Change` of cnt:NAME totals (repetitions' median,
- * thousands separated), a sub-header per benchmark, no rows zero on both sides. */
-void sb_cmp_counter_tables(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows);
+/* compare_counters.c: per family, `Event (per op) Before After %Change` (and its
+ * interval where both sides have repetitions) of the cnt:NAME events in unit u
+ * (repetitions' median, thousands separated), a sub-header per benchmark, no
+ * rows zero on both sides, left-out rows (no_subject) skipped. */
+enum sb_cmp_unit { SB_CMP_PER_OP, SB_CMP_PER_S, SB_CMP_PER_RUN };
+void sb_cmp_counter_tables(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nrows,
+			   enum sb_cmp_unit u);
 
 /* compare_report.c: the points OLD r[0] and NEW r[1] share, judged, sorted by group
- * then threads (sb_cmp_rows_free); 0, or -1 with err (nothing in common, no memory). */
+ * then threads (sb_cmp_rows_free), no_subject set on a row that compares nothing
+ * (a shootdown with no remote CPU: 0 flushes and 0 acks on both sides; the tables,
+ * counters and regressions skip it); 0, or -1 with err (nothing in common, no
+ * memory). */
 int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
 		struct sb_cmp_row **rows, int *nrows, char *err, size_t errlen);
 void sb_cmp_rows_free(struct sb_cmp_row *rows, int nrows);
-/* On stdout: CSV rows, or header, group tables, legend, counter tables, paths[]/ab.json
- * pairs; then what one side only has and (not in CSV) the failed runs. */
+/* On stdout: CSV rows, or header, group tables, legend, what was left out and why
+ * (once per family and reason), counter tables in u, paths[]/ab.json pairs; then
+ * what one side only has and (not in CSV) the failed runs.  rows: sb_cmp_rows'. */
 void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct sb_results r[2],
-		   const char *metric, const struct sb_cmp_row *rows, int nrows);
+		   const char *metric, const struct sb_cmp_row *rows, int nrows,
+		   enum sb_cmp_unit u);
 /* `compare DIR`: DIR's ab.json alone, on stdout; 0, or -1 with err. */
 int sb_cmp_ab_only(const char *dir, char *err, size_t errlen);
-/* --fail-above: each significant worse change beyond pct, a line on stderr; count. */
+/* --fail-above: each significant worse change beyond pct (rows with no subject
+ * skipped), a line on stderr; count. */
 int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *metric, int worse,
 		       double pct);
 

@@ -43,8 +43,31 @@ static int cmp_row(const void *a, const void *b)
 {
 	const struct sb_cmp_row *x = a, *y = b;
 	int c = strcmp(x->group, y->group);	/* groups by name: stable output */
-
 	return c ? c : (x->threads > y->threads) - (x->threads < y->threads);
+}
+
+/* every repetition of b reports metric, and it is 0 */
+static bool all_zero(const struct sb_bm *b, const char *metric)
+{
+	struct sb_stat s;
+
+	sb_bm_stat(b, metric, &s);
+	return s.n > 0 && s.min == 0 && s.max == 0;
+}
+
+/* Why w compares nothing, NULL when it compares something.  A flush protocol
+ * with no remote CPU (a simulated shootdown at 1 thread, --initiator=own) sends
+ * no flush and gets no ack: its time is the migration alone, the same code for
+ * every strategy, and a %Change of it says nothing of the strategies. */
+static const char *no_subject(const struct sb_cmp_row *w)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct sb_bm *b = s ? w->new : w->old;
+
+		if (!all_zero(b, "flushes_per_page") || !all_zero(b, "acks_per_page"))
+			return NULL;
+	}
+	return "no remote CPU to flush (0 flushes and 0 acks on both sides)";
 }
 
 int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
@@ -70,6 +93,7 @@ int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
 			w->old = &r[0].bm[i];
 			w->new = &r[1].bm[j];
 			sb_cmp_judge(w, thr, metric, worse);
+			w->no_subject = no_subject(w);
 		}
 	if (!*nrows) {
 		snprintf(err, errlen, "compare: nothing in common: none of OLD's %d benchmarks "
@@ -79,6 +103,7 @@ int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
 	qsort(*rows, *nrows, sizeof(**rows), cmp_row);
 	return 0;
 }
+
 
 void sb_cmp_rows_free(struct sb_cmp_row *rows, int nrows)
 {
@@ -106,6 +131,11 @@ static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 		sb_fmt_g(cv[1], sizeof(cv[1]), w->cv[1], 4);
 		sb_fmt_g(lo, sizeof(lo), w->iv.lo, 4);
 		sb_fmt_g(hi, sizeof(hi), w->iv.hi, 4);
+		if (w->no_subject) {	/* no numbers: the verdict says why */
+			printf("%s,%s,%ld,,,,,,,%d,%d,,,,,,,,,left out,%s\n", w->old->name,
+			       w->group, w->threads, w->old->nreps, w->new->nreps, w->no_subject);
+			continue;
+		}
 		printf("%s,%s,%ld,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s\n",
 		       w->old->name, w->group, w->threads, o, n, c, lo, hi, p, w->old->nreps,
 		       w->new->nreps, om, oM, nm, nM, cv[0], cv[1], w->noisy[0], w->noisy[1],
@@ -125,7 +155,13 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 
 	while (end < nrows && !strcmp(rows[end].group, rows[i].group))
 		end++;
+	for (k = i; k < end && rows[k].no_subject; k++)
+		;
+	if (k == end)	/* every row left out: no table (left_out says why) */
+		return end;
 	for (k = i; k < end; k++) {
+		if (rows[k].no_subject)
+			continue;
 		sig |= !isnan(rows[k].p) || (rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2);
 		cvs |= !isnan(rows[k].cv[0]) || !isnan(rows[k].cv[1]);
 	}
@@ -138,6 +174,8 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 	for (k = i; k < end; k++) {
 		char buf[32];
 
+		if (rows[k].no_subject)
+			continue;
 		snprintf(buf, sizeof(buf), "%ld", rows[k].threads);
 		sb_cmp_add(&c, rows[k].threads < 0 ? "-" : buf);
 		sb_cmp_row_cells(&c, &rows[k], cvs, sig, 4);
@@ -176,6 +214,58 @@ static void legend(const struct sb_results r[2], const struct sb_cmp_row *rows, 
 			       "follows the interval\n\n", m, n, sb_mann_whitney_min_p(m, n));
 			break;
 		}
+}
+
+static const char *fam_of(const struct sb_cmp_row *w)
+{
+	return w->old->has_point ? w->old->pt.family : w->old->name;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "left out: FAMILY/ANY at 1, 2 threads (N comparisons): REASON", once per
+ * family and reason */
+static void left_out(const struct sb_cmp_row *rows, int nrows)
+{
+	for (int i = 0; i < nrows; i++) {
+		long t[64];
+		int n = 0, nt = 0;
+		bool seen = false;
+		char at[400] = "";
+		size_t len = 0;
+
+		if (!rows[i].no_subject)
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = rows[j].no_subject == rows[i].no_subject &&
+			       !strcmp(fam_of(&rows[j]), fam_of(&rows[i]));
+		for (int j = i; j < nrows && !seen; j++) {
+			bool dup = false;
+
+			if (rows[j].no_subject != rows[i].no_subject ||
+			    strcmp(fam_of(&rows[j]), fam_of(&rows[i])))
+				continue;
+			n++;
+			for (int k = 0; k < nt && !dup; k++)
+				dup = t[k] == rows[j].threads;
+			if (!dup && nt < 64)
+				t[nt++] = rows[j].threads;
+		}
+		if (seen)
+			continue;
+		qsort(t, nt, sizeof(*t), cmp_long);
+		for (int k = 0; k < nt && len < sizeof(at); k++)
+			len += (size_t)snprintf(at + len, sizeof(at) - len, "%s%ld", k ? ", " : "",
+						t[k]);
+		printf("left out: %s/* at %s thread%s (%d comparison%s): %s\n\n", fam_of(&rows[i]),
+		       at, nt == 1 && t[0] == 1 ? "" : "s", n, n == 1 ? "" : "s",
+		       rows[i].no_subject);
+	}
 }
 
 static bool is_dir(const char *path)
@@ -262,7 +352,8 @@ static void print_rest(enum sb_cmp_fmt f, const struct sb_results r[2],
 }
 
 void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct sb_results r[2],
-		   const char *metric, const struct sb_cmp_row *rows, int nrows)
+		   const char *metric, const struct sb_cmp_row *rows, int nrows,
+		   enum sb_cmp_unit u)
 {
 	bool shown_cv = false;
 
@@ -279,7 +370,8 @@ void sb_cmp_report(enum sb_cmp_fmt f, const char *const paths[2], const struct s
 		for (int i = 0; i < nrows;)
 			i = group_table(f, rows, nrows, i, &shown_cv);
 		legend(r, rows, nrows, shown_cv);
-		sb_cmp_counter_tables(f, rows, nrows);
+		left_out(rows, nrows);
+		sb_cmp_counter_tables(f, rows, nrows, u);
 		for (int i = 0; i < 2; i++)
 			ab_section(i ? "NEW" : "OLD", paths[i]);
 	}
@@ -295,7 +387,7 @@ int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *met
 		const struct sb_cmp_row *w = &rows[i];
 		char p[96];
 
-		if (isnan(w->change) || w->noise || worse * w->change <= pct)
+		if (w->no_subject || isnan(w->change) || w->noise || worse * w->change <= pct)
 			continue;
 		if (w->iv.verdict == SB_IV_CHANGED)
 			sb_interval_fmt(p, sizeof(p), &w->iv);
