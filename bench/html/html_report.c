@@ -101,7 +101,8 @@ void sb_html_ab(struct sb_html *h, const char *dir)
 	free(c);
 }
 
-/* href: rel with every byte but [A-Za-z0-9._~/-] %-encoded (a file name is the user's) */
+/* <a> to rel, every byte but [A-Za-z0-9._~/-] %-encoded (a file name is the user's), named
+ * by its last component (its directory starts the line) */
 static void href(struct sb_html *h, const char *rel)
 {
 	char b[8];
@@ -116,7 +117,7 @@ static void href(struct sb_html *h, const char *rel)
 		sb_html_raw(h, b);
 	}
 	sb_html_raw(h, "\">");
-	sb_html_text(h, rel, false);
+	sb_html_text(h, strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel, false);
 	sb_html_raw(h, "</a>");
 }
 
