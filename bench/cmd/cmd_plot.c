@@ -83,6 +83,32 @@ static void show_figs(struct sb_figs *figs, const char *tpldir)
 	sb_figs_free(figs);
 }
 
+/* DIR/index.html of r and figs; a suite's kernel stage (DIR/kernel, with
+ * results) drawn first, into DIR/kernel/plots, for its figures inline */
+static int write_page(const char *dir, const struct sb_results *r, const struct sb_figs *figs,
+		      const char *tpldir, char *err, size_t errlen)
+{
+	char page[PATH_MAX + 16], kdir[PATH_MAX + 16];
+	struct sb_figs kfigs = { 0 };
+	struct sb_results kr;
+	struct sb_html_run run = { dir, r, figs, NULL };
+	int rc = 0;
+
+	snprintf(kdir, sizeof(kdir), "%s/kernel", dir);
+	if (sb_dir_has(kdir, "results.csv") && sb_dir_has(kdir, "gbench.json")) {
+		if (sb_results_load(kdir, "ops_per_s", &kr, err, errlen))
+			return SB_EXIT_USAGE;
+		rc = sb_plot_results(kdir, &kr, tpldir, &kfigs, err, errlen) ? 1 : 0;
+		sb_results_free(&kr);
+		run.kfigs = &kfigs;
+	}
+	snprintf(page, sizeof(page), "%s/index.html", dir);
+	if (!rc)
+		rc = sb_html_write(page, &run, err, errlen) ? 1 : 0;
+	sb_figs_free(&kfigs);
+	return rc;
+}
+
 /* DIR's figures; 0, 1 (failure) or SB_EXIT_USAGE (no results in it, or
  * results that cannot be read) */
 static int plot_dir(const char *dir, const char *tpldir, int *drawn)
@@ -105,12 +131,8 @@ static int plot_dir(const char *dir, const char *tpldir, int *drawn)
 			rc = SB_EXIT_USAGE;	/* bad input, as compare says it */
 		} else {
 			rc = sb_plot_results(dir, &r, tpldir, &figs, err, sizeof(err)) ? 1 : 0;
-			if (!rc) {	/* DIR/index.html: the figures inline (html.c) */
-				char page[PATH_MAX + 16];
-
-				snprintf(page, sizeof(page), "%s/index.html", dir);
-				rc = sb_html_write(page, &r, &figs, err, sizeof(err)) ? 1 : 0;
-			}
+			if (!rc)	/* DIR/index.html: the figures inline (html.c) */
+				rc = write_page(dir, &r, &figs, tpldir, err, sizeof(err));
 			sb_results_free(&r);
 		}
 	}
@@ -170,9 +192,12 @@ const struct sb_command sb_cmd_plot = {
 		       "directory (machines.csv).  Every series comes from the results' typed\n"
 		       "points and every value is the median over repetitions; points whose CV\n"
 		       "is above the run's threshold are circled.  A family without results gets\n"
-		       "no figure.  DIR/index.html shows every figure inline with the run's\n"
-		       "fingerprint, a summary table per family and the noisy points: one\n"
-		       "file, no external assets.  --compare OLD NEW draws %Change bars into\n"
+		       "no figure.  DIR/index.html is the run as one page, the answer first:\n"
+		       "the summary (as `stratbench summary` prints it) and ab.json's paired\n"
+		       "comparisons, every figure inline (a suite's DIR/kernel stage's too,\n"
+		       "drawn first), the medians per family, the noisy points, the machine\n"
+		       "and run, and a link to every file: one file, no external assets.\n"
+		       "--compare OLD NEW draws %Change bars into\n"
 		       "NEW/plots/ (and `stratbench compare OLD NEW --html=FILE` the page).\n"
 		       "Needs gnuplot (Debian: gnuplot-nox); any gnuplot warning is a failure.\n"
 		       "The templates are <prefix>/share/stratbench/plots/*.gp (a checkout's\n"

@@ -86,13 +86,14 @@ void sb_html_linef(struct sb_html *h, const char *tag, const char *cls, const ch
 
 static const char style[] =
 	"body{font:15px/1.45 \"DejaVu Sans\",system-ui,sans-serif;color:#1b1b1b;background:#fff;"
-	"max-width:1240px;margin:0 auto;padding:0 20px 40px}\n"
+	"max-width:1340px;margin:0 auto;padding:0 20px 40px}\n"
 	"h1{font-size:1.55em;margin:.9em 0 .1em}h2{font-size:1.3em;border-bottom:2px solid #d0d0d0;"
 	"padding-bottom:.15em;margin:1.8em 0 .6em}h3{font-size:1.1em;margin:1.4em 0 .3em}\n"
 	".sub{color:#555;margin:0 0 .8em}nav{font-size:.92em}nav ul{margin:.2em 0;"
 	"padding-left:1.3em}code,pre{font-family:\"DejaVu Sans Mono\",monospace;font-size:.9em}\n"
 	"pre{background:#f4f4f4;border:1px solid #ddd;padding:6px 10px;white-space:pre-wrap;"
-	"word-break:break-all}\n"
+	"word-break:break-all}pre.summary-text{white-space:pre;word-break:normal;overflow-x:auto;"
+	"font-size:.8em;line-height:1.3}\n"
 	".tbl{overflow-x:auto}table{border-collapse:collapse;margin:.4em 0 1em;"
 	"font-variant-numeric:tabular-nums}th,td{border:1px solid #c8c8c8;padding:3px 8px;"
 	"text-align:left;vertical-align:top}thead th{background:#ececec}\n"
@@ -101,6 +102,7 @@ static const char style[] =
 	"tr.noisy td{background:#fff1cc}tr.noisy td:first-child{border-left:4px solid #b26a00}"
 	"td.noisy{background:#fff1cc}.flag{font-weight:bold;color:#7a4400;white-space:nowrap}\n"
 	"tr.failed td{background:#fde0e0}tr.differs th{border-left:4px solid #555}\n"
+	"tr.changed td.verdict{font-weight:bold}ul.files li{margin:.2em 0;word-break:break-word}\n"
 	".warn{border-left:5px solid #b26a00;background:#fff6e0;padding:5px 10px;margin:.4em 0}\n"
 	".ok{border-left:5px solid #2e7d32;background:#eef7ee;padding:5px 10px;margin:.4em 0}\n"
 	"figure{margin:1.2em 0 2em;border:1px solid #d8d8d8;padding:10px 12px}figure h3{margin:0 0"
@@ -268,12 +270,15 @@ static int inline_svg(struct sb_html *h, const char *path, const char *prefix,
 	return 0;
 }
 
-int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err, size_t errlen)
+int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, const char *stage, int i,
+		   char *err, size_t errlen)
 {
 	char prefix[32];
 
 	snprintf(prefix, sizeof(prefix), "f%d-", i);
 	sb_html_raw(h, "<figure id=\"fig-");
+	if (stage)
+		rawf(h, "%s-", stage);
 	sb_html_text(h, fig->name, false);
 	sb_html_raw(h, "\">\n");
 	sb_html_el(h, "h3", NULL, fig->title);
@@ -290,57 +295,113 @@ int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err
 	return 0;
 }
 
-static void contents(struct sb_html *h, const struct sb_figs *figs)
+static void fig_links(struct sb_html *h, const struct sb_figs *figs, const char *stage)
 {
-	sb_html_raw(h, "<nav><strong>Contents</strong><ul>\n<li><a href=\"#machine\">Machine "
-		    "and run</a></li>\n<li><a href=\"#summary\">Summary tables</a></li>\n"
-		    "<li><a href=\"#figures\">Figures</a><ul>\n");
 	for (int i = 0; i < figs->n; i++) {
 		sb_html_raw(h, "<li><a href=\"#fig-");
+		if (stage)
+			rawf(h, "%s-", stage);
 		sb_html_text(h, figs->v[i].name, false);
 		sb_html_raw(h, "\">");
 		sb_html_text(h, figs->v[i].name, false);
 		sb_html_raw(h, "</a></li>\n");
 	}
-	sb_html_raw(h, "</ul></li>\n<li><a href=\"#noisy\">Noisy points</a></li>\n</ul></nav>\n");
 }
 
-int sb_html_write(const char *path, const struct sb_results *r, const struct sb_figs *figs,
-		  char *err, size_t errlen)
+static void contents(struct sb_html *h, const struct sb_html_run *run)
 {
+	sb_html_raw(h, "<nav><strong>Contents</strong><ul>\n<li><a href=\"#verdicts\">Verdicts"
+		    "</a><ul>\n<li><a href=\"#summary\">Summary tables</a></li>\n"
+		    "<li><a href=\"#ab\">Paired A/B comparisons</a></li></ul></li>\n"
+		    "<li><a href=\"#figures\">Figures</a><ul>\n");
+	fig_links(h, run->figs, NULL);
+	if (run->kfigs)
+		sb_html_raw(h, "<li><a href=\"#kernel-stage\">Kernel stage</a><ul>\n");
+	if (run->kfigs)
+		fig_links(h, run->kfigs, "kernel");
+	sb_html_raw(h, run->kfigs ? "</ul></li>\n</ul></li>\n" : "</ul></li>\n");
+	sb_html_raw(h, "<li><a href=\"#families\">Medians per family</a></li>\n"
+		    "<li><a href=\"#noisy\">Noisy points</a></li>\n"
+		    "<li><a href=\"#machine\">Machine and run</a></li>\n"
+		    "<li><a href=\"#files\">Files</a></li>\n</ul></nav>\n");
+}
+
+/* the figures of one stage (stage NULL: the run's own) */
+static int figures(struct sb_html *h, const struct sb_figs *figs, const char *stage, int first,
+		   char *err, size_t errlen)
+{
+	if (!figs->n)
+		sb_html_el(h, "p", "muted", "No figure: no family of these results has data "
+			   "for one.");
+	for (int i = 0; i < figs->n; i++)
+		if (sb_html_figure(h, &figs->v[i], stage, first + i, err, errlen))
+			return -1;
+	return 0;
+}
+
+/* the kernel stage (DIR/kernel): its own page, then its figures inline */
+static int kernel_stage(struct sb_html *h, const struct sb_html_run *run, char *err,
+			size_t errlen)
+{
+	sb_html_raw(h, "<h3 id=\"kernel-stage\">Kernel stage: real TLB shootdowns (kernel/)</h3>\n"
+		    "<p>Its own page: <a href=\"kernel/index.html\">kernel/index.html</a> (written "
+		    "by <code>stratbench plot DIR/kernel</code>, as the suite does); its figures:"
+		    "</p>\n");
+	return figures(h, run->kfigs, "kernel", run->figs->n, err, errlen);
+}
+
+static void head(struct sb_html *h, const struct sb_html_run *run, const char *title)
+{
+	char cmd[2048];
+
+	sb_html_el(h, "h1", NULL, title);
+	sb_html_linef(h, "p", "sub", "Results: %s — %d benchmarks, %d figures%s.", run->r->path,
+		      run->r->n, run->figs->n + (run->kfigs ? run->kfigs->n : 0),
+		      run->kfigs ? ", the kernel stage's included" : "");
+	if (sb_html_ctx(run->r->context, "sb_command_line", cmd, sizeof(cmd))) {
+		sb_html_raw(h, "<pre><code>stratbench ");
+		sb_html_text(h, cmd, false);
+		sb_html_raw(h, "</code></pre>\n");
+	}
+	contents(h, run);
+}
+
+int sb_html_write(const char *path, const struct sb_html_run *run, char *err, size_t errlen)
+{
+	const struct sb_results *r = run->r;
+	char title[1200], kdir[SB_PATH];
+	const char *dirs[2] = { run->dir, kdir };
 	struct sb_html h;
-	char title[1200], cmd[2048];
 
 	/* "stratbench: HOST (CPU), run LABEL" */
 	snprintf(title, sizeof(title), "stratbench: %s%s%s%s%s%s", r->host ? r->host : r->path,
 		 r->cpu_model ? " (" : "", r->cpu_model ? r->cpu_model : "",
 		 r->cpu_model ? ")" : "", r->label ? ", run " : "", r->label ? r->label : "");
+	if (sb_pathf(kdir, "%s/kernel", run->dir)) {
+		snprintf(err, errlen, "cannot write %s: %s/kernel: path too long", path, run->dir);
+		return -1;
+	}
 	if (sb_html_open(&h, path, title, err, errlen))
 		return -1;
-	sb_html_el(&h, "h1", NULL, title);
-	sb_html_linef(&h, "p", "sub", "Results: %s — %d benchmarks, %d figures.", r->path, r->n,
-		      figs->n);
-	if (sb_html_ctx(r->context, "sb_command_line", cmd, sizeof(cmd))) {
-		sb_html_raw(&h, "<pre><code>stratbench ");
-		sb_html_text(&h, cmd, false);
-		sb_html_raw(&h, "</code></pre>\n");
+	head(&h, run, title);
+	sb_html_raw(&h, "<h2 id=\"verdicts\">Verdicts</h2>\n<h3 id=\"summary\">Summary tables</h3>\n");
+	sb_html_verdicts(&h, dirs, run->kfigs ? 2 : 1);
+	sb_html_raw(&h, "<h3 id=\"ab\">Paired A/B comparisons</h3>\n");
+	sb_html_ab(&h, run->dir);
+	sb_html_raw(&h, "<h2 id=\"figures\">Figures</h2>\n");
+	if (figures(&h, run->figs, NULL, 0, err, errlen) ||
+	    (run->kfigs && kernel_stage(&h, run, err, errlen))) {
+		sb_html_abort(&h);
+		return -1;
 	}
-	contents(&h, figs);
+	sb_html_raw(&h, "<h2 id=\"families\">Medians per family</h2>\n");
+	sb_html_summary(&h, r);
+	sb_html_raw(&h, "<h2 id=\"noisy\">Noisy points</h2>\n");
+	sb_html_noisy(&h, r);
 	sb_html_raw(&h, "<h2 id=\"machine\">Machine and run</h2>\n");
 	sb_html_quiet(&h, r, NULL);
 	sb_html_fingerprint(&h, &r->context, NULL, 1);
-	sb_html_raw(&h, "<h2 id=\"summary\">Summary tables</h2>\n");
-	sb_html_summary(&h, r);
-	sb_html_raw(&h, "<h2 id=\"figures\">Figures</h2>\n");
-	if (!figs->n)
-		sb_html_el(&h, "p", "muted", "No figure: no family of these results has data "
-			   "for one.");
-	for (int i = 0; i < figs->n; i++)
-		if (sb_html_figure(&h, &figs->v[i], i, err, errlen)) {
-			sb_html_abort(&h);
-			return -1;
-		}
-	sb_html_raw(&h, "<h2 id=\"noisy\">Noisy points</h2>\n");
-	sb_html_noisy(&h, r);
+	sb_html_raw(&h, "<h2 id=\"files\">Files</h2>\n");
+	sb_html_files(&h, run->dir);
 	return sb_html_close(&h, path, err, errlen);
 }

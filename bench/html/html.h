@@ -50,17 +50,33 @@ bool sb_html_ctx(json_t *context, const char *key, char *buf, size_t n);
 void sb_html_fingerprint(struct sb_html *h, json_t *const *ctx, const char *const *heads,
 			 int nctx);
 void sb_html_quiet(struct sb_html *h, const struct sb_results *r, const char *side);
-/* <figure>: its title, the SVG inline and its two-line caption (html.c) */
-int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, int i, char *err, size_t errlen);
+/* <figure id="fig-[STAGE-]NAME"> (stage NULL: none): its title, the SVG inline (ids prefixed
+ * with i, unique per page) and its two-line caption (html.c) */
+int sb_html_figure(struct sb_html *h, const struct sb_fig *fig, const char *stage, int i,
+		   char *err, size_t errlen);
 
 /* html_table.c: a summary table per family, and the noisy points */
 void sb_html_summary(struct sb_html *h, const struct sb_results *r);
 void sb_html_noisy(struct sb_html *h, const struct sb_results *r);
 
-/* html.c: DIR/index.html — the fingerprint, command line and quietness, a summary table per
- * family, every figure as inline SVG with its caption, and the noisy points. */
-int sb_html_write(const char *path, const struct sb_results *r, const struct sb_figs *figs,
-		  char *err, size_t errlen);
+/* html_report.c: the summary of dirs[0..n) exactly as `stratbench summary` prints it (a
+ * line saying why where it cannot); DIR/ab.json's comparisons, a row per metric with its
+ * interval and verdict (a line where there is none); a link to every file of DIR, and of its
+ * subdirectories two levels deep, relative to DIR. */
+void sb_html_verdicts(struct sb_html *h, const char *const *dirs, int n);
+void sb_html_ab(struct sb_html *h, const char *dir);
+void sb_html_files(struct sb_html *h, const char *dir);
+
+/* html.c: DIR/index.html, the answer first — the summary and the paired A/B comparisons, every
+ * figure inline (the kernel stage's, DIR/kernel, after the run's), a table per family and the
+ * noisy points, the machine and run (fingerprint, command line, quietness), every file. */
+struct sb_html_run {
+	const char *dir;		/* the run directory: the page's links are relative to it */
+	const struct sb_results *r;	/* its results */
+	const struct sb_figs *figs;	/* its figures */
+	const struct sb_figs *kfigs;	/* DIR/kernel's; NULL: no kernel stage */
+};
+int sb_html_write(const char *path, const struct sb_html_run *run, char *err, size_t errlen);
 
 /* Before any work (html.c): refuses a path that exists but is no regular file (the page's rename
  * would replace a directory, a device) or whose path.partial cannot be created, leaving nothing

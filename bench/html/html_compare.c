@@ -132,7 +132,7 @@ static int changefig(struct sb_html *h, const char *const arg[2], const char *me
 		 "runs, drawn by stratbench plot --compare (%.250s)", fig.svg);
 	snprintf(fig.caption[1], sizeof(fig.caption[1]), "Solid: an increase, hatched: a decrease; "
 		 "an outlined bar is noisy on either side; * marks a Mann-Whitney U p below 0.05.");
-	return sb_html_figure(h, &fig, 0, err, errlen);
+	return sb_html_figure(h, &fig, NULL, 0, err, errlen);
 }
 
 static const char *const heads[2] = { "OLD (Prev)", "NEW (Current)" };

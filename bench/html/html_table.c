@@ -1,8 +1,9 @@
 /* html_table.c — a summary table per family (html.h), and the noisy points.  A row is one
  * benchmark: its fields (strategy, lock, threads, placement, the parameters that differ; those
  * all share go above), the median over repetitions of each metric the family has (ops/s, ns/op,
- * window stretch and admit_ratio, shootdown ns and flushes per page) and the CV of ops/s.  A CV
- * above the run's threshold is noisy: shaded, "⚠ noisy" in its note. */
+ * window stretch and admit_ratio, shootdown ns and flushes per page, calibrate's one-way ns and
+ * µs per call) and the CV of ops/s.  A CV above the run's threshold is noisy: shaded, "⚠ noisy"
+ * in its note. */
 #include "html/html.h"
 
 #include <math.h>
@@ -28,6 +29,9 @@ static const struct metric {
 	{ "stretch", "stretch (median)", false },  { "admit_ratio", "admit_ratio (median)", false },
 	{ "ns_per_page", "ns/page (median)", false },
 	{ "flushes_per_page", "flushes/page (median)", false },
+	/* calibrate: c2c's one-way latency (the heatmap's value) and flush's round trip */
+	{ "one_way_ns", "one-way ns (median)", false },
+	{ "us_per_call", "µs/call (median)", false },
 };
 #define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
 
