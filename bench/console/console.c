@@ -2,6 +2,7 @@
  * parameters varying within the family too), never the name; metrics: metrics[]. */
 #include "console/console.h"
 #include "results/point.h"
+#include "results/preempt.h"
 
 #include <math.h>
 #include <string.h>
@@ -285,6 +286,7 @@ struct group {
 	const char *error;	/* the first run's error, NULL: none */
 	const char *label;	/* why a value is missing ("" or NULL: nothing) */
 	int reps;
+	char preempt[96];	/* results/preempt.h's mark, "": none */
 };
 
 static const char *str_or(json_t *e, const char *key, const char *dflt)
@@ -317,6 +319,7 @@ static void read_group(json_t *arr, struct group *g)
 		}
 	}
 	g->row = median ? median : first;
+	sb_preempt_array(arr, g->preempt, sizeof(g->preempt));
 	/* the first run's label ("unavailable (why)"): an aggregate may lack it */
 	g->label = str_or(g->row, "label", "");
 	if (!*g->label && first)
@@ -399,7 +402,8 @@ static void print_cells(const struct sb_point_fields *f, const char *name, const
 		}
 	}
 	cell(line, len, sizeof(line), 0, true,
-	     !g ? "note" : g->error ? "error" : cv > cfg.cv_threshold ? "noisy" : "");
+	     !g ? "note" : g->error ? "error" : *g->preempt ? g->preempt
+	     : cv > cfg.cv_threshold ? "noisy" : "");
 	print_line(line);
 }
 

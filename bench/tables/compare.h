@@ -27,13 +27,17 @@ struct sb_cmp_row {
 	struct sb_interval iv;		/* the 95 % interval of change (stats.h) */
 	bool noise;			/* the interval holds 0 % (its verdict "~") */
 	const char *verdict;		/* better/worse (up/down: no direction), noise, n/a;
-					 * without an interval the change taken as is */
+					 * without an interval the change taken as is;
+					 * preempted: a side's team was (results/preempt.h) */
+	char preempt[80];		/* that side's mark, "": neither was */
 };
 
 enum sb_cmp_fmt { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV };
 
 /* %Change = (new - old) / old * 100, 6 significant digits; NaN: n/a */
 void sb_cmp_fmt_change(char *buf, size_t n, double change);
+/* the interval cell: "[-1.2, +3.4] ~", or w's preemption mark instead */
+void sb_cmp_fmt_interval(char *buf, size_t n, const struct sb_cmp_row *w);
 /* a CV as the tables show it: "3.2%", "7.5% noisy", n/a for NaN */
 void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy);
 

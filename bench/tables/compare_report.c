@@ -297,6 +297,11 @@ int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *met
 
 		if (isnan(w->change) || w->noise || worse * w->change <= pct)
 			continue;
+		if (*w->preempt) {	/* out of the verdicts (results/preempt.h): said, not counted */
+			fprintf(stderr, "stratbench: compare: not judged: %s: %s\n", w->old->name,
+				w->preempt);
+			continue;
+		}
 		if (w->iv.verdict == SB_IV_CHANGED)
 			sb_interval_fmt(p, sizeof(p), &w->iv);
 		else if (w->iv.verdict == SB_IV_FEW)
