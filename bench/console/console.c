@@ -376,7 +376,7 @@ static void print_line(char *line)
 /* the columns' titles (g NULL), else the cells of a benchmark's row */
 static void print_cells(const struct sb_point_fields *f, const char *name, const struct group *g)
 {
-	char line[2048], v[64];
+	char line[2048], v[128];
 	size_t len = 0;
 	/* the cv of ops/s (metrics[0]) in %, NaN: none */
 	double cv = g && g->cv ? 100 * metric_value(g->cv, &metrics[0]) : NAN;
@@ -401,9 +401,10 @@ static void print_cells(const struct sb_point_fields *f, const char *name, const
 			len = cell(line, len, sizeof(line), 6, false, g ? v : "cv");
 		}
 	}
-	cell(line, len, sizeof(line), 0, true,
-	     !g ? "note" : g->error ? "error" : *g->preempt ? g->preempt
-	     : cv > cfg.cv_threshold ? "noisy" : "");
+	/* results/preempt.h's mark first: it says why a row may be noisy */
+	snprintf(v, sizeof(v), "%s%s%s", g ? g->preempt : "", g && *g->preempt &&
+		 cv > cfg.cv_threshold ? "; " : "", cv > cfg.cv_threshold ? "noisy" : "");
+	cell(line, len, sizeof(line), 0, true, !g ? "note" : g->error ? "error" : v);
 	print_line(line);
 }
 
