@@ -192,6 +192,9 @@ static void test_steal(void)
 	EXPECT(sb_stat_read(after, absent, 1, &c, err, sizeof(err)) == -1 && strstr(err, "cpu9"));
 	EXPECT(sb_stat_parse("cpu0 1 2 x 4\n", "cpu0", &c, err, sizeof(err)) == -1);
 	EXPECT(sb_stat_parse("cpu0 1 2\n", "cpu0", &c, err, sizeof(err)) == -1);
+	/* a total past 64 bits is malformed, never wrapped below its steal */
+	EXPECT(sb_stat_parse("cpu0 18446744073709551615 0 0 1 0 0 0 5\n", "cpu0", &c, err,
+			     sizeof(err)) == -1);
 	EXPECT(sb_stat_parse("cpu10 1 2 3 4\n", "cpu1", &c, err, sizeof(err)) == 0);
 	CHECK(sb_stat_read(NULL, NULL, 0, &c, err, sizeof(err)) == 0 && c.total > 0,
 	      "this machine's /proc/stat: %s", err);

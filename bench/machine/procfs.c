@@ -243,7 +243,7 @@ int sb_stat_parse(const char *text, const char *row, struct sb_cpu_ticks *t, cha
 				break;
 			errno = 0;
 			v = strtoull(q, &next, 10);
-			if (!isdigit((unsigned char)*q) || errno ||
+			if (!isdigit((unsigned char)*q) || errno || t->total + v < t->total ||
 			    (*next && *next != ' ' && *next != '\n')) {
 				snprintf(err, errlen, "/proc/stat: row %s: bad value", row);
 				return -1;
