@@ -555,7 +555,7 @@ void sb_console_context(json_t *context)
 		sb_console_context_lines(stderr, context, cfg.out);
 }
 
-/* gbench and json: the noisy mark alone, as before the table existed */
+/* gbench and json: the noisy and preempted marks alone, as before the table existed */
 static void noisy_mark(const char *name, const struct group *g)
 {
 	double cv = g->cv ? 100 * json_number_value(json_object_get(g->cv, "ops_per_s")) : NAN;
@@ -564,6 +564,9 @@ static void noisy_mark(const char *name, const struct group *g)
 		fprintf(cfg.json_stdout ? stderr : stdout, "%s: %s: CV %.3g %% of ops_per_s over "
 			"%d repetitions > %g %%\n", cfg.json_stdout ? "stratbench: noisy" : "^ noisy",
 			name, cv, g->reps, cfg.cv_threshold);
+	if (*g->preempt)	/* results/preempt.h */
+		fprintf(cfg.json_stdout ? stderr : stdout, "%s%s: %s\n",
+			cfg.json_stdout ? "stratbench: " : "^ ", name, g->preempt);
 }
 
 /* --- one table per family, whatever the order results arrive in ----------
