@@ -3,8 +3,10 @@
  * (missing columns), malformed lines, and this machine's own files; the
  * recorded files in tests/fixtures/ (x86 with CONFIG_DEBUG_TLBFLUSH, a
  * POWER9 with CPUs 0,4,8,12 online, truncated and malformed copies), and
- * the per-CPU-set sums the counters and the shootdown drivers take deltas of. */
+ * the per-CPU-set sums the counters and the shootdown drivers take deltas of;
+ * /proc/stat's steal (stat-*.txt). */
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +154,52 @@ static void test_pread(void)
 	unlink(path);
 }
 
+/* /proc/stat's steal: recorded before/after files where CPU 0 had 24 of its
+ * 200 ticks stolen (12 %), CPU 1 none (the machine: 24 of 400, 6 %); a CPU
+ * listed twice counts once; a kernel without the steal column (the broken
+ * fixture) gives no steal at all, never 0 %; this machine's own file reads. */
+static void test_steal(void)
+{
+	char before[512], after[512], nosteal[512], err[256];
+	struct sb_cpu_ticks a, b, c;
+	const int cpu0[] = { 0 }, both[] = { 0, 1 }, twice[] = { 0, 0 }, absent[] = { 9 };
+
+	snprintf(before, sizeof(before), "%s/stat-steal-before.txt", SB_FIXTURES);
+	snprintf(after, sizeof(after), "%s/stat-steal-after.txt", SB_FIXTURES);
+	snprintf(nosteal, sizeof(nosteal), "%s/stat-nosteal.txt", SB_FIXTURES);
+	EXPECT(sb_stat_read(before, cpu0, 1, &b, err, sizeof(err)) == 0 && b.has_steal);
+	EXPECT(sb_stat_read(after, cpu0, 1, &a, err, sizeof(err)) == 0);
+	CHECK(sb_steal_pct(&b, &a) > 11.999 && sb_steal_pct(&b, &a) < 12.001,
+	      "CPU 0's steal: %g %%, want 12", sb_steal_pct(&b, &a));
+	EXPECT(sb_stat_read(before, twice, 2, &b, err, sizeof(err)) == 0 &&
+	       sb_stat_read(after, twice, 2, &a, err, sizeof(err)) == 0);
+	CHECK(fabs(sb_steal_pct(&b, &a) - 12) < 0.001, "CPU 0 twice: %g %%, want 12",
+	      sb_steal_pct(&b, &a));
+	EXPECT(sb_stat_read(before, both, 2, &b, err, sizeof(err)) == 0 &&
+	       sb_stat_read(after, both, 2, &a, err, sizeof(err)) == 0);
+	CHECK(fabs(sb_steal_pct(&b, &a) - 6) < 0.001, "CPUs 0,1: %g %%, want 6",
+	      sb_steal_pct(&b, &a));
+	EXPECT(sb_stat_read(before, NULL, 0, &b, err, sizeof(err)) == 0 &&
+	       sb_stat_read(after, NULL, 0, &a, err, sizeof(err)) == 0);
+	CHECK(fabs(sb_steal_pct(&b, &a) - 6) < 0.001, "the cpu row: %g %%, want 6",
+	      sb_steal_pct(&b, &a));
+	/* no tick passed: unknown, not 0 % */
+	EXPECT(isnan(sb_steal_pct(&a, &a)));
+	/* broken fixture: the same CPU without a steal column must not pass as measured */
+	EXPECT(sb_stat_read(nosteal, cpu0, 1, &c, err, sizeof(err)) == 0 && !c.has_steal);
+	CHECK(isnan(sb_steal_pct(&b, &c)), "no steal column: %g %%, want none",
+	      sb_steal_pct(&b, &c));
+	EXPECT(sb_stat_read(after, absent, 1, &c, err, sizeof(err)) == -1 && strstr(err, "cpu9"));
+	EXPECT(sb_stat_parse("cpu0 1 2 x 4\n", "cpu0", &c, err, sizeof(err)) == -1);
+	EXPECT(sb_stat_parse("cpu0 1 2\n", "cpu0", &c, err, sizeof(err)) == -1);
+	/* a total past 64 bits is malformed, never wrapped below its steal */
+	EXPECT(sb_stat_parse("cpu0 18446744073709551615 0 0 1 0 0 0 5\n", "cpu0", &c, err,
+			     sizeof(err)) == -1);
+	EXPECT(sb_stat_parse("cpu10 1 2 3 4\n", "cpu1", &c, err, sizeof(err)) == 0);
+	CHECK(sb_stat_read(NULL, NULL, 0, &c, err, sizeof(err)) == 0 && c.total > 0,
+	      "this machine's /proc/stat: %s", err);
+}
+
 int main(void)
 {
 	int cpus[8];
@@ -213,5 +261,6 @@ int main(void)
 	EXPECT(strstr(err, "no-such-file") != NULL);
 	test_fixtures();
 	test_pread();
+	test_steal();
 	return check_done("test_procfs");
 }

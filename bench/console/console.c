@@ -2,6 +2,7 @@
  * parameters varying within the family too), never the name; metrics: metrics[]. */
 #include "console/console.h"
 #include "results/point.h"
+#include "results/preempt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -286,6 +287,7 @@ struct group {
 	const char *error;	/* the first run's error, NULL: none */
 	const char *label;	/* why a value is missing ("" or NULL: nothing) */
 	int reps;
+	char preempt[96];	/* results/preempt.h's mark, "": none */
 };
 
 static const char *str_or(json_t *e, const char *key, const char *dflt)
@@ -318,6 +320,7 @@ static void read_group(json_t *arr, struct group *g)
 		}
 	}
 	g->row = median ? median : first;
+	sb_preempt_array(arr, g->preempt, sizeof(g->preempt));
 	/* the first run's label ("unavailable (why)"): an aggregate may lack it */
 	g->label = str_or(g->row, "label", "");
 	if (!*g->label && first)
@@ -363,7 +366,7 @@ static void print_line(char *line)
 /* the columns' titles (g NULL), else the cells of a benchmark's row */
 static void print_cells(const struct sb_point_fields *f, const char *name, const struct group *g)
 {
-	char line[2048], v[64];
+	char line[2048], v[128];
 	size_t len = 0;
 	/* the cv of ops/s (metrics[0]) in %, NaN: none */
 	double cv = g && g->cv ? 100 * metric_value(g->cv, &metrics[0]) : NAN;
@@ -388,8 +391,10 @@ static void print_cells(const struct sb_point_fields *f, const char *name, const
 			len = cell(line, len, sizeof(line), 6, false, g ? v : "cv");
 		}
 	}
-	cell(line, len, sizeof(line), 0, true,
-	     !g ? "note" : g->error ? "error" : cv > cfg.cv_threshold ? "noisy" : "");
+	/* results/preempt.h's mark first: it says why a row may be noisy */
+	snprintf(v, sizeof(v), "%s%s%s", g ? g->preempt : "", g && *g->preempt &&
+		 cv > cfg.cv_threshold ? "; " : "", cv > cfg.cv_threshold ? "noisy" : "");
+	cell(line, len, sizeof(line), 0, true, !g ? "note" : g->error ? "error" : v);
 	print_line(line);
 }
 
@@ -543,7 +548,7 @@ void sb_console_context(json_t *context)
 		sb_console_context_lines(stderr, context, cfg.out);
 }
 
-/* gbench and json: the noisy mark alone, as before the table existed */
+/* gbench and json: the noisy and preempted marks alone, as before the table existed */
 static void noisy_mark(const char *name, const struct group *g)
 {
 	double cv = g->cv ? 100 * json_number_value(json_object_get(g->cv, "ops_per_s")) : NAN;
@@ -552,6 +557,9 @@ static void noisy_mark(const char *name, const struct group *g)
 		fprintf(cfg.json_stdout ? stderr : stdout, "%s: %s: CV %.3g %% of ops_per_s over "
 			"%d repetitions > %g %%\n", cfg.json_stdout ? "stratbench: noisy" : "^ noisy",
 			name, cv, g->reps, cfg.cv_threshold);
+	if (*g->preempt)	/* results/preempt.h */
+		fprintf(cfg.json_stdout ? stderr : stdout, "%s%s: %s\n",
+			cfg.json_stdout ? "stratbench: " : "^ ", name, g->preempt);
 }
 
 /* --- one table per family, its rows in order, whatever the order results arrive in

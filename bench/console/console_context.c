@@ -46,9 +46,10 @@ static void machine_line(FILE *f, json_t *c)
 	char line[1024];
 
 	snprintf(line, sizeof(line), "machine: %s, %s; %s PUs, %s cores, %s package(s), "
-		 "%s NUMA node(s); Linux %s %s", ctx(c, "sb_host"), ctx(c, "sb_cpu_model"),
-		 ctx(c, "sb_pus"), ctx(c, "sb_cores"), ctx(c, "sb_packages"),
-		 ctx(c, "sb_numa_nodes"), ctx(c, "sb_kernel"), ctx(c, "sb_arch"));
+		 "%s NUMA node(s); Linux %s %s; steal %s", ctx(c, "sb_host"),
+		 ctx(c, "sb_cpu_model"), ctx(c, "sb_pus"), ctx(c, "sb_cores"),
+		 ctx(c, "sb_packages"), ctx(c, "sb_numa_nodes"), ctx(c, "sb_kernel"),
+		 ctx(c, "sb_arch"), ctx(c, "sb_steal"));
 	put(f, line);
 }
 

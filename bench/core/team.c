@@ -1,5 +1,6 @@
 /* team.c — pinned members, a generation-counter start barrier, a done count,
- * and a watcher thread that raises stop at a round's deadline. */
+ * a watcher thread that raises stop at a round's deadline, and each member's
+ * CPU time and context switches over its part of a round. */
 #include <stratbench/team.h>
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 /* The deadline watcher (sb_team_run_until): a thread that sleeps on a
@@ -31,6 +33,8 @@ struct sb_deadline {
 struct sb_member {
 	SB_CACHE_ALIGNED uint64_t ops;	/* written by the member, read after done */
 	uint64_t end_ns;
+	uint64_t cpu_ns;		/* its thread's CPU time over fn, this round */
+	uint64_t csw_vol, csw_inv;	/* its context switches over fn, this round */
 	int bind_status;		/* 0 ok, else errno-like; -2 wrong CPU */
 	int seen_cpu;
 	pthread_t thread;
@@ -58,6 +62,7 @@ struct sb_team {
 	cpu_set_t saved;		/* caller's affinity, restored on destroy */
 	bool restore;
 	uint64_t *ops;			/* result snapshot */
+	uint64_t *cpu_ns;		/* result snapshot */
 	struct sb_member *m;		/* n members, cache-line padded */
 	/* the watcher's line(s): member 0 and the watcher, between rounds */
 	SB_CACHE_ALIGNED struct sb_deadline dl;
@@ -90,18 +95,51 @@ static void bind_error(const struct sb_team *t, int i, int rc, char *err, size_t
 			 strerror(rc));
 }
 
+/* This thread's CPU time: what the scheduler (and, with paravirtual steal
+ * accounting, the hypervisor) let it run; 0 if the clock is missing. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* This thread's voluntary and involuntary context switches so far. */
+static void thread_csw(uint64_t *vol, uint64_t *inv)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru)) {
+		*vol = *inv = 0;
+		return;
+	}
+	*vol = (uint64_t)ru.ru_nvcsw;
+	*inv = (uint64_t)ru.ru_nivcsw;
+}
+
 static void run_member(struct sb_team *t, struct sb_member *m)
 {
 	struct sb_round r = { .quota = t->quota, .stop = &t->stop };
+	uint64_t cpu0, vol0, inv0, vol1, inv1;
 
 	if (t->each) {
 		t->each(m->tid, t->each_arg);
 		return;
 	}
+	/* inside the timed region, as the hooks: two calls of about a
+	 * microsecond, against rounds of milliseconds */
+	thread_csw(&vol0, &inv0);
+	cpu0 = thread_cpu_ns();
 	if (t->hooks.enter)
 		t->hooks.enter(m->tid, t->hooks.arg);
 	m->ops = t->fn(m->tid, &r, t->arg);
 	m->end_ns = sb_now_ns();
+	m->cpu_ns = thread_cpu_ns() - cpu0;
+	thread_csw(&vol1, &inv1);
+	m->csw_vol = vol1 - vol0;
+	m->csw_inv = inv1 - inv0;
 	if (t->hooks.leave)
 		t->hooks.leave(m->tid, t->hooks.arg);
 }
@@ -238,6 +276,7 @@ static void team_free(struct sb_team *t)
 	if (t->restore)
 		pthread_setaffinity_np(pthread_self(), sizeof(t->saved), &t->saved);
 	free(t->ops);
+	free(t->cpu_ns);
 	free(t->m);
 	free(t);
 }
@@ -261,6 +300,7 @@ struct sb_team *sb_team_create(int n, const int *cpus, sb_team_fn fn, void *arg,
 	}
 	memset(t->m, 0, sizeof(*t->m) * n);
 	t->ops = calloc(n, sizeof(*t->ops));
+	t->cpu_ns = calloc(n, sizeof(*t->cpu_ns));
 	t->n = n;
 	t->fn = fn;
 	t->arg = arg;
@@ -380,16 +420,22 @@ int sb_team_run_until(struct sb_team *t, uint64_t quota, uint64_t limit_ns,
 	last = start;
 	res->total_ops = 0;
 	res->max_ops = 0;
+	res->csw_vol = 0;
+	res->csw_inv = 0;
 	for (i = 0; i < t->n; i++) {
 		if (t->m[i].end_ns > last)
 			last = t->m[i].end_ns;
 		t->ops[i] = t->m[i].ops;
+		t->cpu_ns[i] = t->m[i].cpu_ns;
+		res->csw_vol += t->m[i].csw_vol;
+		res->csw_inv += t->m[i].csw_inv;
 		res->total_ops += t->m[i].ops;
 		if (t->m[i].ops > res->max_ops)
 			res->max_ops = t->m[i].ops;
 	}
 	res->elapsed_ns = last - start;
 	res->ops = t->ops;
+	res->cpu_ns = t->cpu_ns;
 	/* a member that ignores stop (calibrate/c2c) finishes its quota anyway:
 	 * then the deadline cut nothing */
 	res->cut = raised && res->max_ops < t->quota;

@@ -48,7 +48,7 @@ static void group_row(struct sb_html *h, const struct sb_results r[2],
 	sb_html_text(h, buf, false);
 	sb_html_raw(h, "</td>");
 	if (cvs || sig) {
-		sb_interval_fmt(buf, sizeof(buf), &w->iv);
+		sb_cmp_fmt_row_interval(buf, sizeof(buf), w);
 		sb_html_el(h, "td", "n", buf);
 	}
 	if (sig) {

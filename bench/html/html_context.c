@@ -49,7 +49,8 @@ static const struct ctx_key run_keys[] = {
 	{ "sb_resumed", "resumed from" }, { "sb_cv_threshold", "CV threshold, %" },
 	{ "sb_loadavg", "load average (/proc/loadavg)" },
 	{ "load_avg", "load average (Google Benchmark)" },
-	{ "sb_busy_cpus", "CPUs busy before the run" }, { NULL, NULL },
+	{ "sb_busy_cpus", "CPUs busy before the run" },
+	{ "sb_steal", "steal, of the host (/proc/stat)" }, { NULL, NULL },
 };
 
 /* with every sb_setting_* key (settings.c) */

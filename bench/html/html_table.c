@@ -5,6 +5,7 @@
  * µs per call) and the CV of ops/s.  A CV above the run's threshold is noisy: shaded, "⚠ noisy"
  * in its note. */
 #include "html/html.h"
+#include "results/preempt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -179,7 +180,7 @@ static void body_row(struct sb_html *h, const struct sb_results *r, const struct
 		     const struct sb_bm *b)
 {
 	struct sb_stat s;
-	char note[96] = "";
+	char note[192] = "";
 	int n;
 	double cv = bm_cv(b, &n);
 	bool noisy = !isnan(cv) && cv > r->cv_threshold;
@@ -200,6 +201,7 @@ static void body_row(struct sb_html *h, const struct sb_results *r, const struct
 	if (b->failed)
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%s✖ failed",
 			 noisy ? "; " : "");
+	sb_preempt_note(b, note, sizeof(note));
 	sb_html_el(h, "td", "flag", note);
 	sb_html_raw(h, "</tr>\n");
 }

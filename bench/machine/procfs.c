@@ -1,4 +1,4 @@
-/* procfs.c — /proc/interrupts and /proc/vmstat text parsers (procfs.h). */
+/* procfs.c — /proc/interrupts, /proc/vmstat and /proc/stat text parsers (procfs.h). */
 #include "machine/procfs.h"
 
 #include "core/util.h"
@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,4 +219,91 @@ int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *
 		return 1;
 	}
 	return 0;
+}
+
+int sb_stat_parse(const char *text, const char *row, struct sb_cpu_ticks *t, char *err,
+		  size_t errlen)
+{
+	size_t rlen = strlen(row);
+
+	for (const char *p = text; *p; p += line_len(p), p += *p == '\n') {
+		const char *q = p + rlen;
+		int i;
+
+		if (strncmp(p, row, rlen) || *q != ' ')
+			continue;
+		memset(t, 0, sizeof(*t));
+		for (i = 0; i < 8; i++) {
+			char *next;
+			unsigned long long v;
+
+			while (*q == ' ')
+				q++;
+			if (*q == '\n' || !*q)
+				break;
+			errno = 0;
+			v = strtoull(q, &next, 10);
+			if (!isdigit((unsigned char)*q) || errno || t->total + v < t->total ||
+			    (*next && *next != ' ' && *next != '\n')) {
+				snprintf(err, errlen, "/proc/stat: row %s: bad value", row);
+				return -1;
+			}
+			t->total += v;
+			if (i == 7)
+				t->steal = v;
+			q = next;
+		}
+		if (i < 4) {	/* user nice system idle: every kernel has them */
+			snprintf(err, errlen, "/proc/stat: row %s: %d fields, want at least 4", row, i);
+			return -1;
+		}
+		t->has_steal = i == 8;
+		return 1;
+	}
+	return 0;
+}
+
+int sb_stat_read(const char *path, const int *cpus, int n, struct sb_cpu_ticks *t, char *err,
+		 size_t errlen)
+{
+	char *text = sb_proc_slurp(path ? path : "/proc/stat", err, errlen), row[32];
+	int i, j, rc = 0;
+
+	if (!text)
+		return -1;
+	memset(t, 0, sizeof(*t));
+	t->has_steal = true;
+	for (i = 0; i < (n ? n : 1) && rc == 0; i++) {
+		struct sb_cpu_ticks c;
+
+		for (j = 0; j < i && cpus[j] != cpus[i]; j++)
+			;
+		if (n && j < i)
+			continue;	/* counted already */
+		if (n)
+			snprintf(row, sizeof(row), "cpu%d", cpus[i]);
+		else
+			snprintf(row, sizeof(row), "cpu");
+		rc = sb_stat_parse(text, row, &c, err, errlen);
+		if (rc == 0) {
+			snprintf(err, errlen, "/proc/stat: no row %s", row);
+			rc = -1;
+		} else if (rc > 0) {
+			t->total += c.total;
+			t->steal += c.steal;
+			t->has_steal = t->has_steal && c.has_steal;
+			rc = 0;
+		}
+	}
+	free(text);
+	return rc;
+}
+
+double sb_steal_pct(const struct sb_cpu_ticks *before, const struct sb_cpu_ticks *after)
+{
+	if (!before->has_steal || !after->has_steal || after->total <= before->total ||
+	    after->steal < before->steal)
+		return NAN;
+	return 100.0 * (double)(after->steal - before->steal) /
+	       (double)(after->total - before->total);
 }

@@ -1,4 +1,4 @@
-/* procfs.h — parsers for the text of /proc/interrupts and /proc/vmstat.
+/* procfs.h — parsers for the text of /proc/interrupts, /proc/vmstat and /proc/stat.
  *
  * Contract: parsers take the file's whole text (sb_proc_slurp(), or a recorded fixture in
  * tests) and never touch the file system themselves, so the same code reads this machine, a lab
@@ -10,6 +10,7 @@
 #ifndef STRATBENCH_PROCFS_H
 #define STRATBENCH_PROCFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,5 +61,29 @@ int sb_irq_pread(const struct sb_irq_file *f, const struct sb_irq_query *q,
 /* One /proc/vmstat field ("numa_hint_faults"): 1 and *value, 0 if absent, -1 if malformed. */
 int sb_vmstat_parse(const char *text, const char *field, uint64_t *value, char *err,
 		    size_t errlen);
+
+/* One /proc/stat CPU row ("cpu": the machine, "cpu3"), in jiffies: total of its first eight
+ * fields (user nice system idle iowait irq softirq steal; guest time is inside user), and
+ * steal, the time the hypervisor ran something else on this vCPU.  A row of fewer than 8
+ * fields (a kernel before 2.6.11, a broken fixture) has no steal: has_steal false. */
+struct sb_cpu_ticks {
+	uint64_t total;
+	uint64_t steal;
+	bool has_steal;
+};
+
+/* row's ticks: 1, 0 if the row is absent, -1 if its numbers cannot be read. */
+int sb_stat_parse(const char *text, const char *row, struct sb_cpu_ticks *t, char *err,
+		  size_t errlen);
+
+/* The ticks of the CPUs cpus[0..n) summed (a CPU listed twice counts once), or of the
+ * "cpu" row when n is 0, read from path (NULL: /proc/stat; tests give a fixture).
+ * 0, or -1 with err (unreadable, a row absent or malformed). */
+int sb_stat_read(const char *path, const int *cpus, int n, struct sb_cpu_ticks *t, char *err,
+		 size_t errlen);
+
+/* Steal in % of the ticks between two reads; NaN when either has no steal or no tick
+ * passed (a point shorter than a jiffy says nothing). */
+double sb_steal_pct(const struct sb_cpu_ticks *before, const struct sb_cpu_ticks *after);
 
 #endif

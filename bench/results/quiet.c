@@ -1,8 +1,12 @@
-/* quiet.c — is the machine quiet enough to measure?  The load average and
- * the CPUs another process keeps busy (/proc/stat over 200 ms before anything
- * runs), absent files recorded as such; settings (governor...): settings.c. */
+/* quiet.c — is the machine quiet enough to measure?  The load average, the
+ * CPUs another process keeps busy and the steal (/proc/stat over 200 ms before
+ * anything runs), absent files recorded as such; settings (governor...): settings.c. */
+#include "machine/procfs.h"
+#include "results/preempt.h"
 #include "results/results.h"
 #include "results/settings.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +57,29 @@ static int busy_cpus(char *list, size_t n)
 	return busy;
 }
 
+/* The steal of the whole machine over the busy check (before, after) and since
+ * boot, as "sb_steal" says it: the host running other guests on our vCPUs. */
+static double steal_text(const struct sb_cpu_ticks *t0, const struct sb_cpu_ticks *t1,
+			 char *buf, size_t n)
+{
+	static const struct sb_cpu_ticks boot = { 0, 0, true };
+	double now = sb_steal_pct(t0, t1), ever = sb_steal_pct(&boot, t1);
+
+	if (!t1->has_steal)
+		snprintf(buf, n, "unavailable (no steal column in /proc/stat)");
+	else if (isnan(now))
+		snprintf(buf, n, "n/a before the run (no tick passed); %.2g %% since boot", ever);
+	else
+		snprintf(buf, n, "%.2g %% before the run; %.2g %% since boot", now, ever);
+	return now;
+}
+
 /* record: into the JSON context too; warn: the warnings on stderr */
 static void quiet(bool record, bool warn)
 {
-	char buf[256], list[256];
-	double load = -1;
+	char buf[256], list[256], err[128];
+	struct sb_cpu_ticks t0, t1;
+	double load = -1, steal;
 	int busy;
 
 	if (sb_settings_line("/", "/proc/loadavg", buf, sizeof(buf)) == 0) {
@@ -70,7 +92,17 @@ static void quiet(bool record, bool warn)
 	} else if (record) {
 		sb_context_put("sb_loadavg", "unavailable (/proc/loadavg)");
 	}
+	if (sb_stat_read(NULL, NULL, 0, &t0, err, sizeof(err)))
+		t0.has_steal = false;
 	busy = busy_cpus(list, sizeof(list));
+	if (sb_stat_read(NULL, NULL, 0, &t1, err, sizeof(err)))
+		t1.has_steal = false;
+	steal = steal_text(&t0, &t1, buf, sizeof(buf));
+	if (record)
+		sb_context_put("sb_steal", buf);
+	if (steal > SB_PREEMPT_STEAL_MAX && warn)
+		fprintf(stderr, "stratbench: warning: machine not quiet: steal %.2g %% before the "
+			"run (the host runs something else on these vCPUs)\n", steal);
 	snprintf(buf, sizeof(buf), "%d%s%s", busy, busy ? ": " : "", list);
 	if (record)
 		sb_context_put("sb_busy_cpus", buf);

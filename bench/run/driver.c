@@ -1,8 +1,10 @@
 /* driver.c — run a point's rounds on a pinned team, report common counters. */
 #include "console/console.h"
+#include "machine/procfs.h"
 #include "results/settings.h"
 #include "run/run.h"
 
+#include <math.h>
 #include <signal.h>
 
 #include <stdio.h>
@@ -117,9 +119,29 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
 	return sb_drive_run_team(st, pt, &t, d);
 }
 
+/* The steal on the members' CPUs (the machine's, unpinned) over the rounds:
+ * before (ticks) and after (then d->steal_pct); unreadable: NaN. */
+static void steal_mark(struct sb_drive *d, const struct sb_drive_team *t,
+		       struct sb_cpu_ticks *before, bool after)
+{
+	struct sb_cpu_ticks now;
+	char err[128];
+	int n = t->cpus ? t->n : 0;
+
+	if (!after) {
+		if (sb_stat_read(NULL, t->cpus, n, before, err, sizeof(err)))
+			before->has_steal = false;
+		return;
+	}
+	d->steal_pct = NAN;
+	if (!sb_stat_read(NULL, t->cpus, n, &now, err, sizeof(err)))
+		d->steal_pct = sb_steal_pct(before, &now);
+}
+
 int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_drive_team *t,
 		      struct sb_drive *d)
 {
+	struct sb_cpu_ticks stat0;
 	char err[256];
 	bool failed = false;
 	int64_t k;
@@ -128,14 +150,18 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 	memset(d, 0, sizeof(*d));
 	d->n = t->n;
 	d->ops = calloc(d->n, sizeof(*d->ops));
+	d->cpu_ns = calloc(d->n, sizeof(*d->cpu_ns));
 	d->team = sb_team_create(t->n, t->cpus, t->fn, t->arg, err, sizeof(err));
 	if (!d->team) {
 		sb_state_skip_with_error(st, err);
 		free(d->ops);
 		d->ops = NULL;
+		free(d->cpu_ns);
+		d->cpu_ns = NULL;
 		return -1;
 	}
 	counters_open(d, pt, t->cpus);
+	steal_mark(d, t, &stat0, false);
 	while ((k = sb_state_keep_running_batch(st, SB_ROUND_MAX)) > 0) {
 		struct sb_team_result r;
 		uint64_t ns, limit = t->deadline ? round_limit_ns(st, k) : 0;
@@ -165,9 +191,15 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 		sb_state_set_iteration_time(st, gb_ns * 1e-9);
 		d->elapsed_ns += ns;
 		d->total_ops += r.total_ops;
-		for (i = 0; i < d->n; i++)
+		d->team_ns += r.elapsed_ns;
+		d->csw_vol += r.csw_vol;
+		d->csw_inv += r.csw_inv;
+		for (i = 0; i < d->n; i++) {
 			d->ops[i] += r.ops[i];
+			d->cpu_ns[i] += r.cpu_ns[i];
+		}
 	}
+	steal_mark(d, t, &stat0, true);
 	sb_drive_counters_close(d);
 	sb_team_destroy(d->team);
 	d->team = NULL;
@@ -176,9 +208,31 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 		d->cnt = NULL;
 		free(d->ops);
 		d->ops = NULL;
+		free(d->cpu_ns);
+		d->cpu_ns = NULL;
 		return -1;
 	}
 	return 0;
+}
+
+/* How long the members were off their CPUs (docs/results.md "Preemption"):
+ * the least on-CPU member, since one descheduled member stalls a FIFO lock's
+ * whole queue; absent where the driver ran its own rounds. */
+static void report_preemption(sb_state *st, const struct sb_drive *d)
+{
+	double least = INFINITY;
+
+	if (!d->cpu_ns || !d->team_ns)
+		return;
+	for (int i = 0; i < d->n; i++)
+		least = fmin(least, (double)d->cpu_ns[i]);
+	sb_state_counter(st, "on_cpu_pct", 100.0 * least / (double)d->team_ns,
+			 SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "ctx_switches", (double)(d->csw_vol + d->csw_inv),
+			 SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "ctx_involuntary", (double)d->csw_inv, SB_COUNTER_DEFAULT);
+	if (!isnan(d->steal_pct))
+		sb_state_counter(st, "steal_pct", d->steal_pct, SB_COUNTER_DEFAULT);
 }
 
 /* cnt:NAME (timed region's total), cnt:NAME/op; the unmeasurable in the label. */
@@ -187,6 +241,8 @@ void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
 	const char *name;
 	char per_op[192];
 	double v;
+
+	report_preemption(st, d);
 
 	/* the rounds of the reported run that their deadline ended early;
 	 * absent where no round had one (a fixed iteration count) */
@@ -206,6 +262,8 @@ void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
 	d->cnt = NULL;
 	free(d->ops);
 	d->ops = NULL;
+	free(d->cpu_ns);
+	d->cpu_ns = NULL;
 }
 
 void sb_drive_report(sb_state *st, struct sb_drive *d)

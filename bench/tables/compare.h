@@ -27,8 +27,10 @@ struct sb_cmp_row {
 	struct sb_interval iv;		/* the 95 % interval of change (stats.h) */
 	bool noise;			/* the interval holds 0 % (its verdict "~") */
 	const char *verdict;		/* better/worse (up/down: no direction), noise, n/a;
-					 * without an interval the change taken as is */
+					 * without an interval the change taken as is;
+					 * preempted: a side's team was (results/preempt.h) */
 	const char *no_subject;		/* why the row compares nothing (left out), NULL */
+	char preempt[80];		/* that side's mark, "": neither was */
 };
 
 enum sb_cmp_fmt { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV };
@@ -42,6 +44,8 @@ void sb_cmp_fmt_delta(char *buf, size_t n, double old, double new);
  * ("n/a" is for what was not measured), "[+0, +0] ~" for 0 -> 0 */
 void sb_cmp_fmt_interval(char *buf, size_t n, const struct sb_interval *iv, double old,
 			 double new);
+/* the row's interval cell: sb_cmp_fmt_interval, or w's preemption mark instead */
+void sb_cmp_fmt_row_interval(char *buf, size_t n, const struct sb_cmp_row *w);
 /* a CV as the tables show it: "3.2%", "7.5% noisy", n/a for NaN */
 void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy);
 

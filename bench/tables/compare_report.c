@@ -200,7 +200,9 @@ static void legend(const struct sb_results r[2], const struct sb_cmp_row *rows, 
 	if (shown_cv)
 		printf("95 %% interval: of the %%Change, a bootstrap of the medians (docs/compare.md)"
 		       "; changed: it excludes 0 %%, ~: it holds 0 %% (within the noise),\nn too "
-		       "small: a side has under %d repetitions, no interval.\n\n", SB_IV_MIN_REPS);
+		       "small: a side has under %d repetitions, no interval; preempted: a side's "
+		       "members were off their CPUs, no verdict (docs/results.md).\n\n",
+		       SB_IV_MIN_REPS);
 	if (bare)
 		printf("A %%Change without CV or interval (single runs) has no noise estimate: run "
 		       "with --benchmark_repetitions=5 or more to know what to trust\n\n");
@@ -389,6 +391,11 @@ int sb_cmp_regressions(const struct sb_cmp_row *rows, int nrows, const char *met
 
 		if (w->no_subject || isnan(w->change) || w->noise || worse * w->change <= pct)
 			continue;
+		if (*w->preempt) {	/* out of the verdicts (results/preempt.h): said, not counted */
+			fprintf(stderr, "stratbench: compare: not judged: %s: %s\n", w->old->name,
+				w->preempt);
+			continue;
+		}
 		if (w->iv.verdict == SB_IV_CHANGED)
 			sb_interval_fmt(p, sizeof(p), &w->iv);
 		else if (w->iv.verdict == SB_IV_FEW)

@@ -1,6 +1,7 @@
 /* compare_tables.c — compare.h: the value cells, the table printer, the verdict
  * (the counter tables are compare_counters.c's). */
 #include "tables/compare.h"
+#include "results/preempt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,6 +38,14 @@ void sb_cmp_fmt_interval(char *buf, size_t n, const struct sb_interval *iv, doub
 void sb_cmp_fmt_change(char *buf, size_t n, double change)
 {
 	sb_fmt_g(buf, n, change, 6);
+}
+
+void sb_cmp_fmt_row_interval(char *buf, size_t n, const struct sb_cmp_row *w)
+{
+	if (*w->preempt)
+		snprintf(buf, n, "%s", w->preempt);
+	else
+		sb_cmp_fmt_interval(buf, n, &w->iv, w->old->median, w->new->median);
 }
 
 void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy)
@@ -82,7 +91,7 @@ void sb_cmp_row_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, bool c
 	sb_cmp_fmt_delta(buf, sizeof(buf), w->old->median, w->new->median);
 	sb_cmp_add(c, buf);
 	if (cvs || sig) {
-		sb_cmp_fmt_interval(buf, sizeof(buf), &w->iv, w->old->median, w->new->median);
+		sb_cmp_fmt_row_interval(buf, sizeof(buf), w);
 		sb_cmp_add(c, buf);
 	}
 	if (sig) {
@@ -177,6 +186,10 @@ void sb_cmp_judge(struct sb_cmp_row *w, const double threshold[2], const char *m
 		w->verdict = w->change > 0 ? "up" : "down";
 	else
 		w->verdict = (w->change > 0) == (worse > 0) ? "worse" : "better";
+	/* a side whose members were off their CPUs measured the host: no verdict */
+	if (sb_preempt_bm(w->new, w->preempt, sizeof(w->preempt)) ||
+	    sb_preempt_bm(w->old, w->preempt, sizeof(w->preempt)))
+		w->verdict = "preempted";
 }
 
 int sb_cmp_worse(const char *m)

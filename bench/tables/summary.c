@@ -4,6 +4,7 @@
  * the window's fidelity counters from a throughput point's mode=fidelity twin).
  * Rows match by typed fields only: family, threads, placement, parameters. */
 #include "tables/summary.h"
+#include "results/preempt.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -379,6 +380,23 @@ static void noisy_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r,
 	free(v);
 }
 
+/* the points whose members were off their CPUs (results/preempt.h), by name */
+static void preempted_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results *r)
+{
+	char mark[96];
+	int n = 0;
+
+	for (int i = 0; i < r->n; i++) {
+		if (!sb_preempt_bm(&r->bm[i], mark, sizeof(mark)))
+			continue;
+		if (!n++)
+			fprintf(o, "%s\n", f == SB_CMP_MARKDOWN ? "**Preempted points** (their "
+				"members were off their CPUs: no verdict)\n" : "Preempted points "
+				"(their members were off their CPUs: no verdict):");
+		fprintf(o, "%s%s  %s\n", f == SB_CMP_MARKDOWN ? "- " : "  ", r->bm[i].name, mark);
+	}
+}
+
 /* DIR/ab.json's pairs (run --ab), resolving what medians cannot, with 95 % intervals. */
 static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
 {
@@ -507,6 +525,7 @@ static int summary_text(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int
 		if (sb_results_load(dirs[d], "ops_per_s", &r, err, errlen))
 			return -1;
 		noisy_points(o, f, &r, &nnoisy);
+		preempted_points(o, f, &r);
 		sb_results_free(&r);
 	}
 	if (!nnoisy)

@@ -28,6 +28,9 @@
  * between rounds: more members than CPUs (or two on one
  * CPU) hand a CPU over only when the scheduler preempts them.  No hwloc here
  * (cross-arch tests use it).
+ * Each member's thread CPU time and context switches (getrusage) are taken
+ * around its fn, inside the timed region (about a microsecond), so a round
+ * says how long its members were off their CPUs.
  * Optional hooks run on each member's own thread around its part of a round
  * (the counters read per-thread perf events there, never per op), and
  * sb_team_each() runs a function once on every member's thread, untimed
@@ -75,6 +78,12 @@ struct sb_team_result {
 	uint64_t max_ops;	/* the most ops of one member: the fastest quota
 				 * member's where serving members return 0 */
 	const uint64_t *ops;	/* per member, valid until the next round */
+	/* per member (valid as ops): its thread's CPU time over its part of the
+	 * round, against elapsed_ns the time it was off its CPU (preempted by the
+	 * guest's scheduler, by the host, or blocked) */
+	const uint64_t *cpu_ns;
+	uint64_t csw_vol;	/* the members' voluntary context switches (blocked) */
+	uint64_t csw_inv;	/* and involuntary ones (the guest preempted them) */
 	bool cut;		/* the deadline raised stop and no member reached
 				 * the quota: the round did fewer ops than asked */
 };

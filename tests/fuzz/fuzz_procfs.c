@@ -1,4 +1,4 @@
-/* fuzz_procfs — the /proc/interrupts and /proc/vmstat parsers on any text:
+/* fuzz_procfs — the /proc/interrupts, /proc/vmstat and /proc/stat parsers on any text:
  * a lab machine's or a future kernel's files must never crash them, and a
  * row that parses gives exactly as many counts as the header has CPUs; a
  * CPU set's sum never exceeds the sum over all CPUs. */
@@ -34,6 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	(void)sb_vmstat_parse(text, "numa_hint_faults", &v, err, sizeof(err));
 	(void)sb_vmstat_parse(text, "pgmigrate_success", &v, err, sizeof(err));
+	{	/* /proc/stat: steal is part of the total it is a share of */
+		struct sb_cpu_ticks t;
+		int r = sb_stat_parse(text, "cpu", &t, err, sizeof(err));
+
+		if (r < -1 || r > 1 || (r == 1 && t.steal > t.total && t.has_steal))
+			abort();
+	}
 	free(text);
 	return 0;
 }
