@@ -12,7 +12,7 @@
 set -u
 sb=$1
 tmp=$(mktemp -d /tmp/sb_plot.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/testlib.sh"
 command -v gnuplot >/dev/null || { echo "test_plots: gnuplot missing (apt-get install gnuplot-nox)" >&2; exit 1; }
 
@@ -52,14 +52,16 @@ write_run() {
 	points="" benches=""
 }
 wparams=(clock:jiffies tick:100)
-# window: two policies in throughput mode (one noisy point), three in
-# fidelity mode (percpu's worst window 1.8: the bars must hold it)
+# window: three policies in throughput mode (one noisy point; recheck 3 %
+# above spinlock, which absolute lines cannot show), three in fidelity mode
+# (percpu's worst window 1.8: the bars must hold it)
 for t in 1 2 4; do
-	for s in trylock spinlock; do
+	for s in trylock spinlock recheck; do
 		pt window $s queued $t compact mode:throughput "${wparams[@]}"
 		for r in 0 1 2; do
 			ops=$((1000000 * t + r * 10000))
 			[ "$s$t" = trylock2 ] && ops=$((1000000 * (r + 1)))
+			[ $s = recheck ] && ops=$((1030000 * t + r * 10000))
 			rep $r "\"ops_per_s\": $ops"
 		done
 	done
@@ -150,19 +152,33 @@ check "kernel: shootdown-kernel" [ -s "$tmp/run/kernel/plots/shootdown-kernel.pn
 check "no gnuplot warning" bash -c "! grep -qi warn '$tmp/out'"
 check "each figure is named with its template" grep -q "^plot: $P/window-fidelity.png (template .*/fidelity.gp)$" "$tmp/out"
 check "no fidelity point in the throughput figure" \
-	[ "$(grep -c '^# ' "$P/window-throughput-compact.dat")" -eq 3 ]	# header + 2 lines
+	[ "$(grep -c '^# ' "$P/window-throughput-compact.dat")" -eq 4 ]	# header + 3 lines
 check "no calibrate throughput figure" [ ! -e "$P/calibrate-throughput-list_0_1.png" ]
 
 # titles: the machine and the parameters every series shares; keys: what differs
 gp=$P/window-throughput-compact.gp
-check "title: machine and common parameters" grep -q '^plottitle = "window throughput against threads — labhost (Test CPU), run current\\nplacement compact, clock=jiffies, tick=100; median of 3 repetitions' "$gp"
-check "keys: the policies alone" [ "$(grep -c '^KEY\[[12]\] = "\(spinlock\|trylock\)/queued"$' "$gp")" -eq 2 ]
+check "title: machine and common parameters" grep -q '^plottitle = "window throughput against threads — labhost (Test CPU), run current\\nplacement compact, clock=jiffies, tick=100; left: ratio of medians to spinlock' "$gp"
+check "keys: the policies alone" [ "$(grep -c '^KEY\[[123]\] = "\(spinlock\|trylock\|recheck\)/queued"$' "$gp")" -eq 3 ]
 check "keys do not repeat the parameters" bash -c "! grep '^KEY' '$gp' | grep -q 'clock\|compact\|mode'"
-check "y axis names its unit" grep -q '^YLABEL\[1\] = "window calls/s, all threads (median)"' "$gp"
+check "y axis names its unit" grep -q '^YLABEL\[2\] = "window calls/s, all threads (median)"' "$gp"
+# the window comparison: each policy ÷ spinlock with its 95 % interval, on a
+# y axis fitted to the ratios (absolute lines hid a 3 % difference)
+wd=$P/window-throughput-compact.dat
+ratio_at() {	# POLICY THREADS: "ratio lo hi" of the policy's left panel
+	awk -v k="# $1/queued" -v t="$2" '/^# / { on = $0 == k; next } on && $1 == t { print $2, $3, $4 }' "$wd"
+}
+check "window ratio: the left panel is the ratio to spinlock" grep -q '^YLABEL\[1\] = "ops/s ÷ spinlock' "$gp" && \
+	grep -qx 'REFY\[1\] = 1' "$gp"
+check "window ratio: spinlock is 1 ($(ratio_at spinlock 4))" awk '{ exit !($1 == 1) }' <<<"$(ratio_at spinlock 4)"
+check "window ratio: recheck +3 %, its interval above 1 ($(ratio_at recheck 4))" \
+	awk '{ exit !($1 > 1.025 && $1 < 1.035 && $2 > 1 && $2 < $1 && $3 > $1) }' <<<"$(ratio_at recheck 4)"
+check "window ratio: the noisy trylock's interval holds 1 ($(ratio_at trylock 2))" \
+	awk '{ exit !($2 < 1 && $3 > 1) }' <<<"$(ratio_at trylock 2)"
+check "window ratio: y fitted, not from 0" awk -F' = ' '$1 == "YMIN[1]" { exit !($2 > 0.3) }' "$gp"
 check "shootdown throughput is pages/s" grep -q '^YLABEL\[1\] = "pages migrated/s' "$P/shootdown-throughput-compact.gp"
 # noise: the trylock point at 2 threads (CV 50 %), on the figure and in the key
-check "noisy point flagged in the data" grep -qx '2 2000000 1000000 3000000 1' "$P/window-throughput-compact.dat"
-check "noisy: counted" grep -qx 'nnoisy = 1' "$gp"
+check "noisy point flagged in the data" grep -q ' 2000000 1000000 3000000 1$' "$P/window-throughput-compact.dat"
+check "noisy: counted (ratio and ops/s)" grep -qx 'nnoisy = 2' "$gp"
 check "noisy: in the key" grep -q "CV &gt; 5 % (noisy)\|CV > 5 % (noisy)" "$P/window-throughput-compact.svg"
 check "a quiet figure has no noisy mark" grep -qx 'nnoisy = 0' "$P/shootdown-cost.gp"
 # styles: ten locks, ten linetypes and dash patterns; twelve distinct in common.gp

@@ -78,6 +78,7 @@ struct sb_lines {
 	const char *const *bare;	/* parameters a key shows as the value alone */
 	int npanels;			/* 1 or 2 */
 	bool logy[2];
+	bool fity[2];			/* linear y fitted to the data, not from 0 (ratios) */
 	struct sb_line *l;
 	int n, cap;
 	int reps;			/* most repetitions behind a point */

@@ -94,6 +94,13 @@ static void y_range(const struct sb_lines *ls, int p, double *ymin, double *ymax
 		*ymax = isfinite(hi) ? hi * 1.8 : 10;
 		return;
 	}
+	if (ls->fity[p] && isfinite(lo) && isfinite(hi)) {
+		double pad = fmax(hi - lo, 0.01 * fabs(hi)) * 0.1;
+
+		*ymin = lo - pad;
+		*ymax = hi + pad;
+		return;
+	}
 	*ymin = isfinite(lo) && lo < 0 ? lo * 1.08 : 0;
 	*ymax = isfinite(hi) && hi > 0 ? hi * 1.08 : 1;
 }
