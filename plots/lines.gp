@@ -9,7 +9,8 @@
 #   per panel p: YLABEL[p] PTITLE[p] LOGY[p] YMIN[p] YMAX[p] YFMT[p]
 #   nseries KEY[] LT[] DT[]  (KEY "": no key entry for that series)
 #   haserr (1: bars from min to max)  nnoisy noisykey
-#   nref REFY[] REFKEY[] REFLABEL[] REFDT[] (horizontal references, panel 1)
+#   nref REFY[] REFKEY[] REFLABEL[] REFDT[] (horizontal references, panel 1;
+#     REFKEY in the key, REFLABEL a line under the plot, off the data)
 #   nnote NOTE[] NOTEDT[] NOTELC[] (key lines explaining a dash pattern;
 #     white: text alone)
 #   keyright (1: key at the right, from screen x = 1 - keyw; 0: below) keyw keyrows
@@ -28,7 +29,8 @@ set xlabel xlabel
 top = 0.86
 left = npanels == 1 ? 0.09 : 0.07
 right = keyright ? 1 - keyw - 0.02 : 0.97
-bottom = keyright ? 70.0 / H : (100.0 + 19 * keyrows) / H
+# the references' labels go under the plot, a line each: never over the data
+bottom = (keyright ? 70.0 : 100.0 + 19 * keyrows) / H + nref * 15.0 / H
 gap = 0.08
 pw = (right - left - (npanels - 1) * gap) / npanels
 
@@ -49,7 +51,9 @@ do for [t in "png svg"] {
 		set yrange [YMIN[p]:YMAX[p]]
 		unset label
 		if (p == 1) { do for [k=1:nref] {
-			set label 10 + k REFLABEL[k] at graph 0.02, first REFY[k] offset 0, 0.7 front
+			set label 10 + k sprintf("%s line: %s", k == 1 ? "dashed" : "dotted", \
+				REFLABEL[k]) at screen 0.01, screen (nref - k) * 15.0 / H + 8.0 / H \
+				left font ",9"
 		} }
 		if (p == npanels) {
 			if (keyright) {

@@ -93,7 +93,7 @@ struct sb_lines {
 	char refkey[2][240], reflabel[2][160];
 	int nnote;			/* key lines saying what a dash means */
 	const char *note[4];
-	int notedt[4];
+	int notedt[4];			/* 0: the note is text alone */
 };
 
 /* The line of f (and part), created when new; NULL when out of memory. */

@@ -145,10 +145,10 @@ static void write_extras(const struct sb_lines *ls, struct sb_gp *g, const char 
 	sb_gp_array(g, "NOTEDT", ls->nnote + ls->zeros, false);
 	sb_gp_array(g, "NOTELC", ls->nnote + ls->zeros ? ls->nnote + ls->zeros : 1, true);
 	sb_gp_str_at(g, "NOTELC", 1, "black");	/* parsed even when there is none */
-	for (int k = 0; k < ls->nnote; k++) {
+	for (int k = 0; k < ls->nnote; k++) {	/* dash 0: text alone */
 		sb_gp_str_at(g, "NOTE", k + 1, ls->note[k]);
-		sb_gp_num_at(g, "NOTEDT", k + 1, ls->notedt[k]);
-		sb_gp_str_at(g, "NOTELC", k + 1, "black");
+		sb_gp_num_at(g, "NOTEDT", k + 1, ls->notedt[k] ? ls->notedt[k] : 1);
+		sb_gp_str_at(g, "NOTELC", k + 1, ls->notedt[k] ? "black" : "white");
 	}
 	if (ls->zeros) {	/* text alone: what "not drawn" means */
 		sb_gp_str_at(g, "NOTE", ls->nnote + 1, ZERO_NOTE);
