@@ -5,7 +5,8 @@
 # (bench/report/fig_*.c); this template only draws.
 #
 # Variables: W H outbase datafile plottitle xlabel npanels (1|2)
-#   logx (0, 2, 10) XT[] (x tics)  xmin xmax
+#   logx (0, 2, 10) XT[] XTL[] (x tics, labels)  xmin xmax
+#   bycat (1: one x value, a column per series, XTL its names) xtlpx
 #   per panel p: YLABEL[p] PTITLE[p] LOGY[p] YMIN[p] YMAX[p] YFMT[p]
 #   nseries KEY[] LT[] DT[]  (KEY "": no key entry for that series)
 #   haserr (1: bars from min to max)  nnoisy noisykey
@@ -23,14 +24,16 @@ PLOTWITH = haserr ? "yerrorlines" : "linespoints"
 if (logx) { set logscale x logx }
 set xrange [xmin:xmax]
 set xtics ()
-do for [i=1:|XT|] { set xtics add (sprintf("%g", XT[i]) XT[i]) }
+do for [i=1:|XT|] { set xtics add (XTL[i] XT[i]) }
+# one x value (bycat): a column per series, named under it, rotated
+if (bycat) { set xtics rotate by 30 right font ",9" }
 set xlabel xlabel
 
 top = 0.86
 left = npanels == 1 ? 0.09 : 0.07
 right = keyright ? 1 - keyw - 0.02 : 0.97
 # the references' labels go under the plot, a line each: never over the data
-bottom = (keyright ? 70.0 : 100.0 + 19 * keyrows) / H + nref * 15.0 / H
+bottom = (keyright ? 70.0 : 100.0 + 19 * keyrows) / H + (nref * 15.0 + xtlpx) / H
 gap = 0.08
 pw = (right - left - (npanels - 1) * gap) / npanels
 
@@ -59,7 +62,8 @@ do for [t in "png svg"] {
 			if (keyright) {
 				set key at screen 1 - keyw, screen top left top Left reverse samplen 3 spacing 1.15
 			} else {
-				set key at screen left, screen bottom - 58.0 / H left top vertical Left reverse \
+				set key at screen left, screen bottom - (58.0 + xtlpx) / H left top \
+					vertical Left reverse \
 					samplen 3 maxrows keyrows width 2
 			}
 		} else {

@@ -62,7 +62,8 @@ for t in 1 2 4; do
 			ops=$((1000000 * t + r * 10000))
 			[ "$s$t" = trylock2 ] && ops=$((1000000 * (r + 1)))
 			[ $s = recheck ] && ops=$((1030000 * t + r * 10000))
-			rep $r "\"ops_per_s\": $ops"
+			# of_limit (scaling reference) at 2 threads alone: one x value
+			rep $r "\"ops_per_s\": $ops$([ $t = 2 ] && echo ", \"of_limit\": 0.9$r")"
 		done
 	done
 done
@@ -206,12 +207,24 @@ lo=$P/lock-of-limit
 check "lock of-limit: the rmw bound alone" grep -qx 'REFKEY\[1\] = "1 = limit_ops: uncontended rmw"' "$lo.gp" && \
 	[ "$(grep -c '^REFKEY\[' "$lo.gp")" -eq 1 ]
 check "lock of-limit: no handoff bound" bash -c "! grep -q 'fair-handoff\|line transfer' '$lo.gp'"
-check "lock of-limit: no 2-thread point under a bound" awk '!/^#/ && NF && $1 != 1 { exit 1 }' "$lo.dat"
+check "lock of-limit: no 2-thread point under a bound (a row per lock)" \
+	[ "$(grep -c '^[0-9]' "$lo.dat")" -eq 10 ]
 check "lock of-limit: the left-out points said in the key" grep -qx 'NOTE\[1\] = ">= 2 threads: no bound, not drawn"' "$lo.gp"
 # reference labels: under the plot (the key names the line), not at the line
 # among the points
 check "lock of-limit: the reference's label off the data" \
 	grep -q 'REFLABEL\[k\]) at screen' "$lo.gp" && bash -c "! grep -q 'REFLABEL\[k\] at graph' '$lo.gp'"
+# one x value (window of_limit at 2 threads): a column per policy, named
+# under it, on a linear axis (a log axis stacked them in one column); the
+# file named for the reference its title names
+ws=$P/window-of-scaling
+check "window of-scaling: named as its title" [ -s "$ws.png" ] && [ ! -e "$P/window-of-limit.png" ] && \
+	grep -q '^plottitle = "window: throughput as a fraction of its scaling reference' "$ws.gp"
+check "window of-scaling: a column per policy, linear x" grep -qx 'bycat = 1' "$ws.gp" && \
+	grep -qx 'logx = 0' "$ws.gp" && grep -qx 'XTL\[3\] = "trylock/queued"' "$ws.gp" && \
+	[ "$(awk '/^[0-9]/ { print $1 }' "$ws.dat" | tr '\n' ' ')" = "1 2 3 " ]
+check "window of-scaling: the x label says the one value" grep -q '^xlabel = "threads 2 (the only value)' "$ws.gp"
+check "several x values: no columns" grep -qx 'bycat = 0' "$gp"
 # fidelity: a bar group per policy, nothing clipped
 fd=$P/window-fidelity.gp
 check "fidelity: three policies" [ "$(grep -c '^KEY\[' "$fd")" -eq 3 ]

@@ -1,4 +1,4 @@
-/* fig_limits.c — <family>-of-limit: throughput as a fraction of the point's limit_ops
+/* fig_limits.c — <family>-of-limit (-of-scaling): throughput as a fraction of the point's limit_ops
  * (docs/calibrate.md, bench/run/limits.h) against threads, the reference at 1 named.
  *
  * A point's limit follows from its family and strategy, as the drivers report it
@@ -10,7 +10,7 @@
  * the default suite's FIFO locks ran 2.5-7.3x below it).  No point knows how many its lock
  * makes, so no bound is drawn there: those points are left out, said once in the key.
  * Anything else has its scaling reference, T x its 1-thread rate: no hardware bound (no
- * of_limit at 1 thread). */
+ * of_limit at 1 thread); a figure of those alone is <family>-of-scaling, as its title says. */
 #include "figures/figure.h"
 
 #include <stratbench/window.h>
@@ -91,7 +91,8 @@ static int draw(struct sb_plot *p, const struct sb_bm *like)
 		ls.notedt[ls.nnote++] = 0;
 	}
 	name_reference(&ls, kinds);
-	snprintf(name, sizeof(name), "%s-of-limit", family);
+	/* the name says what 1 is, as the title does */
+	snprintf(name, sizeof(name), "%s-of-%s", family, kinds == K_SCALING ? "scaling" : "limit");
 	snprintf(what, sizeof(what), "%s: throughput as a fraction of %s", family,
 		 kinds == K_SCALING ? "its scaling reference" : "limit_ops");
 	snprintf(how, sizeof(how), "1 is the reference named in the key and under the plot; "

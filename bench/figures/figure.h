@@ -84,6 +84,7 @@ struct sb_lines {
 	int reps;			/* most repetitions behind a point */
 	int nnoisy;
 	bool zeros;			/* a key says "not drawn" (log axis) */
+	bool bycat;			/* one x value: a column per series (sb_lines_draw) */
 	char common[600];		/* what every line shares (sb_lines_finish) */
 	/* what lines.gp draws besides the lines: the figure sets them */
 	const char *xlabel, *ylabel[2], *ptitle[2], *yfmt[2];
