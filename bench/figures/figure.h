@@ -67,6 +67,7 @@ struct sb_line {
 	int part;			/* index in the figure's parts (0: the only) */
 	int group, style;		/* set by sb_lines_finish */
 	char key[240];
+	char tag[40];			/* appended to the key by sb_lines_finish ("(acks = flushes)") */
 	struct sb_xy *v;
 	int n, cap;
 };
