@@ -117,6 +117,8 @@ win() {	# STRATEGY THREADS PAGES
 	for k in $(seq 0 39); do
 		s=$((k * 1000000)) e=$(((k + 1) * 1000000))
 		[ "$1" = spinlock ] && s=$((k * 1100000)) e=$(((k + 1) * 1100000))
+		# trylock's idle window 3 lasts 4 intervals: no call after its first
+		[ "$1" = trylock ] && [ $k -ge 3 ] && s=$((s + (k > 3) * 3000000)) e=$((e + 3000000))
 		w+="${w:+,}[$s,$e,$(($3 + k % 3))]"
 	done
 	printf '{"name": "x", "point": {"family": "window", "strategy": "%s", "lock": "queued", "threads": %s, "placement": "compact", "params": {"mode": "fidelity", "clock": "jiffies", "tick": "100"}}, "interval_ns": 1000000, "limit": 256, "windows": [%s], "idle": [3]}\n' \
@@ -247,6 +249,12 @@ check "timeline: three panels at 2 threads" grep -qx 'npanel = 3' "$td.gp" && \
 check "timeline: the limit" grep -qx 'LIMIT\[1\] = 256' "$td.gp"
 check "timeline: spinlock's stretched windows, from window 1" grep -qx '0.000000 1.100000 251 0' "$td.dat"
 check "timeline: the idle window" grep -qx '2.000000 3.000000 256 1' "$td.dat"
+# an idle window 4 intervals long: its pages in its first interval, the rest
+# an idle span at 0 pages (not a box of 256 pages across 4 ms)
+check "timeline: the long idle window's pages in its first interval" \
+	grep -qx '2.000000 3.000000 256 1' "$td.dat" && grep -qx '3.000000 6.000000 0 2' "$td.dat" && \
+	bash -c "! grep -q '^2.000000 6.000000 ' '$td.dat'"
+check "timeline: the idle span drawn as a band" grep -q 'using (\$4 == 2 ' "$td.gp"
 check "latency matrix: 3 CPUs" grep -qx 'n = 3' "$P/latency-matrix-store.gp"
 
 # broken fixture 2: a benchmark renamed (its gbench.json name and sb_points
