@@ -328,6 +328,7 @@ two_runs() {	# DIR HOST LABEL SCALE NOISY
 		for r in 0 1 2; do
 			ops=$(($4 * t * 1000 + r * 7))
 			[ "$5$s$t" = 1trylock2 ] && ops=$((r == 2 ? 9000 : 1000))
+			[ "$5$s$t" = 1spinlock4 ] && ops=$((100 * t * 1000 + r * 7))	# unchanged
 			rep $r "\"ops_per_s\": $ops"
 		done
 		cv "$([ "$5$s$t" = 1trylock2 ] && echo 1.21 || echo 0.0001)"
@@ -343,7 +344,17 @@ cd_=$tmp/cur/plots/compare-vs-prev.dat
 check "compare: a bar per point, under the family's line" [ "$(grep -c $'\t-$' "$cd_")" -eq 6 ] && \
 	grep -q $'^\tNaN\t-\t0\twindow: placement compact, clock=jiffies, tick=100$' "$cd_"
 check "compare: -10 % where nothing else changed" grep -q $'^spinlock/queued, 1 thread\t-9.99' "$cd_"
-check "compare: the noisy point is outlined, not solid" grep -q $'^trylock/queued, 2 threads\t[-0-9.]*\t[-0-9.]*\t1\t-$' "$cd_" && \
+# the fill follows the interval's verdict, noisy or not (a noisy outline hid
+# every fill): changed down (-1) with its interval, ~ (0) where unchanged
+cg=$tmp/cur/plots/compare-vs-prev.gp
+check "compare: -10 % is changed (down), its interval around it" \
+	grep -q $'^spinlock/queued, 1 thread\t-9.99[0-9]*\t[-0-9.]*\t0\t-1\t-10.0[0-9]*\t-9.9[0-9]*\t-$' "$cd_"
+check "compare: unchanged is ~" grep -q $'^spinlock/queued, 4 threads\t0\t[-0-9.]*\t0\t0\t-[0-9.]*\t[0-9.]*\t-$' "$cd_"
+check "compare: the fills do not depend on the noise" grep -q 'bar(v) = column(5) == v' "$cg" && \
+	bash -c "! grep -q '\$4 == 0' '$cg'"
+check "compare: the family line starts in the left margin, boxed" \
+	grep -q 'with labels left boxed' "$cg" && grep -q 'offset char -(LM - 1), 0' "$cg"
+check "compare: the noisy point keeps its verdict, outlined red" grep -q $'^trylock/queued, 2 threads\t[-0-9.]*\t[-0-9.]*\t1\t-1\t' "$cd_" && \
 	grep -q "CV &gt; 5 % on either side (noisy)\|CV > 5 % on either side (noisy)" "$tmp/cur/plots/compare-vs-prev.svg"
 check "compare: the machines in the title" grep -q '^plottitle = "%Change of ops_per_s (median) from prev to cur\\nnew: hostB (CPU hostB), run current\\nold: hostA (CPU hostA), run prev"' "$tmp/cur/plots/compare-vs-prev.gp"
 "$sb" merge "$tmp/prev" "$tmp/cur" --out="$tmp/m" 2>/dev/null
