@@ -54,9 +54,9 @@ do for [t in "png svg"] {
 		set yrange [YMIN[p]:YMAX[p]]
 		unset label
 		if (p == 1) { do for [k=1:nref] {
-			set label 10 + k sprintf("%s line: %s", k == 1 ? "dashed" : "dotted", \
-				REFLABEL[k]) at screen 0.01, screen (nref - k) * 15.0 / H + 8.0 / H \
-				left font ",9"
+			set label 10 + k sprintf("reference line%s (black): %s", \
+				nref > 1 ? sprintf(" %d", k) : "", REFLABEL[k]) \
+				at screen 0.01, screen (nref - k) * 15.0 / H + 8.0 / H left font ",9"
 		} }
 		if (p == npanels) {
 			if (keyright) {

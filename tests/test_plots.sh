@@ -172,8 +172,8 @@ wd=$P/window-throughput-compact.dat
 ratio_at() {	# POLICY THREADS: "ratio lo hi" of the policy's left panel
 	awk -v k="# $1/queued" -v t="$2" '/^# / { on = $0 == k; next } on && $1 == t { print $2, $3, $4 }' "$wd"
 }
-check "window ratio: the left panel is the ratio to spinlock" grep -q '^YLABEL\[1\] = "ops/s ÷ spinlock' "$gp" && \
-	grep -qx 'REFY\[1\] = 1' "$gp"
+check "window ratio: the left panel is the ratio to spinlock (1/2)" grep -q '^YLABEL\[1\] = "ops/s ÷ spinlock' "$gp"
+check "window ratio: the left panel is the ratio to spinlock (2/2)" grep -qx 'REFY\[1\] = 1' "$gp"
 check "window ratio: spinlock is 1 ($(ratio_at spinlock 4))" awk '{ exit !($1 == 1) }' <<<"$(ratio_at spinlock 4)"
 check "window ratio: recheck +3 %, its interval above 1 ($(ratio_at recheck 4))" \
 	awk '{ exit !($1 > 1.025 && $1 < 1.035 && $2 > 1 && $2 < $1 && $3 > $1) }' <<<"$(ratio_at recheck 4)"
@@ -200,13 +200,11 @@ check "common.gp: 12 linetypes, each its own colour, dash and point" awk '
 # the 1-thread series (no responder, all 0) left out, said once
 sf=$P/shootdown-flushes.gp
 check "flushes: acks = flushes said in the key" grep -qx 'KEY\[[0-9]*\] = "immediate (acks = flushes)"' "$sf"
-check "flushes: no acks line under an equal flushes line (3 blocks)" \
-	[ "$(grep -c '^# ' "$P/shootdown-flushes.dat")" -eq 4 ] && \
-	grep -q '^# batched: flushes' "$P/shootdown-flushes.dat"
+check "flushes: no acks line under an equal flushes line (3 blocks) (1/2)" [ "$(grep -c '^# ' "$P/shootdown-flushes.dat")" -eq 4 ]
+check "flushes: no acks line under an equal flushes line (3 blocks) (2/2)" grep -q '^# batched: flushes' "$P/shootdown-flushes.dat"
 check "flushes: batched's own acks dashed" grep -q '^NOTE\[2\] = "dashed: flush requests acked per page"' "$sf"
-check "flushes: the all-0 series left out, said once" \
-	grep -qx 'NOTE\[3\] = "2 series all 0, not drawn (1 thread: no responder)"' "$sf" && \
-	bash -c "! grep -q 'all 0: not drawn' '$sf'"
+check "flushes: the all-0 series left out, said once (1/2)" grep -qx 'NOTE\[3\] = "2 series all 0, not drawn (1 thread: no responder)"' "$sf"
+check "flushes: the all-0 series left out, said once (2/2)" bash -c "! grep -q 'all 0: not drawn' '$sf'"
 check "log axis: the zeros are not in the data" bash -c "! grep -q '^[0-9.]* 0 ' '$P/shootdown-flushes.dat'"
 # zeros on a log axis elsewhere: named in the key, not silently dropped
 check "log axis: the key explains" grep -q '^NOTE\[1\] = "not drawn: <= 0 on a log axis"' "$tmp/run/kernel/plots/shootdown-kernel.gp"
@@ -216,25 +214,32 @@ check "lock latency: the timing floor" grep -q '^REFKEY\[1\] = "timing floor 10.
 # lock of-limit: one line transfer per handoff is no bound (locks ran 2.5-7.3x
 # under it): the 1-thread rmw bound alone, the 2-thread points left out, said
 lo=$P/lock-of-limit
-check "lock of-limit: the rmw bound alone" grep -qx 'REFKEY\[1\] = "1 = limit_ops: uncontended rmw"' "$lo.gp" && \
-	[ "$(grep -c '^REFKEY\[' "$lo.gp")" -eq 1 ]
+check "lock of-limit: the rmw bound alone (1/2)" grep -qx 'REFKEY\[1\] = "1 = limit_ops: uncontended rmw"' "$lo.gp"
+check "lock of-limit: the rmw bound alone (2/2)" [ "$(grep -c '^REFKEY\[' "$lo.gp")" -eq 1 ]
 check "lock of-limit: no handoff bound" bash -c "! grep -q 'fair-handoff\|line transfer' '$lo.gp'"
 check "lock of-limit: no 2-thread point under a bound (a row per lock)" \
 	[ "$(grep -c '^[0-9]' "$lo.dat")" -eq 10 ]
 check "lock of-limit: the left-out points said in the key" grep -qx 'NOTE\[1\] = ">= 2 threads: no bound, not drawn"' "$lo.gp"
 # reference labels: under the plot (the key names the line), not at the line
 # among the points
-check "lock of-limit: the reference's label off the data" \
-	grep -q 'REFLABEL\[k\]) at screen' "$lo.gp" && bash -c "! grep -q 'REFLABEL\[k\] at graph' '$lo.gp'"
+for f in lock-of-limit lock-latency-compact shootdown-slowdown; do
+	check "$f: reference in the key, its label under the plot (1/5)" grep -qx 'nref = 1' "$P/$f.gp"
+	check "$f: reference in the key, its label under the plot (2/5)" grep -q '^REFKEY\[1\] = "..*"' "$P/$f.gp"
+	check "$f: reference in the key, its label under the plot (3/5)" grep -q 'REFLABEL\[k\]) *\\\?$' "$P/$f.gp"
+	check "$f: reference in the key, its label under the plot (4/5)" grep -q 'at screen 0.01, screen (nref - k)' "$P/$f.gp"
+	check "$f: reference in the key, its label under the plot (5/5)" bash -c "! grep -q 'REFLABEL\[k\] at graph' '$P/$f.gp'"
+done
 # one x value (window of_limit at 2 threads): a column per policy, named
 # under it, on a linear axis (a log axis stacked them in one column); the
 # file named for the reference its title names
 ws=$P/window-of-scaling
-check "window of-scaling: named as its title" [ -s "$ws.png" ] && [ ! -e "$P/window-of-limit.png" ] && \
-	grep -q '^plottitle = "window: throughput as a fraction of its scaling reference' "$ws.gp"
-check "window of-scaling: a column per policy, linear x" grep -qx 'bycat = 1' "$ws.gp" && \
-	grep -qx 'logx = 0' "$ws.gp" && grep -qx 'XTL\[3\] = "trylock/queued"' "$ws.gp" && \
-	[ "$(awk '/^[0-9]/ { print $1 }' "$ws.dat" | tr '\n' ' ')" = "1 2 3 " ]
+check "window of-scaling: named as its title (1/3)" [ -s "$ws.png" ]
+check "window of-scaling: named as its title (2/3)" [ ! -e "$P/window-of-limit.png" ]
+check "window of-scaling: named as its title (3/3)" grep -q '^plottitle = "window: throughput as a fraction of its scaling reference' "$ws.gp"
+check "window of-scaling: a column per policy, linear x (1/4)" grep -qx 'bycat = 1' "$ws.gp"
+check "window of-scaling: a column per policy, linear x (2/4)" grep -qx 'logx = 0' "$ws.gp"
+check "window of-scaling: a column per policy, linear x (3/4)" grep -qx 'XTL\[3\] = "trylock/queued"' "$ws.gp"
+check "window of-scaling: a column per policy, linear x (4/4)" [ "$(awk '/^[0-9]/ { print $1 }' "$ws.dat" | tr '\n' ' ')" = "1 2 3 " ]
 check "window of-scaling: the x label says the one value" grep -q '^xlabel = "threads 2 (the only value)' "$ws.gp"
 check "several x values: no columns" grep -qx 'bycat = 0' "$gp"
 # fidelity: a bar group per policy, nothing clipped
@@ -251,9 +256,9 @@ check "timeline: spinlock's stretched windows, from window 1" grep -qx '0.000000
 check "timeline: the idle window" grep -qx '2.000000 3.000000 256 1' "$td.dat"
 # an idle window 4 intervals long: its pages in its first interval, the rest
 # an idle span at 0 pages (not a box of 256 pages across 4 ms)
-check "timeline: the long idle window's pages in its first interval" \
-	grep -qx '2.000000 3.000000 256 1' "$td.dat" && grep -qx '3.000000 6.000000 0 2' "$td.dat" && \
-	bash -c "! grep -q '^2.000000 6.000000 ' '$td.dat'"
+check "timeline: the long idle window's pages in its first interval (1/3)" grep -qx '2.000000 3.000000 256 1' "$td.dat"
+check "timeline: the long idle window's pages in its first interval (2/3)" grep -qx '3.000000 6.000000 0 2' "$td.dat"
+check "timeline: the long idle window's pages in its first interval (3/3)" bash -c "! grep -q '^2.000000 6.000000 ' '$td.dat'"
 check "timeline: the idle span drawn as a band" grep -q 'using (\$4 == 2 ' "$td.gp"
 check "latency matrix: 3 CPUs" grep -qx 'n = 3' "$P/latency-matrix-store.gp"
 
@@ -350,12 +355,12 @@ cg=$tmp/cur/plots/compare-vs-prev.gp
 check "compare: -10 % is changed (down), its interval around it" \
 	grep -q $'^spinlock/queued, 1 thread\t-9.99[0-9]*\t[-0-9.]*\t0\t-1\t-10.0[0-9]*\t-9.9[0-9]*\t-$' "$cd_"
 check "compare: unchanged is ~" grep -q $'^spinlock/queued, 4 threads\t0\t[-0-9.]*\t0\t0\t-[0-9.]*\t[0-9.]*\t-$' "$cd_"
-check "compare: the fills do not depend on the noise" grep -q 'bar(v) = column(5) == v' "$cg" && \
-	bash -c "! grep -q '\$4 == 0' '$cg'"
-check "compare: the family line starts in the left margin, boxed" \
-	grep -q 'with labels left boxed' "$cg" && grep -q 'offset char -(LM - 1), 0' "$cg"
-check "compare: the noisy point keeps its verdict, outlined red" grep -q $'^trylock/queued, 2 threads\t[-0-9.]*\t[-0-9.]*\t1\t-1\t' "$cd_" && \
-	grep -q "CV &gt; 5 % on either side (noisy)\|CV > 5 % on either side (noisy)" "$tmp/cur/plots/compare-vs-prev.svg"
+check "compare: the fills do not depend on the noise (1/2)" grep -q 'bar(v) = column(5) == v' "$cg"
+check "compare: the fills do not depend on the noise (2/2)" bash -c "! grep -q '\$4 == 0' '$cg'"
+check "compare: the family line starts in the left margin, boxed (1/2)" grep -q 'with labels left boxed' "$cg"
+check "compare: the family line starts in the left margin, boxed (2/2)" grep -q 'offset char -(LM - 1), 0' "$cg"
+check "compare: the noisy point keeps its verdict, outlined red (1/2)" grep -q $'^trylock/queued, 2 threads\t[-0-9.]*\t[-0-9.]*\t1\t-1\t' "$cd_"
+check "compare: the noisy point keeps its verdict, outlined red (2/2)" grep -q "CV &gt; 5 % on either side (noisy)\|CV > 5 % on either side (noisy)" "$tmp/cur/plots/compare-vs-prev.svg"
 check "compare: the machines in the title" grep -q '^plottitle = "%Change of ops_per_s (median) from prev to cur\\nnew: hostB (CPU hostB), run current\\nold: hostA (CPU hostA), run prev"' "$tmp/cur/plots/compare-vs-prev.gp"
 "$sb" merge "$tmp/prev" "$tmp/cur" --out="$tmp/m" 2>/dev/null
 "$sb" plot "$tmp/m" >"$tmp/out4" 2>&1
