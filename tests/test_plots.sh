@@ -5,10 +5,15 @@
 # gnuplot warning (any is a failure); checks what the figures say (the
 # machine and the common parameters in the title and not in the keys, the
 # noisy point marked, zeros on a log axis named, distinct styles, the
-# references named); and the broken fixtures: a point that lacks a field a
+# references named, their labels off the data; the window policies' ratio
+# to spinlock with its interval; no handoff bound; one x value as columns;
+# acks = flushes said; an idle window's pages in its first interval; the
+# compare bars filled by their interval's verdict); and the broken fixtures: a point that lacks a field a
 # figure needs fails naming the file and the field, a renamed benchmark
 # gives byte-identical data (no name is parsed), a template that makes
 # gnuplot warn fails.
+# KEEP=1 keeps the temporary directory (to look at the figures).
+# One condition per check: `check NAME A && B` would check A alone.
 set -u
 sb=$1
 tmp=$(mktemp -d /tmp/sb_plot.XXXXXX)
@@ -150,8 +155,10 @@ P=$tmp/run/plots
 for f in window-throughput-compact lock-throughput-compact shootdown-throughput-compact \
 	lock-latency-compact lock-of-limit window-fidelity window-timeline shootdown-cost \
 	shootdown-flushes shootdown-slowdown latency-matrix-store; do
-	check "$f.png, .svg, .dat, .gp" [ -s "$P/$f.png" ] && [ -s "$P/$f.svg" ] && \
-		[ -s "$P/$f.dat" ] && [ -s "$P/$f.gp" ]
+	check "$f.png, .svg, .dat, .gp (1/4)" [ -s "$P/$f.png" ]
+	check "$f.png, .svg, .dat, .gp (2/4)" [ -s "$P/$f.svg" ]
+	check "$f.png, .svg, .dat, .gp (3/4)" [ -s "$P/$f.dat" ]
+	check "$f.png, .svg, .dat, .gp (4/4)" [ -s "$P/$f.gp" ]
 done
 check "kernel: shootdown-kernel" [ -s "$tmp/run/kernel/plots/shootdown-kernel.png" ]
 check "no gnuplot warning" bash -c "! grep -qi warn '$tmp/out'"
@@ -188,9 +195,9 @@ check "noisy: in the key" grep -q "CV &gt; 5 % (noisy)\|CV > 5 % (noisy)" "$P/wi
 check "a quiet figure has no noisy mark" grep -qx 'nnoisy = 0' "$P/shootdown-cost.gp"
 # styles: ten locks, ten linetypes and dash patterns; twelve distinct in common.gp
 lg=$P/lock-throughput-compact.gp
-check "ten series, ten styles" [ "$(grep -c '^LT\[' "$lg")" -eq 10 ] && \
-	[ "$(grep '^LT\[' "$lg" | cut -d= -f2 | sort -u | wc -l)" -eq 10 ] && \
-	[ "$(grep '^DT\[' "$lg" | cut -d= -f2 | sort -u | wc -l)" -eq 10 ]
+check "ten series, ten styles (1/3)" [ "$(grep -c '^LT\[' "$lg")" -eq 10 ]
+check "ten series, ten styles (2/3)" [ "$(grep '^LT\[' "$lg" | cut -d= -f2 | sort -u | wc -l)" -eq 10 ]
+check "ten series, ten styles (3/3)" [ "$(grep '^DT\[' "$lg" | cut -d= -f2 | sort -u | wc -l)" -eq 10 ]
 tpl=$(sed -n 's/^plot: .* (template \(.*\)\/lines.gp)$/\1/p' "$tmp/out" | head -1)
 check "common.gp: 12 linetypes, each its own colour, dash and point" awk '
 	$1 == "set" && $2 == "linetype" && $3 <= 12 { n++; c[$6]++; d[$8]++; p[$10]++ }
@@ -249,8 +256,8 @@ check "fidelity: the worst window in range" awk -F' = ' '$1 == "YMAX[1]" { exit 
 check "fidelity: a row per policy and thread count" [ "$(grep -c '^-\?[0-9.]* 1.01 ' "$P/window-fidelity.dat")" -eq 6 ]
 # timeline: 2 threads, a panel per policy, the windows and the limit
 td=$P/window-timeline
-check "timeline: three panels at 2 threads" grep -qx 'npanel = 3' "$td.gp" && \
-	grep -q '^plottitle = "window timeline: pages admitted per window, 2 threads' "$td.gp"
+check "timeline: three panels at 2 threads (1/2)" grep -qx 'npanel = 3' "$td.gp"
+check "timeline: three panels at 2 threads (2/2)" grep -q '^plottitle = "window timeline: pages admitted per window, 2 threads' "$td.gp"
 check "timeline: the limit" grep -qx 'LIMIT\[1\] = 256' "$td.gp"
 check "timeline: spinlock's stretched windows, from window 1" grep -qx '0.000000 1.100000 251 0' "$td.dat"
 check "timeline: the idle window" grep -qx '2.000000 3.000000 256 1' "$td.dat"
@@ -283,24 +290,28 @@ sed 's#\\"threads\\":2,\\"placement\\":\\"compact\\",\\"params\\":{\\"mode\\":\\
 rc=$?
 check "no threads: refused as bad input (rc=$rc)" [ "$rc" -eq 2 ]
 check "no threads: one line naming file and field ($(head -1 "$tmp/err1"))" \
-	[ "$(wc -l <"$tmp/err1")" -eq 1 ] && grep -q "nothreads/gbench.json: .*\"threads\" is missing" "$tmp/err1"
+	[ "$(wc -l <"$tmp/err1")" -eq 1 ]
+check "no threads: one line naming file and field: the message" grep -q "nothreads/gbench.json: .*\"threads\" is missing" "$tmp/err1"
 mkdir "$tmp/nopoint"
 sed "s#\\\\\"$old\\\\\":{[^}]*}}#\\\\\"gone\\\\\":{\\\\\"family\\\\\":\\\\\"x\\\\\",\\\\\"strategy\\\\\":\\\\\"x\\\\\",\\\\\"lock\\\\\":null,\\\\\"threads\\\\\":1,\\\\\"placement\\\\\":\\\\\"compact\\\\\",\\\\\"params\\\\\":{}}#" \
 	"$tmp/run/gbench.json" >"$tmp/nopoint/gbench.json"
 "$sb" plot "$tmp/nopoint" >/dev/null 2>"$tmp/err2"
 check "no sb_points entry: fails, one line naming file and benchmark ($(head -1 "$tmp/err2"))" \
-	[ "$(wc -l <"$tmp/err2")" -eq 1 ] && grep -q "nopoint/gbench.json: benchmark $old has no entry in sb_points" "$tmp/err2"
+	[ "$(wc -l <"$tmp/err2")" -eq 1 ]
+check "no sb_points entry: fails, one line naming file and benchmark: the message" grep -q "nopoint/gbench.json: benchmark $old has no entry in sb_points" "$tmp/err2"
 mkdir "$tmp/nobatch"
 sed 's#\\"batch\\":\\"32\\"##' "$tmp/run/gbench.json" >"$tmp/nobatch/gbench.json"
 "$sb" plot "$tmp/nobatch" >/dev/null 2>"$tmp/err3"
 check "no batch: fails naming file, field and figure ($(head -1 "$tmp/err3"))" \
-	[ "$(wc -l <"$tmp/err3")" -eq 1 ] && grep -q "nobatch/gbench.json: .*: point has no parameter \"batch\" (figure shootdown-cost needs it)" "$tmp/err3"
+	[ "$(wc -l <"$tmp/err3")" -eq 1 ]
+check "no batch: fails naming file, field and figure: the message" grep -q "nobatch/gbench.json: .*: point has no parameter \"batch\" (figure shootdown-cost needs it)" "$tmp/err3"
 mkdir "$tmp/badwin"
 cp "$tmp/run/gbench.json" "$tmp/badwin/"
 { win trylock 2 256; win spinlock 2 250 | sed 's/"threads": 2, //'; } >"$tmp/badwin/windows.jsonl"
 "$sb" plot "$tmp/badwin" >/dev/null 2>"$tmp/err4"
 check "windows.jsonl without threads: names line and field ($(head -1 "$tmp/err4"))" \
-	[ "$(wc -l <"$tmp/err4")" -eq 1 ] && grep -q "badwin/windows.jsonl line 2: point field \"threads\" is missing" "$tmp/err4"
+	[ "$(wc -l <"$tmp/err4")" -eq 1 ]
+check "windows.jsonl without threads: names line and field: the message" grep -q "badwin/windows.jsonl line 2: point field \"threads\" is missing" "$tmp/err4"
 mkdir "$tmp/plain"
 printf '{"context": {"host_name": "h"}, "benchmarks": [{"name": "a/manual_time", "run_type": "iteration", "real_time": 1, "cpu_time": 1, "time_unit": "ns", "ops_per_s": 1}]}\n' \
 	>"$tmp/plain/gbench.json"
@@ -318,12 +329,14 @@ check "a warning template fails (rc=$rc)" [ "$rc" -eq 1 ]
 check "and names the figure and the warning ($(head -1 "$tmp/err6"))" \
 	grep -q "gnuplot warned on figure window-throughput-compact (template lines.gp.*warning" "$tmp/err6"
 SB_PLOTS=$tmp/none "$sb" plot "$tmp/run" >/dev/null 2>"$tmp/err7"
-check "no templates: one line, exit 1" [ $? -eq 1 ] && [ "$(wc -l <"$tmp/err7")" -eq 1 ] && \
-	grep -q "no gnuplot templates" "$tmp/err7"
+check "no templates: one line, exit 1 (1/3)" [ $? -eq 1 ]
+check "no templates: one line, exit 1 (2/3)" [ "$(wc -l <"$tmp/err7")" -eq 1 ]
+check "no templates: one line, exit 1 (3/3)" grep -q "no gnuplot templates" "$tmp/err7"
 # no data at all: one line, exit 2
 mkdir "$tmp/empty"
 "$sb" plot "$tmp/empty" >/dev/null 2>"$tmp/err8"
-check "no results: exit 2, one line" [ $? -eq 2 ] && [ "$(wc -l <"$tmp/err8")" -eq 1 ]
+check "no results: exit 2, one line (1/2)" [ $? -eq 2 ]
+check "no results: exit 2, one line (2/2)" [ "$(wc -l <"$tmp/err8")" -eq 1 ]
 
 # compare and merge: two runs of the window family, one point noisy (CV 121 %)
 two_runs() {	# DIR HOST LABEL SCALE NOISY
@@ -343,11 +356,11 @@ two_runs() {	# DIR HOST LABEL SCALE NOISY
 two_runs "$tmp/prev" hostA prev 100 0
 two_runs "$tmp/cur" hostB current 90 1
 "$sb" plot --compare "$tmp/prev" "$tmp/cur" >"$tmp/out3" 2>&1
-check "compare figure ($(tail -1 "$tmp/out3"))" [ -s "$tmp/cur/plots/compare-vs-prev.png" ] && \
-	[ -s "$tmp/cur/plots/compare-vs-prev.svg" ]
+check "compare figure ($(tail -1 "$tmp/out3"))" [ -s "$tmp/cur/plots/compare-vs-prev.png" ]
+check "compare figure: svg" [ -s "$tmp/cur/plots/compare-vs-prev.svg" ]
 cd_=$tmp/cur/plots/compare-vs-prev.dat
-check "compare: a bar per point, under the family's line" [ "$(grep -c $'\t-$' "$cd_")" -eq 6 ] && \
-	grep -q $'^\tNaN\t-\t0\twindow: placement compact, clock=jiffies, tick=100$' "$cd_"
+check "compare: a bar per point, under the family's line (1/2)" [ "$(grep -c $'\t-$' "$cd_")" -eq 6 ]
+check "compare: a bar per point, under the family's line (2/2)" grep -q $'^\tNaN\t-\t0\t2\tNaN\tNaN\twindow: placement compact, clock=jiffies, tick=100$' "$cd_"
 check "compare: -10 % where nothing else changed" grep -q $'^spinlock/queued, 1 thread\t-9.99' "$cd_"
 # the fill follows the interval's verdict, noisy or not (a noisy outline hid
 # every fill): changed down (-1) with its interval, ~ (0) where unchanged
@@ -365,9 +378,10 @@ check "compare: the machines in the title" grep -q '^plottitle = "%Change of ops
 "$sb" merge "$tmp/prev" "$tmp/cur" --out="$tmp/m" 2>/dev/null
 "$sb" plot "$tmp/m" >"$tmp/out4" 2>&1
 mf=$tmp/m/plots/machines-window_trylock_lock-queued-compact-clock-jiffies_tick-100
-check "machines figure ($(tail -1 "$tmp/out4"))" [ -s "$mf.png" ] && [ -s "$mf.svg" ]
-check "machines: a line per machine, keyed by its name" grep -qx 'KEY\[1\] = "current"' "$mf.gp" && \
-	grep -qx 'KEY\[2\] = "prev"' "$mf.gp"
+check "machines figure ($(tail -1 "$tmp/out4"))" [ -s "$mf.png" ]
+check "machines figure: svg" [ -s "$mf.svg" ]
+check "machines: a line per machine, keyed by its name (1/2)" grep -qx 'KEY\[1\] = "current"' "$mf.gp"
+check "machines: a line per machine, keyed by its name (2/2)" grep -qx 'KEY\[2\] = "prev"' "$mf.gp"
 check "machines: the CPUs in the title" grep -q 'current (CPU hostB), prev (CPU hostA)\|prev (CPU hostA), current (CPU hostB)' "$mf.gp"
 check "machines: the noisy point" grep -qx 'nnoisy = 1' "$mf.gp"
 check "no gnuplot warning (compare, machines)" bash -c "! grep -qi warn '$tmp/out3' '$tmp/out4'"
