@@ -5,11 +5,13 @@
 # (bench/report/fig_*.c); this template only draws.
 #
 # Variables: W H outbase datafile plottitle xlabel npanels (1|2)
-#   logx (0, 2, 10) XT[] (x tics)  xmin xmax
+#   logx (0, 2, 10) XT[] XTL[] (x tics, labels)  xmin xmax
+#   bycat (1: one x value, a column per series, XTL its names) xtlpx
 #   per panel p: YLABEL[p] PTITLE[p] LOGY[p] YMIN[p] YMAX[p] YFMT[p]
 #   nseries KEY[] LT[] DT[]  (KEY "": no key entry for that series)
 #   haserr (1: bars from min to max)  nnoisy noisykey
-#   nref REFY[] REFKEY[] REFLABEL[] REFDT[] (horizontal references, panel 1)
+#   nref REFY[] REFKEY[] REFLABEL[] REFDT[] (horizontal references, panel 1;
+#     REFKEY in the key, REFLABEL a line under the plot, off the data)
 #   nnote NOTE[] NOTEDT[] NOTELC[] (key lines explaining a dash pattern;
 #     white: text alone)
 #   keyright (1: key at the right, from screen x = 1 - keyw; 0: below) keyw keyrows
@@ -22,13 +24,16 @@ PLOTWITH = haserr ? "yerrorlines" : "linespoints"
 if (logx) { set logscale x logx }
 set xrange [xmin:xmax]
 set xtics ()
-do for [i=1:|XT|] { set xtics add (sprintf("%g", XT[i]) XT[i]) }
+do for [i=1:|XT|] { set xtics add (XTL[i] XT[i]) }
+# one x value (bycat): a column per series, named under it, rotated
+if (bycat) { set xtics rotate by 30 right font ",9" }
 set xlabel xlabel
 
 top = 0.86
 left = npanels == 1 ? 0.09 : 0.07
 right = keyright ? 1 - keyw - 0.02 : 0.97
-bottom = keyright ? 70.0 / H : (100.0 + 19 * keyrows) / H
+# the references' labels go under the plot, a line each: never over the data
+bottom = (keyright ? 70.0 : 100.0 + 19 * keyrows) / H + (nref * 15.0 + xtlpx) / H
 gap = 0.08
 pw = (right - left - (npanels - 1) * gap) / npanels
 
@@ -49,13 +54,16 @@ do for [t in "png svg"] {
 		set yrange [YMIN[p]:YMAX[p]]
 		unset label
 		if (p == 1) { do for [k=1:nref] {
-			set label 10 + k REFLABEL[k] at graph 0.02, first REFY[k] offset 0, 0.7 front
+			set label 10 + k sprintf("reference line%s (black): %s", \
+				nref > 1 ? sprintf(" %d", k) : "", REFLABEL[k]) \
+				at screen 0.01, screen (nref - k) * 15.0 / H + 8.0 / H left font ",9"
 		} }
 		if (p == npanels) {
 			if (keyright) {
 				set key at screen 1 - keyw, screen top left top Left reverse samplen 3 spacing 1.15
 			} else {
-				set key at screen left, screen bottom - 58.0 / H left top vertical Left reverse \
+				set key at screen left, screen bottom - (58.0 + xtlpx) / H left top \
+					vertical Left reverse \
 					samplen 3 maxrows keyrows width 2
 			}
 		} else {

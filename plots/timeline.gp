@@ -6,7 +6,9 @@
 # boundaries); the dashed line is the limit.  Shaped in C
 # (bench/figures/fig_timeline.c).
 # Variables: outbase datafile plottitle npanel KEY[] LT[] LIMIT[] xmax
-#   ymax interval_ms.  datafile: a block per panel, "start_ms end_ms pages idle".
+#   ymax interval_ms.  datafile: a block per panel, "start_ms end_ms pages idle":
+#   idle 1 an idle window (its first interval, when longer), 2 the rest of it,
+#   after it expired with no call: a low hatched band, not a box of pages.
 W = 1100
 H = 170 + 150 * npanel
 top = 1 - 125.0 / H
@@ -19,6 +21,7 @@ set mxtics 5
 # the grid in front of the boxes: a box edge off the grid is a window out of phase
 set grid front xtics mxtics lc rgb "#606060" lw 1 dt 3, lc rgb "#909090" lw 1 dt 3
 set yrange [0:ymax]
+idleband = ymax * 0.06
 set format y "%g"
 set lmargin at screen 0.09
 set rmargin at screen 0.97
@@ -41,11 +44,14 @@ do for [t in "png svg"] {
 		} else {
 			unset key
 		}
-		plot datafile index (i - 1) using (($1 + $2) / 2):3:1:2:(0):3 with boxxyerror \
-			lt LT[i] dt 1 fs solid 0.45 border lc rgb "#303030" \
+		plot datafile index (i - 1) using ($4 < 2 ? ($1 + $2) / 2 : NaN):3:1:2:(0):3 \
+			with boxxyerror lt LT[i] dt 1 fs solid 0.45 border lc rgb "#303030" \
 			title "a window: from its reset to the next, as high as its pages", \
-		     datafile index (i - 1) using ($4 > 0 ? ($1 + $2) / 2 : NaN):3:1:2:(0):3 \
+		     datafile index (i - 1) using ($4 == 1 ? ($1 + $2) / 2 : NaN):3:1:2:(0):3 \
 			with boxxyerror lc rgb "#000000" fs pattern 4 transparent title "idle window", \
+		     datafile index (i - 1) using ($4 == 2 ? ($1 + $2) / 2 : NaN):(0):1:2:(0):(idleband) \
+			with boxxyerror lc rgb "#808080" fs pattern 5 transparent \
+			title "expired, no call (idle)", \
 		     LIMIT[i] with lines ls 101 title sprintf("limit: %g pages per window", LIMIT[i])
 	}
 	unset multiplot

@@ -1,9 +1,13 @@
 /* fig_compare.c — compare-vs-<old>: %Change of the median from OLD to NEW, a bar per point
  * both have (matched as `stratbench compare` does: group, threads, placement; by name for plain
- * Google Benchmark JSON), "*" where the repetitions' Mann-Whitney U p is below 0.05.  A bar
- * noisy on either side (CV above its run's threshold) is an outline: its change may be noise.
+ * Google Benchmark JSON), filled by the verdict of the 95 % bootstrap interval of the change
+ * (stats/interval.c, its whisker): changed up, changed down, ~ (the interval holds 0), or no
+ * interval (n too small).  A noisy bar (CV above its run's threshold on either side) keeps its
+ * fill and gets a red dashed border: a noisy outline instead of the fill hid every verdict.
  * The metric: ops_per_s where both have it, else real_time, as compare's default. */
 #include "figures/figure.h"
+
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +17,7 @@ struct bar {
 	const struct sb_bm *old, *new;
 	double change, p;
 	bool noisy;
+	struct sb_interval iv;		/* the 95 % interval of the %Change, its verdict */
 };
 
 struct cmp {
@@ -83,6 +88,8 @@ static int match(struct cmp *c)
 			b->p = o->nreps >= 2 && n->nreps >= 2 ?
 			       sb_mann_whitney_p(o->reps, o->nreps, n->reps, n->nreps) : NAN;
 			b->noisy = noisy(&c->r[0], o, c->metric) || noisy(&c->r[1], n, c->metric);
+			if (sb_interval_unpaired(o->reps, o->nreps, n->reps, n->nreps, &b->iv))
+				return -1;
 		}
 	return 0;
 }
@@ -140,6 +147,14 @@ static int make_rows(const struct cmp *c, struct row *rows)
 	return k;
 }
 
+/* the bar's fill: 1 changed up, -1 changed down, 0 within the noise (~), 2 no interval */
+static int verdict(const struct sb_interval *iv, double change)
+{
+	if (iv->verdict == SB_IV_CHANGED)
+		return change >= 0 ? 1 : -1;
+	return iv->verdict == SB_IV_SAME ? 0 : 2;
+}
+
 static void write_rows(const struct cmp *c, struct sb_gp *g, const struct row *rows, int n,
 		       int *nnoisy)
 {
@@ -147,21 +162,23 @@ static void write_rows(const struct cmp *c, struct sb_gp *g, const struct row *r
 	double lo = 0, hi = 0;
 
 	fputs("# point\t%change\tp(U) (-: none)\tnoisy (CV above the threshold on either "
-	      "side)\tfamily header (-: none)\n", f);
+	      "side)\tverdict (1 up, -1 down: changed; 0 ~; 2 no interval)\t95 % interval lo\thi"
+	      "\tfamily header (-: none)\n", f);
 	*nnoisy = 0;
 	for (int k = 0; k < n; k++) {
 		const struct bar *b = rows[k].bar < 0 ? NULL : &c->bar[rows[k].bar];
 
 		if (!b) {
-			fprintf(f, "\tNaN\t-\t0\t%s\n", rows[k].label);
+			fprintf(f, "\tNaN\t-\t0\t2\tNaN\tNaN\t%s\n", rows[k].label);
 			continue;
 		}
 		fprintf(f, "%s\t%.6g\t", rows[k].label, b->change);
 		fprintf(f, isnan(b->p) ? "-" : "%.4g", b->p);
-		fprintf(f, "\t%d\t-\n", b->noisy);
+		fprintf(f, "\t%d\t%d\t", b->noisy, verdict(&b->iv, b->change));
+		fprintf(f, isnan(b->iv.lo) ? "NaN\tNaN\t-\n" : "%.6g\t%.6g\t-\n", b->iv.lo, b->iv.hi);
 		*nnoisy += b->noisy;
-		lo = fmin(lo, b->change);
-		hi = fmax(hi, b->change);
+		lo = fmin(lo, isnan(b->iv.lo) ? b->change : fmin(b->change, b->iv.lo));
+		hi = fmax(hi, isnan(b->iv.hi) ? b->change : fmax(b->change, b->iv.hi));
 	}
 	if (lo == hi)
 		hi = 1;
@@ -199,9 +216,11 @@ static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *n
 	sb_plot_machine(&c->r[0], old, om, sizeof(om));
 	snprintf(title, sizeof(title), "%%Change of %s (median) from %s to %s\nnew: %s\nold: %s",
 		 c->metric, ob, nb, p->machine, om);
-	return sb_gp_draw(g, title, "%Change per point between two runs", "Solid: an increase, "
-			  "hatched: a decrease; an outlined bar is noisy on either side; * marks a "
-			  "Mann-Whitney U p below 0.05 over the repetitions.", nnoisy);
+	return sb_gp_draw(g, title, "%Change per point between two runs", "The fill follows the "
+			  "95 % bootstrap interval of the change (the whisker): solid green a "
+			  "change up, hatched red a change down, grey within the noise (the "
+			  "interval holds 0), an empty outline where no interval can be had (n too "
+			  "small); a red dashed border marks a point noisy on either side.", nnoisy);
 }
 
 static int fig_compare(struct sb_plot *p)

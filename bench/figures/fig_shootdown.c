@@ -2,13 +2,15 @@
  * parameter), a line per strategy, threads and placement:
  *   shootdown-cost      ns per migrated page (simulated machine)
  *   shootdown-flushes   TLB flushes (solid) and flush requests acked (dashed) per page,
- *                       one figure: with one responder they coincide
+ *                       one figure: with one responder they coincide, and the key says
+ *                       "(acks = flushes)" instead of a dashed line hidden under the solid
  *   shootdown-slowdown  the responders' slowdown (1: unaffected)
  *   shootdown-kernel    the real kernel (us_per_page): initiator µs, TLB IRQs per page
  * The simulated points are those with ns_per_page, the kernel drivers' those with us_per_page:
  * their counters say which, not their names. */
 #include "figures/figure.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct fig {
@@ -60,11 +62,74 @@ static int add_all(struct sb_plot *p, struct sb_lines *ls, const char *kind, con
 	return 0;
 }
 
+static bool all_zero(const struct sb_line *l)
+{
+	for (int j = 0; j < l->n; j++)
+		if (l->v[j].y[0] != 0)
+			return false;
+	return true;
+}
+
+static bool same_values(const struct sb_line *a, const struct sb_line *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (int j = 0; j < a->n; j++)	/* both in the order their points came */
+		if (a->v[j].x != b->v[j].x || a->v[j].y[0] != b->v[j].y[0])
+			return false;
+	return true;
+}
+
+static void drop_line(struct sb_lines *ls, int i)
+{
+	free(ls->l[i].v);
+	memmove(&ls->l[i], &ls->l[i + 1], (size_t)(ls->n - i - 1) * sizeof(*ls->l));
+	ls->n--;
+}
+
+/* shootdown-flushes: a series whose flushes and acks are all 0 (1 thread: no responder, nothing
+ * to flush) is left out, said once in the key; acks equal to flushes everywhere (one responder)
+ * are not drawn under them, invisible, but said in the flushes' key: "(acks = flushes)" */
+static void tidy_flushes(struct sb_lines *ls, char *zeros, size_t n)
+{
+	int nzero = 0, nacks = 0, one = 0;
+
+	for (int i = 0; i < ls->n; i++) {
+		int k = 0;
+
+		if (ls->l[i].part != 0)
+			continue;
+		while (k < ls->n && (k == i || !sb_lines_match(ls, &ls->l[k], &ls->l[i].f, 1)))
+			k++;
+		if (k < ls->n && all_zero(&ls->l[i]) && all_zero(&ls->l[k])) {
+			nzero++;
+			one += ls->l[i].f.threads == 1;
+			drop_line(ls, k > i ? k : i);
+			drop_line(ls, k > i ? i : k);
+			i = -1;		/* start over: the lines moved */
+		} else if (k < ls->n && same_values(&ls->l[i], &ls->l[k])) {
+			snprintf(ls->l[i].tag, sizeof(ls->l[i].tag), "(acks = flushes)");
+			drop_line(ls, k);
+			i = -1;
+		}
+	}
+	for (int i = 0; i < ls->n; i++)
+		nacks += ls->l[i].part == 1;
+	if (!nacks)		/* no dashed line left: its note goes */
+		ls->nnote = 1;
+	if (nzero) {
+		snprintf(zeros, n, "%d series all 0, not drawn%s", nzero,
+			 one == nzero ? " (1 thread: no responder)" : "");
+		ls->note[ls->nnote] = zeros;
+		ls->notedt[ls->nnote++] = 0;
+	}
+}
+
 static int draw_sim(struct sb_plot *p, const struct fig *f)
 {
 	struct sb_lines ls = { .xkey = "batch", .npanels = 1, .logy = { f->logy },
 			       .xlabel = "pages per batch (log2 scale)", .ylabel = { f->ylabel } };
-	char how[300];
+	char how[300], zeros[80];
 
 	if (f->metric[1]) {
 		ls.parts = flush_parts;
@@ -82,6 +147,8 @@ static int draw_sim(struct sb_plot *p, const struct fig *f)
 	}
 	if (add_all(p, &ls, "ns_per_page", f->name, f->metric, 1))
 		return -1;
+	if (f->metric[1])
+		tidy_flushes(&ls, zeros, sizeof(zeros));
 	snprintf(how, sizeof(how), "Simulated machine; medians of the repetitions, bars "
 		 "min–max; red circles: CV above %g %%; log axes name the series they cannot "
 		 "draw (all 0).", p->cv_threshold);

@@ -164,6 +164,22 @@ static const struct tl *entry_of(const struct tls *t, const struct sb_lines *ls,
 	return NULL;
 }
 
+/* A window as "start end pages idle".  An idle window longer than the interval had no call
+ * after it expired (a call would have reset it), so its pages came in its first interval: that
+ * box, then the rest as an idle span (idle 2: pages 0, drawn as a hatched band), not a box
+ * of all its pages across the whole idle time. */
+static void write_window(FILE *f, const double *w, double interval_ms)
+{
+	double cut = w[0] + interval_ms;
+
+	if (w[3] > 0 && w[1] > cut) {
+		fprintf(f, "%.6f %.6f %.9g 1\n", w[0], cut, w[2]);
+		fprintf(f, "%.6f %.6f 0 2\n", cut, w[1]);
+		return;
+	}
+	fprintf(f, "%.6f %.6f %.9g %g\n", w[0], w[1], w[2], w[3]);
+}
+
 static void write_panels(const struct tls *t, const struct sb_lines *ls, int threads,
 			 struct sb_gp *g, double xmax)
 {
@@ -185,11 +201,11 @@ static void write_panels(const struct tls *t, const struct sb_lines *ls, int thr
 		sb_gp_num_at(g, "LT", i + 1, ls->l[i].style);
 		sb_gp_num_at(g, "LIMIT", i + 1, e->limit);
 		ymax = fmax(ymax, e->limit);
-		fprintf(f, "%s# %s: start_ms end_ms pages idle\n", i ? "\n\n" : "", ls->l[i].key);
+		fprintf(f, "%s# %s: start_ms end_ms pages idle (2: the idle span)\n", i ? "\n\n" : "",
+			ls->l[i].key);
 		fputs("NaN NaN NaN 0\n", f);	/* a block even without windows */
 		for (int k = 0; k < e->nw && e->w[k][0] < xmax; k++) {
-			fprintf(f, "%.6f %.6f %.9g %g\n", e->w[k][0], e->w[k][1], e->w[k][2],
-				e->w[k][3]);
+			write_window(f, e->w[k], e->interval_ms);
 			ymax = fmax(ymax, e->w[k][2]);
 		}
 	}
@@ -215,7 +231,8 @@ static int draw(struct sb_plot *p, const struct tls *t, struct sb_lines *ls, int
 	return sb_gp_draw(g, title, "Pages admitted per window over time, one panel per policy",
 			  "A box is a window, from its starting reset to the next, as high as the "
 			  "pages admitted in it; the grid marks every interval; the dashed line is "
-			  "the limit; hatched boxes are idle windows.", 0);
+			  "the limit; hatched boxes are idle windows, a hatched band along the axis "
+			  "the time after an idle window expired, with no call.", 0);
 }
 
 static int fig_timeline(struct sb_plot *p)

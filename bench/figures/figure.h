@@ -67,6 +67,7 @@ struct sb_line {
 	int part;			/* index in the figure's parts (0: the only) */
 	int group, style;		/* set by sb_lines_finish */
 	char key[240];
+	char tag[40];			/* appended to the key by sb_lines_finish ("(acks = flushes)") */
 	struct sb_xy *v;
 	int n, cap;
 };
@@ -78,11 +79,13 @@ struct sb_lines {
 	const char *const *bare;	/* parameters a key shows as the value alone */
 	int npanels;			/* 1 or 2 */
 	bool logy[2];
+	bool fity[2];			/* linear y fitted to the data, not from 0 (ratios) */
 	struct sb_line *l;
 	int n, cap;
 	int reps;			/* most repetitions behind a point */
 	int nnoisy;
 	bool zeros;			/* a key says "not drawn" (log axis) */
+	bool bycat;			/* one x value: a column per series (sb_lines_draw) */
 	char common[600];		/* what every line shares (sb_lines_finish) */
 	/* what lines.gp draws besides the lines: the figure sets them */
 	const char *xlabel, *ylabel[2], *ptitle[2], *yfmt[2];
@@ -92,7 +95,7 @@ struct sb_lines {
 	char refkey[2][240], reflabel[2][160];
 	int nnote;			/* key lines saying what a dash means */
 	const char *note[4];
-	int notedt[4];
+	int notedt[4];			/* 0: the note is text alone */
 };
 
 /* The line of f (and part), created when new; NULL when out of memory. */

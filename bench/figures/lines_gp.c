@@ -20,7 +20,7 @@ static void write_data(const struct sb_lines *ls, FILE *f)
 		fprintf(f, "%s# %s%s%s\n", i ? "\n\n" : "", l->key[0] ? l->key : "(same key as above)",
 			ls->parts ? ": " : "", ls->parts ? ls->parts[l->part] : "");
 		for (int j = 0; j < l->n; j++) {
-			fprintf(f, "%.9g", l->v[j].x);
+			fprintf(f, "%.9g", ls->bycat ? l->group + 1 : l->v[j].x);
 			for (int p = 0; p < ls->npanels; p++) {
 				sb_gp_dat_num(f, l->v[j].y[p]);
 				sb_gp_dat_num(f, l->v[j].lo[p]);
@@ -50,11 +50,49 @@ static void write_series(const struct sb_lines *ls, struct sb_gp *g)
 	}
 }
 
+/* One x value: a column per series (its group), on a linear axis, each named under it; a log
+ * axis around one value stacked every marker in one column. */
+static void write_cats(const struct sb_lines *ls, struct sb_gp *g, double x)
+{
+	char lbl[300];
+	int ng = ls->n ? ls->l[ls->n - 1].group + 1 : 1, widest = 0;
+
+	sb_gp_num(g, "logx", 0);
+	sb_gp_num(g, "xmin", 0.4);
+	sb_gp_num(g, "xmax", ng + 0.6);
+	sb_gp_array(g, "XT", ng, false);
+	sb_gp_array(g, "XTL", ng, true);
+	for (int i = 0, k = 0; i < ls->n; i++) {
+		const char *key = ls->l[i].key;
+		int w = 0;
+
+		if (i && ls->l[i].group == ls->l[i - 1].group)
+			continue;
+		k++;
+		sb_gp_num_at(g, "XT", k, k);
+		snprintf(lbl, sizeof(lbl), "%.*s", (int)strcspn(key, "("), key);
+		sb_gp_str_at(g, "XTL", k, lbl);
+		for (const char *c = lbl; *c; c++)
+			w += ((unsigned char)*c & 0xc0) != 0x80;
+		widest = w > widest ? w : widest;
+	}
+	sb_gp_num(g, "xtlpx", 24 + 4 * widest);	/* rotated 30°: half of 7-8 px a char */
+	snprintf(lbl, sizeof(lbl), "%s %g (the only value): a column per series",
+		 !strcmp(ls->xkey, "threads") ? "threads" : ls->xkey, x);
+	sb_gp_str(g, "xlabel", lbl);
+}
+
 static void write_x(const struct sb_lines *ls, struct sb_gp *g)
 {
 	double xs[64], lo = INFINITY, hi = -INFINITY;
+	char lbl[32];
 	int nx = sb_lines_xs(ls, xs, 64);
 
+	sb_gp_num(g, "bycat", ls->bycat);
+	if (ls->bycat) {
+		write_cats(ls, g, xs[0]);
+		return;
+	}
 	for (int i = 0; i < ls->n; i++)
 		for (int j = 0; j < ls->l[i].n; j++) {
 			lo = fmin(lo, ls->l[i].v[j].x);
@@ -66,8 +104,13 @@ static void write_x(const struct sb_lines *ls, struct sb_gp *g)
 	sb_gp_num(g, "xmin", lo > 0 ? lo / (lo == hi ? 2 : 1.3) : lo - 1);
 	sb_gp_num(g, "xmax", lo > 0 ? hi * (lo == hi ? 2 : 1.3) : hi + 1);
 	sb_gp_array(g, "XT", nx, false);
-	for (int i = 0; i < nx; i++)
+	sb_gp_array(g, "XTL", nx, true);
+	for (int i = 0; i < nx; i++) {
 		sb_gp_num_at(g, "XT", i + 1, xs[i]);
+		snprintf(lbl, sizeof(lbl), "%g", xs[i]);
+		sb_gp_str_at(g, "XTL", i + 1, lbl);
+	}
+	sb_gp_num(g, "xtlpx", 0);
 	sb_gp_str(g, "xlabel", ls->xlabel ? ls->xlabel : ls->xkey);
 }
 
@@ -92,6 +135,13 @@ static void y_range(const struct sb_lines *ls, int p, double *ymin, double *ymax
 	if (ls->logy[p]) {
 		*ymin = isfinite(lo) ? lo / 1.8 : 0.1;
 		*ymax = isfinite(hi) ? hi * 1.8 : 10;
+		return;
+	}
+	if (ls->fity[p] && isfinite(lo) && isfinite(hi)) {
+		double pad = fmax(hi - lo, 0.01 * fabs(hi)) * 0.1;
+
+		*ymin = lo - pad;
+		*ymax = hi + pad;
 		return;
 	}
 	*ymin = isfinite(lo) && lo < 0 ? lo * 1.08 : 0;
@@ -138,10 +188,10 @@ static void write_extras(const struct sb_lines *ls, struct sb_gp *g, const char 
 	sb_gp_array(g, "NOTEDT", ls->nnote + ls->zeros, false);
 	sb_gp_array(g, "NOTELC", ls->nnote + ls->zeros ? ls->nnote + ls->zeros : 1, true);
 	sb_gp_str_at(g, "NOTELC", 1, "black");	/* parsed even when there is none */
-	for (int k = 0; k < ls->nnote; k++) {
+	for (int k = 0; k < ls->nnote; k++) {	/* dash 0: text alone */
 		sb_gp_str_at(g, "NOTE", k + 1, ls->note[k]);
-		sb_gp_num_at(g, "NOTEDT", k + 1, ls->notedt[k]);
-		sb_gp_str_at(g, "NOTELC", k + 1, "black");
+		sb_gp_num_at(g, "NOTEDT", k + 1, ls->notedt[k] ? ls->notedt[k] : 1);
+		sb_gp_str_at(g, "NOTELC", k + 1, ls->notedt[k] ? "black" : "white");
 	}
 	if (ls->zeros) {	/* text alone: what "not drawn" means */
 		sb_gp_str_at(g, "NOTE", ls->nnote + 1, ZERO_NOTE);
@@ -203,9 +253,12 @@ int sb_lines_draw(struct sb_plot *p, struct sb_lines *ls, const char *name, cons
 	char title[1400], st[120], noisy[64];
 	struct sb_gp *g;
 
+	double xs[2];
+
 	sb_lines_finish(ls);
 	if (!ls->n)
 		return 0;
+	ls->bycat = sb_lines_xs(ls, xs, 2) == 1 && ls->l[ls->n - 1].group > 0;
 	if (!stat) {
 		if (ls->reps > 1)
 			snprintf(st, sizeof(st), "median of %d repetitions, bars min–max", ls->reps);

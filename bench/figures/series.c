@@ -328,6 +328,7 @@ void sb_lines_finish(struct sb_lines *ls)
 		attr_list(l, &A, false, l->key, sizeof(l->key));
 		if (!l->key[0])		/* nothing differs: the strategy */
 			attr_val(l, &A, 1, false, l->key, sizeof(l->key));
+		join(l->key, sizeof(l->key), " ", l->tag);
 	}
 	attr_list(&ls->l[0], &A, true, ls->common, sizeof(ls->common));
 	log_notes(ls);
