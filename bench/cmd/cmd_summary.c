@@ -71,8 +71,11 @@ static int parse_ref(char *item, struct sb_summary_ref *ref, char *err, size_t e
 static int parse_refs(char *buf, struct sb_summary_ref *refs, int max, char *err, size_t errlen)
 {
 	int n = 0;
+	size_t len = strlen(buf);
 	char *save = NULL;
 
+	if (!len || *buf == ',' || buf[len - 1] == ',' || strstr(buf, ",,"))
+		return sb_cmd_err(err, errlen, "--reference: an empty item in '%s'", buf);
 	for (char *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
 		if (n == max - 1)
 			return sb_cmd_err(err, errlen, "--reference: at most %d", max - 1);
@@ -84,8 +87,6 @@ static int parse_refs(char *buf, struct sb_summary_ref *refs, int max, char *err
 						  refs[n].family);
 		n++;
 	}
-	if (!n)
-		return sb_cmd_err(err, errlen, "--reference: no strategy given");
 	refs[n].family = NULL;
 	return 0;
 }
