@@ -51,6 +51,8 @@ check "summary: the seed's paired comparisons, each with its interval" \
 check "summary: the files of both stages" bash -c "grep -q '^  $tmp/q/: gbench.json results.csv runs.jsonl .*suite.json ab.json index.html plots/ ([0-9]* figures)' '$tmp/q/summary.txt' && grep -q '^  $tmp/q/kernel/: gbench.json' '$tmp/q/summary.txt'"
 check "summary.md: the kernel table" grep -q '^\*\*kernel shootdown: batched calls against immediate' "$tmp/q/summary.md"
 check "stderr names the summary files" grep -q "summary in $tmp/q/summary.txt" "$tmp/q.err"
+check "summary DIR prints exactly what the suite saved (kernel stage and pairs too)" \
+	bash -c "diff <('$sb' summary '$tmp/q' 2>/dev/null) '$tmp/q/summary.txt' >/dev/null"
 # the names run are the names --dry-run listed (the plan is the suite's)
 for d in "$tmp/q" "$tmp/q/kernel"; do
 	grep -o '"run_name": "[^"]*"' "$d/gbench.json" | sed 's/.*: "//; s/"$//; s,/manual_time$,,; s,/iterations:[0-9]*/repeats:[0-9]*,,'
