@@ -401,8 +401,8 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 			window_notes(o, rows, n);
 	}
 	if (nout)
-		fprintf(o, "%s: %d point%s at under %d threads left out: %s.\n\n", s->title, nout,
-			nout == 1 ? "" : "s", s->min_threads, s->why_out);
+		fprintf(o, "%s: %d point%s left out: %s.\n\n", s->title, nout, nout == 1 ? "" : "s",
+			s->why_out);
 	free(rows);
 }
 
