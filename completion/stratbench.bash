@@ -61,6 +61,13 @@ _stratbench() {
 			case $opt in
 			--strategy|--ab) cands=($(_stratbench_list "$sb")) ;;	# --ab=A,B: strategies
 			--lock) cands=(all $(_stratbench_list "$sb" lock)) ;;
+			--reference)	# [FAMILY:]STRATEGY[,...]: after FAMILY:, its names
+				c=${val##*,}
+				if [[ $c == *:* ]]; then
+					cands=($(_stratbench_list "$sb" "${c%%:*}" | sed "s/^/${c%%:*}:/"))
+				else
+					cands=($(_stratbench_list "$sb") window: lock: shootdown:)
+				fi ;;
 			# two drivers may share a family (shootdown): each once
 			--family) cands=($("$sb" list 2>/dev/null | awk '/^[^ ]/ && !seen[$1]++ { print $1 }')) ;;
 			--counters) cands=(default none $("$sb" counters 2>/dev/null |

@@ -138,6 +138,12 @@ expect "stratbench run --strategy=" fakepolicy fakelock
 expect_not "stratbench run --strategy=" spinlock
 expect "stratbench run --lock=f" fakelock
 expect_not "stratbench run --lock=f" fakepolicy
+# summary --reference=[FAMILY:]STRATEGY: the names, the families, then the
+# family's own names after FAMILY: (broken: the other family's are not)
+expect "stratbench summary x --reference=" fakepolicy fakelock lock: window:
+expect "stratbench summary x --reference=lock:f" fakelock
+expect_not "stratbench summary x --reference=lock:f" fakepolicy
+expect "stratbench summary x --reference=lock:fakelock,window:f" fakepolicy
 
 echo "test_completion: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

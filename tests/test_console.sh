@@ -91,7 +91,14 @@ dash_not_zero() {
 # column the table does not show (limit), has none
 notes_ok() {
 	grep -A1 '^trylock .* fidelity ' "$1" | grep -q '^    note: fidelity: no window reset in the run' &&
-		! grep -A1 '^trylock .* throughput ' "$1" | grep -q '^    note: '
+		! grep -A1 '^trylock .* throughput ' "$1" | grep '^    note: ' | grep -qv '^    note: limited: '
+}
+
+# limited_once OUT: a window run that made no reset says so once, under the
+# throughput row, pointing to the workload model (the limited column's note)
+limited_once() {
+	[ "$(grep -c '^    note: limited: no window reset .*the workload model: docs/window.md' "$1")" -eq 1 ] &&
+		grep -A1 '^trylock .* throughput ' "$1" | grep -q '^    note: limited: '
 }
 
 # note_once OUT: two shootdown rows without --check, "violations:
@@ -191,6 +198,7 @@ check "stretch unavailable prints -" dash_not_zero "$tmp/window.out" stretch
 check "admit unavailable prints -" dash_not_zero "$tmp/window.out" admit
 check "--console=counters: counters under the rows" counter_lines "$tmp/window.out"
 check "a '-' explained under its row, no note for a column not shown" notes_ok "$tmp/nowin.out"
+check "no window reset: one 'limited:' note pointing to the workload model" limited_once "$tmp/nowin.out"
 check "a note repeated in a table printed once" note_once "$tmp/shoot2.out"
 check "results line names --out" grep -q "^results: $tmp/lockdir/" "$tmp/lock.err"
 check "files as before: gbench.json parses" is_json "$tmp/lockdir/gbench.json"
@@ -248,6 +256,7 @@ sed '/^    note: violations/p' "$tmp/shoot2.out" >"$tmp/twice.out"
 broken "a note printed twice" note_once "$tmp/twice.out"
 grep -v '^    note: ' "$tmp/nowin.out" >"$tmp/nonote.out"
 broken "a '-' without its note" notes_ok "$tmp/nonote.out"
+broken "no reset, and not a word of it" limited_once "$tmp/nonote.out"
 sed '/^trylock .* throughput /a\    note: limit: none at 1 thread (this run is the scaling reference)' \
 	"$tmp/nowin.out" >"$tmp/limitnote.out"
 broken "a note about a column not shown" notes_ok "$tmp/limitnote.out"

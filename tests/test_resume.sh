@@ -63,7 +63,7 @@ for n in $names; do
 done
 check "the k earlier results kept as they were" grep -qxF -f "$tmp/kept_rows" "$d/results.csv"
 # the console's table: one row per benchmark run (docs/console.md)
-check "only the missing ones ran again" [ "$(awk '/^strategy / { t = 1; next } /^$/ { t = 0 } t' \
+check "only the missing ones ran again" [ "$(awk '/^Summary$/ { exit } /^    note: / { next } /^strategy / { t = 1; next } /^$/ { t = 0 } t' \
 	"$tmp/res.out" | wc -l)" -eq $((4 - k)) ]
 check "resumed gbench.json reads back" "$sb" compare "$d" "$d" --format=csv >/dev/null
 check "context says resumed" grep -q "\"sb_resumed\": \"$k benchmarks finished" "$d/gbench.json"

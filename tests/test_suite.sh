@@ -103,6 +103,8 @@ check "the suite says its estimate at the start" grep -qE '^stratbench: suite: a
 check "each stage says its estimate" [ "$(grep -cE '^stratbench: suite stage [1-3]/3: [a-z]+ -> .* \(estimate: about [0-9]+ s\)$' "$tmp/q.err")" -eq 3 ]
 check "the estimates are recorded" [ "$(grep -c '"estimate_s": [0-9.]*[1-9]' "$tmp/q/suite.json")" -eq 3 ]
 check "the estimates' dry runs say nothing on stderr" [ "$(grep -c 'skipped:' "$tmp/q.err")" -le 1 ]
+check "summary DIR prints exactly what the suite saved (kernel stage and pairs too)" \
+	bash -c "diff <('$sb' summary '$tmp/q' 2>/dev/null) '$tmp/q/summary.txt' >/dev/null"
 # the names run are the names --dry-run listed (the plan is the suite's)
 for d in "$tmp/q" "$tmp/q/kernel"; do
 	grep -o '"run_name": "[^"]*"' "$d/gbench.json" | sed 's/.*: "//; s/"$//; s,/manual_time$,,; s,/iterations:[0-9]*/repeats:[0-9]*,,'

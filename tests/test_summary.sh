@@ -114,6 +114,149 @@ check "no reference: nothing to compare, said" grep -q 'nothing to compare' "$tm
 check "no reference: no table" bash -c "! grep -q '^window policies' '$tmp/o2'"
 check "broken fixture: with the reference there is a table" bash -c "! grep -q 'nothing to compare' '$tmp/out'"
 
+# --- issue 27: only meaningful rows ----------------------------------------
+# simulated shootdowns at 1 thread (no remote CPU) are left out once, with
+# the reason (broken fixture: at 2 threads the same points are rows)
+S=shootdown
+run "$tmp/sd" "$(reps $S/immediate/batch:32/threads:1/$P 1 1 1 ', "ns_per_page": 400, "flushes_per_page": 0')" \
+	"$(reps $S/batched/batch:32/threads:1/$P 1 1 1 ', "ns_per_page": 300, "flushes_per_page": 0')" \
+	"$(reps $S/targeted/batch:32/threads:1/$P 1 1 1 ', "ns_per_page": 350, "flushes_per_page": 0')"
+"$sb" summary "$tmp/sd" >"$tmp/sdo" 2>&1
+check "shootdown at 1 thread: no row" bash -c "! grep -qE '^(batched|targeted|immediate) ' '$tmp/sdo'"
+check "shootdown at 1 thread: left out once, with the reason" \
+	[ "$(grep -c '^simulated shootdown: 3 points left out: at 1 thread there is no remote CPU' "$tmp/sdo")" -eq 1 ]
+check "every line of it within 160 characters" bash -c "! awk 'length > 160' '$tmp/sdo' | grep -q ."
+run "$tmp/sd2" "$(reps $S/immediate/batch:32/threads:2/$P 1 1 1 ', "ns_per_page": 400')" \
+	"$(reps $S/batched/batch:32/threads:2/$P 1 1 1 ', "ns_per_page": 300')"
+"$sb" summary "$tmp/sd2" >"$tmp/sdo2" 2>&1
+check "broken fixture: at 2 threads a row and nothing left out" \
+	bash -c "grep -qE '^batched +2 ' '$tmp/sdo2' && ! grep -q 'left out' '$tmp/sdo2'"
+
+# kernel table: measured zeros print 0, n/a only where nothing was measured
+# (broken fixture: the counter absent reads n/a)
+kz() {	# kz DIR EXTRA: the kernel points at 1 thread, 3 repetitions, EXTRA each
+	run "$1" "$(reps $K/mode:immediate/batch:512/threads:1/$P 1 1 1 "$2")" \
+		"$(reps $K/mode:batched/batch:512/threads:1/$P 1 1 1 "$2")"
+}
+kz "$tmp/kz" ', "tlb_irqs_per_page": 0, "us_per_page": 2, "cal_irqs_per_page": 0'
+"$sb" summary "$tmp/kz" >"$tmp/kzo" 2>&1
+check "kernel zeros: 0, 0 %, both 0, no n/a ($(grep -E '^kernel-madvise +batched' "$tmp/kzo"))" \
+	bash -c "grep -E '^kernel-madvise +batched +1 +compact +0 +0% +0 +0% +0 +both 0 ' '$tmp/kzo' >/dev/null && ! grep -E '^kernel-madvise' '$tmp/kzo' | grep -q n/a"
+check "kernel zeros: the reference's CV is 0 %" grep -qE '^kernel-madvise +immediate +1 +compact +0 +0% +reference' "$tmp/kzo"
+check "legend: n/a is not measured, a measured 0 prints 0" grep -q 'n/a: not measured here; a measured 0 prints 0' "$tmp/kzo"
+kz "$tmp/kz2" ', "us_per_page": 2'
+"$sb" summary "$tmp/kz2" >"$tmp/kzo2" 2>&1
+check "broken fixture: not measured reads n/a, never 0" \
+	bash -c "grep -E '^kernel-madvise +batched' '$tmp/kzo2' | grep -q n/a && ! grep -qE '^kernel-madvise.* both 0 ' '$tmp/kzo2'"
+
+# window/null under the workload model is named for what it is (broken
+# fixture: without the model, null is the harness's cost, named so)
+M=mode:throughput/threads:1/$P
+wn() {	# wn DIR MODEL: spinlock and null, resets seen
+	run "$1" "$(reps $W/spinlock/lock:queued/$M$2 100 100 100 ', "resets": 50, "limited": 0.5')" \
+		"$(reps $W/null/$M$2 50 50 50 ', "resets": 0, "limited": 0')"
+}
+wn "$tmp/wn" /migrate:1000/fault:200
+"$sb" summary "$tmp/wn" >"$tmp/wno" 2>&1
+check "null under the model: row named no limit" grep -qE '^null \(no limit\) +1 +compact' "$tmp/wno"
+check "null under the model: said not the harness's cost" \
+	bash -c "grep -q '^null (no limit): no rate limit under the workload model: it admits every page and pays its copy' '$tmp/wno' && grep -q 'it is not the harness.s own cost' '$tmp/wno'"
+check "null has no window: not listed as a point without reset" bash -c "! grep -q 'No window reset' '$tmp/wno'"
+wn "$tmp/wn2" ""
+"$sb" summary "$tmp/wn2" >"$tmp/wno2" 2>&1
+check "broken fixture: null outside the model is plain null, no note" \
+	bash -c "grep -qE '^null +1 +compact' '$tmp/wno2' && ! grep -q 'no limit' '$tmp/wno2'"
+
+# a window run that never reset, or limited above 99 %, says so and points
+# to the workload model (broken fixture: resets and 50 % limited: no word)
+wr() {	# wr DIR RESETS LIMITED: spinlock and trylock, both so
+	run "$1" "$(reps $W/spinlock/lock:queued/$M 100 100 100 ", \"resets\": $2, \"limited\": $3")" \
+		"$(reps $W/trylock/lock:queued/$M 110 110 110 ", \"resets\": $2, \"limited\": $3")"
+}
+wr "$tmp/wr" 0 0.998
+"$sb" summary "$tmp/wr" >"$tmp/wro" 2>&1
+check "no reset: said, with the workload model" \
+	bash -c "grep -q '^No window reset, or over 99 % of calls limited' '$tmp/wro' && grep -q 'docs/window.md, the default suite.s window workload' '$tmp/wro'"
+check "no reset: each point listed with its limited %" \
+	bash -c "grep -q '^  spinlock/queued, 1 thread: 0 resets, limited 99.8 %' '$tmp/wro' && grep -q '^  trylock/queued, 1 thread: 0 resets, limited 99.8 %' '$tmp/wro'"
+wr "$tmp/wr1" 40 0.995
+"$sb" summary "$tmp/wr1" >"$tmp/wro1" 2>&1
+check "limited above 99 % with resets: said too" grep -q '^  trylock/queued, 1 thread: 40 resets, limited 99.5 %' "$tmp/wro1"
+wr "$tmp/wr2" 40 0.5
+"$sb" summary "$tmp/wr2" >"$tmp/wro2" 2>&1
+check "broken fixture: resets and 50 % limited: no word" bash -c "! grep -q 'No window reset' '$tmp/wro2'"
+
+# --- --reference: a new lock against tas, no pthread_spin in the run -------
+run "$tmp/ref" "$(reps lock/tas/threads:1/$P 200 200 200)" "$(reps lock/ticket/threads:1/$P 300 300 300)"
+"$sb" summary "$tmp/ref" >"$tmp/refo" 2>&1
+check "broken fixture: no pthread_spin, default reference: nothing to compare, --reference named" \
+	bash -c "grep -q 'lock: pthread_spin, shootdown: immediate): nothing to compare' '$tmp/refo' && grep -q 'summary --reference=FAMILY:STRATEGY' '$tmp/refo'"
+for r in tas lock:tas window:trylock,lock:tas; do
+	"$sb" summary "$tmp/ref" --reference=$r >"$tmp/refo" 2>&1
+	check "--reference=$r: locks against tas, ticket +50 %" \
+		bash -c "grep -q '^locks against tas: ops/s' '$tmp/refo' && grep -qE '^ticket +1 +compact +200 .* 300 .* 50 ' '$tmp/refo' && grep -qE '^tas +1 .*reference' '$tmp/refo'"
+done
+expect2 "--reference: unknown strategy" "--reference: unknown strategy 'nope'" summary "$tmp/ref" --reference=nope
+expect2 "--reference: a window policy for lock" "unknown lock strategy 'trylock'" summary "$tmp/ref" --reference=lock:trylock
+expect2 "--reference: unknown family" "unknown family 'disk'" summary "$tmp/ref" --reference=disk:tas
+expect2 "--reference: a kernel call (its reference is a mode)" "unknown shootdown strategy 'kernel-madvise'" \
+	summary "$tmp/ref" --reference=shootdown:kernel-madvise
+expect2 "--reference: two for a family" "two references for lock" summary "$tmp/ref" --reference=lock:tas,ticket
+expect2 "--reference: an empty item" "an empty item" summary "$tmp/ref" --reference=tas,
+expect2 "--reference: empty" "reference" summary "$tmp/ref" --reference=
+check "bad --reference: nothing on stdout" [ ! -s "$tmp/o" ]
+
+# --- a run --ab directory (ab.json, no gbench.json): its paired section,
+# and every run --out ends with its summary (console, summary.txt) -------
+tiny=(--family=lock --threads=1 --placement=compact --counters=none --quiet)
+"$sb" run "${tiny[@]}" --ab=tas,ticket --trial-time=0.002 --out="$tmp/ab" >/dev/null 2>&1
+"$sb" summary "$tmp/ab" >"$tmp/abo" 2>"$tmp/abe"
+rc=$?
+check "summary of a run --ab directory: exit 0 (rc=$rc: $(head -1 "$tmp/abe"))" [ "$rc" -eq 0 ]
+check "run --ab directory: the paired section, tas -> ticket with its interval" \
+	grep -qE '^  tas -> ticket \(lock, threads:1, place:compact\), [0-9]+ pairs: ops_per_s [-+][0-9.]+ % \[' "$tmp/abo"
+check "run --ab directory: no 'nothing to compare'" bash -c "! grep -q 'nothing to compare' '$tmp/abo'"
+mkdir -p "$tmp/abcut" && head -c 300 "$tmp/ab/ab.json" >"$tmp/abcut/ab.json"
+expect2 "broken fixture: a cut ab.json alone" "ab.json" summary "$tmp/abcut"
+check "a cut ab.json: nothing on stdout" [ ! -s "$tmp/o" ]
+
+"$sb" run "${tiny[@]}" --strategy=pthread_spin,tas --benchmark_min_time=0.001 --out="$tmp/run" >"$tmp/runo" 2>"$tmp/rune"
+check "run --out: summary.txt and summary.md written" [ -s "$tmp/run/summary.txt" ] && [ -s "$tmp/run/summary.md" ]
+check "run --out: the summary on the console is summary.txt" \
+	bash -c "diff <(sed -n '/^Summary\$/,\$p' '$tmp/runo') '$tmp/run/summary.txt' >/dev/null"
+check "run --out: summary DIR prints it again, the same" bash -c "diff <('$sb' summary '$tmp/run') '$tmp/run/summary.txt' >/dev/null"
+check "run --out: tas against pthread_spin" grep -qE '^tas +1 +compact' "$tmp/run/summary.txt"
+check "run --out: stderr names the summary, no note of DIR being written" \
+	bash -c "grep -q 'summary in $tmp/run/summary.txt' '$tmp/rune' && ! grep -q 'being written' '$tmp/rune'"
+
+# --- summary DIR of a suite: what the suite saved (its finish() reads DIR
+# and DIR/kernel, the stages holding results, and DIR/ab.json).  Broken
+# fixture: the same directory without suite.json has no kernel table.
+mksuite() {	# the main stage: window and lock; the kernel stage: DIR/kernel
+	run "$1" "$(reps $W/spinlock/lock:queued/mode:throughput/threads:1/$P 100 101 99)" \
+		"$(reps $W/trylock/lock:queued/mode:throughput/threads:1/$P 110 111 109)" \
+		"$(reps lock/pthread_spin/threads:1/$P 200 200 200)" "$(reps lock/ticket/threads:1/$P 300 300 300)"
+	mkdir -p "$1/kernel"
+	run "$1/kernel" "$(reps $K/mode:immediate/batch:512/threads:2/$P 1 1 1 ', "tlb_irqs_per_page": 1')" \
+		"$(reps $K/mode:batched/batch:512/threads:2/$P 1 1 1 ', "tlb_irqs_per_page": 0.002')"
+	: >"$1/results.csv"
+	: >"$1/kernel/results.csv"
+	cp "$tmp/ab/ab.json" "$1/ab.json"
+	printf '{"stratbench_suite": 1, "suite": "default", "stages": [%s, %s, %s]}\n' \
+		'{"name": "main", "dir": "", "argv": []}' '{"name": "kernel", "dir": "kernel", "argv": []}' \
+		'{"name": "seed", "dir": "", "argv": []}' >"$1/suite.json"
+}
+mksuite "$tmp/s"
+"$sb" summary "$tmp/s" "$tmp/s/kernel" >"$tmp/saved" 2>&1	# as the suite's finish() does
+"$sb" summary "$tmp/s" >"$tmp/so" 2>&1
+check "summary DIR of a suite: exactly what the suite saves" cmp -s "$tmp/so" "$tmp/saved"
+check "summary DIR of a suite: the kernel table, from DIR/kernel" grep -q "^kernel shootdown: batched calls against immediate: .*($tmp/s/kernel/gbench.json)" "$tmp/so"
+check "summary DIR of a suite: the seed's paired section" grep -q '^  tas -> ticket (lock' "$tmp/so"
+check "summary DIR of a suite: both stages' files" bash -c "grep -q '^  $tmp/s/: ' '$tmp/so' && grep -q '^  $tmp/s/kernel/: ' '$tmp/so'"
+rm "$tmp/s/suite.json"
+"$sb" summary "$tmp/s" >"$tmp/so2" 2>&1
+check "broken fixture: no suite.json, no kernel table" bash -c "! grep -q '$tmp/s/kernel' '$tmp/so2'"
+
 expect2 "missing directory" "No such file" summary "$tmp/none"
 check "missing directory: nothing on stdout ($(head -c 40 "$tmp/o"))" [ ! -s "$tmp/o" ]
 # a good directory, then one that cannot be read: not half a summary either

@@ -2,7 +2,7 @@
  * (Google Benchmark JSON with our context), DIR/results.csv, DIR/runs.jsonl
  * (one line per finished benchmark), DIR/windows.jsonl (one line per
  * finished window fidelity benchmark, when there is one) and DIR/run.json
- * (what --resume needs).
+ * (what --resume needs); a finished run ends with its summary (summary.txt).
  * SIGINT/SIGTERM stop after the benchmark run in flight: the files are
  * finished and renamed, the exit status is 130/143; a second signal kills.
  * Every write is checked: a file gets its final name only once it is
@@ -15,6 +15,7 @@
 #include "console/console.h"
 #include "results/rundir.h"
 #include "run/limits.h"
+#include "tables/summary.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -538,6 +539,23 @@ static void run_session(struct run *r)
 	sb_console_end();
 }
 
+/* A finished run's summary (tables/summary.h) on stdout and in
+ * DIR/summary.txt and .md, as a suite's; a suite's stage leaves it to the suite.
+ * Not written: one line, the results stay complete. */
+static void run_summary(const struct run *r)
+{
+	const char *dirs[1] = { r->o.out };
+	char err[8192];
+
+	if (sb_suite_stage())
+		return;
+	printf("\n");
+	if (sb_summary_write_ref(r->o.out, dirs, 1, NULL, true, err, sizeof(err)))
+		sb_cmd_error(0, "summary not written: %s", err);
+	else
+		sb_cmd_error(0, "summary in %s/summary.txt and %s/summary.md", r->o.out, r->o.out);
+}
+
 /* The files closed and given their final names, or, when nothing ran, DIR
  * left as it was; what became of them said on stderr. */
 static void run_end(struct run *r)
@@ -578,6 +596,8 @@ static void run_end(struct run *r)
 				     "--resume=%s' runs the rest", out, out);
 		else
 			sb_cmd_error(0, "results in %s/ (gbench.json, results.csv)", out);
+		if (!got_signal)
+			run_summary(r);
 	}
 	if (got_signal)
 		r->rc = 128 + got_signal;

@@ -255,6 +255,8 @@ static void say_if_written(const char *dir)
 	pid[k > 0 ? k : 0] = '\0';
 	pid[strcspn(pid, "\n")] = '\0';
 	close(fd);
+	if (atol(pid) == (long)getpid())
+		return;	/* this process: a run reading its own finished files (its summary) */
 	fprintf(stderr, "stratbench: note: %s is being written (stratbench pid %s): reading the "
 		"benchmarks finished so far\n", dir, *pid ? pid : "?");
 }

@@ -19,7 +19,7 @@
 #define NEXTRA 3
 
 struct spec {
-	const char *title;		/* "window policies against %s" */
+	const char *title;		/* "window policies": "against REF" follows */
 	const char *family;
 	int kernel;			/* 1: kernel-* strategies only, 0: none of them */
 	const char *ref_strategy;	/* the reference's strategy, NULL: the row's own */
@@ -28,21 +28,25 @@ struct spec {
 	const char *metric, *metric_label;
 	const char *extra[NEXTRA], *extra_label[NEXTRA];
 	const char *twin_key, *twin_val;/* extras from the twin with this value */
+	int min_threads;		/* fewer: no row, said once (why_out) */
+	const char *why_out;
 };
 
 static const struct spec specs[] = {
-	{ "window policies against spinlock", "window", 0, "spinlock", NULL, NULL,
+	{ "window policies", "window", 0, "spinlock", NULL, NULL,
 	  "mode", "fidelity", "ops_per_s", "ops/s",
 	  { "stretch", "double_resets", "lost_pages" }, { "stretch", "double resets", "lost pages" },
-	  "mode", "fidelity" },
-	{ "locks against pthread_spin", "lock", 0, "pthread_spin", NULL, NULL, NULL, NULL,
-	  "ops_per_s", "ops/s", { "ns_per_op", "jain" }, { "ns/op", "fairness" }, NULL, NULL },
-	{ "simulated shootdown against immediate", "shootdown", 0, "immediate", NULL, NULL, NULL,
+	  "mode", "fidelity", 0, NULL },
+	{ "locks", "lock", 0, "pthread_spin", NULL, NULL, NULL, NULL,
+	  "ops_per_s", "ops/s", { "ns_per_op", "jain" }, { "ns/op", "fairness" }, NULL, NULL, 0, NULL },
+	{ "simulated shootdown", "shootdown", 0, "immediate", NULL, NULL, NULL,
 	  NULL, "ns_per_page", "ns/page", { "flushes_per_page", "acks_per_page" },
-	  { "flushes/page", "acks/page" }, NULL, NULL },
-	{ "kernel shootdown: batched calls against immediate", "shootdown", 1, NULL, "mode",
+	  { "flushes/page", "acks/page" }, NULL, NULL, 2,
+	  "at 1 thread there is no remote CPU: nothing to flush or acknowledge (0 flushes, 0 acks)" },
+	{ "kernel shootdown: batched calls", "shootdown", 1, NULL, "mode",
 	  "immediate", NULL, NULL, "tlb_irqs_per_page", "TLB IPIs/page",
-	  { "us_per_page", "cal_irqs_per_page" }, { "us/page", "call IPIs/page" }, NULL, NULL },
+	  { "us_per_page", "cal_irqs_per_page" }, { "us/page", "call IPIs/page" }, NULL, NULL,
+	  0, NULL },
 };
 
 static bool has_param(const struct sb_point_fields *f, const char *key, const char *val)
@@ -190,6 +194,48 @@ static double value_of(const struct sb_bm *b, const char *metric)
 	return st.median;
 }
 
+/* window/null under the workload model (--migrate-ns): no rate limit, every page
+ * admitted and its copy paid, not the harness's own cost (model_notes says so) */
+static bool null_in_model(const struct sb_point_fields *f)
+{
+	const char *m = sb_params_get(&f->params, "migrate");
+
+	return !strcmp(f->family, "window") && !strcmp(f->strategy, "null") && m && atof(m) > 0;
+}
+
+/* every repetition measured and 0: a value, not "not measured" */
+static bool all_zero(const struct sb_bm *b, const char *metric)
+{
+	struct sb_stat st;
+
+	sb_bm_stat(b, metric, &st);
+	return st.n > 0 && st.min == 0 && st.max == 0;
+}
+
+/* the CV cell: 0 % where every repetition is 0 (sb_stat's CV is 0/0 there) */
+static void add_cv(struct sb_cmp_cells *c, const struct sb_bm *b, const char *metric,
+		   double cv, bool noisy)
+{
+	char buf[64];
+
+	sb_cmp_fmt_cv(buf, sizeof(buf), isnan(cv) && all_zero(b, metric) ? 0 : cv, noisy);
+	sb_cmp_add(c, buf);
+}
+
+/* a row whose sides are both measured zeros: 0, 0 %, no change, no interval to draw */
+static void zero_cells(struct sb_cmp_cells *c, const struct spec *s, const struct row *w,
+		       bool sig)
+{
+	sb_cmp_add(c, "0");
+	add_cv(c, w->w.old, s->metric, w->w.cv[0], false);
+	sb_cmp_add(c, "0");
+	add_cv(c, w->w.new, s->metric, w->w.cv[1], false);
+	sb_cmp_add(c, "0");
+	sb_cmp_add(c, "both 0");
+	if (sig)
+		sb_cmp_add(c, "");
+}
+
 /* A row: point columns, reference, CV, value, CV, %Change, its interval, p(U), extras. */
 static void row_cells(struct sb_cmp_cells *c, const struct spec *s, const struct row *w,
 		      const char **vary, int nvary, bool sig, double threshold)
@@ -197,7 +243,8 @@ static void row_cells(struct sb_cmp_cells *c, const struct spec *s, const struct
 	const struct sb_point_fields *f = &w->b->pt;
 	char buf[160];
 
-	snprintf(buf, sizeof(buf), "%s%s%s", f->strategy, *f->lock ? "/" : "", f->lock);
+	snprintf(buf, sizeof(buf), "%s%s%s%s", f->strategy, null_in_model(f) ? " (no limit)" : "",
+		 *f->lock ? "/" : "", f->lock);
 	sb_cmp_add(c, buf);
 	for (int v = 0; v < nvary; v++) {
 		const char *val = sb_params_get(&f->params, vary[v]);
@@ -214,12 +261,13 @@ static void row_cells(struct sb_cmp_cells *c, const struct spec *s, const struct
 		sb_cmp_add(c, "");
 		sb_cmp_add(c, "");
 		add_value(c, w->b->median);
-		sb_cmp_fmt_cv(buf, sizeof(buf), st.cv, !isnan(st.cv) && st.cv > threshold);
-		sb_cmp_add(c, buf);
+		add_cv(c, w->b, s->metric, st.cv, !isnan(st.cv) && st.cv > threshold);
 		sb_cmp_add(c, "reference");
 		sb_cmp_add(c, "");	/* no interval */
 		if (sig)
 			sb_cmp_add(c, "");
+	} else if (all_zero(w->w.old, s->metric) && all_zero(w->w.new, s->metric)) {
+		zero_cells(c, s, w, sig);
 	} else {
 		sb_cmp_row_cells(c, &w->w, true, sig, 3);
 	}
@@ -260,10 +308,58 @@ static void print_spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, s
 		sb_cmp_add(&c, s->extra_label[e]);
 	for (int i = 0; i < n; i++)
 		row_cells(&c, s, &rows[i], vary, nvary, sig, threshold);
-	snprintf(title, sizeof(title), "%s: %s, medians of %d repetition%s (%s)%s%s", s->title,
-		 s->metric_label, reps, reps == 1 ? "" : "s", where, *constant ? ";" : "", constant);
+	snprintf(title, sizeof(title), "%s against %s: %s, medians of %d repetition%s (%s)%s%s",
+		 s->title, s->ref_strategy ? s->ref_strategy : s->ref_val, s->metric_label, reps,
+		 reps == 1 ? "" : "s", where, *constant ? ";" : "", constant);
 	sb_cmp_fprint_table(o, f, title, ncols, &c);
 	sb_cmp_cells_free(&c);
+}
+
+/* a window point that never exercised the reset: no reset at all, or over 99 % of
+ * its calls limited (the budget spent at once, the window seldom reopened); null
+ * has no window to reset */
+static bool no_reset(const struct sb_bm *b)
+{
+	if (!strcmp(b->pt.strategy, "null"))
+		return false;	/* no window at all */
+	return value_of(b, "resets") == 0 || value_of(b, "limited") > 0.99;
+}
+
+/* What a window table's rows cannot say by themselves, under the table: null under
+ * the workload model, and the points whose run never exercised the reset. */
+static void window_notes(FILE *o, const struct row *rows, int n)
+{
+	int nnull = 0, nbad = 0;
+
+	for (int i = 0; i < n; i++)
+		nnull += null_in_model(&rows[i].b->pt);
+	if (nnull)
+		fprintf(o, "null (no limit): no rate limit under the workload model: it admits every "
+			"page and pays its copy (--migrate-ns),\nso it is the slowest row; it is not the "
+			"harness's own cost (docs/window.md, the default suite's window workload).\n");
+	for (int i = 0; i < n; i++) {
+		const struct sb_point_fields *p = &rows[i].b->pt;
+
+		if (!no_reset(rows[i].b))
+			continue;
+		if (!nbad++)
+			fprintf(o, "No window reset, or over 99 %% of calls limited: the budget was spent "
+				"and the window seldom or never reopened,\nso these runs measured the "
+				"limited path, not the reset the policies differ in (stretch, double "
+				"resets, lost pages: n/a\nor from a few windows).  A workload that resets: "
+				"docs/window.md, the default suite's window workload.\n");
+		fprintf(o, "  %s%s%s, %d thread%s: %.6g resets, limited %.3g %%\n", p->strategy,
+			*p->lock ? "/" : "", p->lock, p->threads, p->threads == 1 ? "" : "s",
+			value_of(rows[i].b, "resets"), value_of(rows[i].b, "limited") * 100);
+	}
+	if (nnull || nbad)
+		fprintf(o, "\n");
+}
+
+/* A directory of `run --ab` alone: its ab.json, no gbench.json (no tables) */
+static bool ab_only(const char *dir)
+{
+	return !sb_dir_has(dir, "gbench.json") && sb_dir_has(dir, SB_AB_FILE);
 }
 
 /* One spec over one directory's results (loaded with the spec's metric). */
@@ -272,7 +368,7 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 {
 	struct row *rows = calloc((size_t)r->n + 1, sizeof(*rows));
 	const double thr[2] = { r->cv_threshold, r->cv_threshold };
-	int n = 0, nref = 0;
+	int n = 0, nref = 0, nout = 0;
 
 	if (!rows)
 		return;
@@ -282,6 +378,10 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 
 		if (!takes(s, b) || b->failed)
 			continue;
+		if (b->pt.threads < s->min_threads) {
+			nout++;
+			continue;
+		}
 		w->b = b;
 		w->twin = twin_of(s, r, b);
 		if (is_ref(s, &b->pt)) {
@@ -298,7 +398,12 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 	if (nref && n > nref) {
 		print_spec_table(o, f, s, rows, n, r->path, r->cv_threshold);
 		++*ntables;
+		if (!strcmp(s->family, "window"))
+			window_notes(o, rows, n);
 	}
+	if (nout)
+		fprintf(o, "%s: %d point%s left out: %s.\n\n", s->title, nout, nout == 1 ? "" : "s",
+			s->why_out);
 	free(rows);
 }
 
@@ -397,15 +502,21 @@ static void preempted_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results
 	}
 }
 
-/* DIR/ab.json's pairs (run --ab), resolving what medians cannot, with 95 % intervals. */
-static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
+/* DIR/ab.json's pairs (run --ab), resolving what medians cannot, with 95 % intervals;
+ * -1 with err only where the pairs are all DIR holds (ab_only) and cannot be read. */
+static int ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir, int *nab, char *err,
+		      size_t errlen)
 {
 	struct sb_ab_cmp *c;
-	char err[SB_ERR_MAX];
+	char e[SB_ERR_MAX];
 	int n;
 
-	if (sb_ab_read(dir, &c, &n, err, sizeof(err)))
-		return;		/* none, or one this version cannot read: compare says */
+	if (sb_ab_read(dir, &c, &n, e, sizeof(e))) {
+		if (!ab_only(dir))
+			return 0;	/* none, or one this version cannot read: compare says */
+		snprintf(err, errlen, "%s", e);
+		return -1;
+	}
 	if (f == SB_CMP_MARKDOWN)
 		fprintf(o, "**Paired A/B** (alternating trials in the same run: the %%Change of B "
 			"over A with its 95 %% interval)\n\n```\n");
@@ -414,6 +525,8 @@ static void ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir)
 		fprintf(o, "```\n");
 	fprintf(o, "\n");
 	free(c);
+	++*nab;
+	return 0;
 }
 
 /* What the verdicts are worth at this many repetitions: none under SB_IV_MIN_REPS;
@@ -446,7 +559,8 @@ static void legend(FILE *o)
 		"%%Change, a bootstrap of the medians (docs/compare.md); changed: it excludes 0 %%"
 		", ~: it holds 0 %% (within the noise),\nn too small: a side has under %d "
 		"repetitions, no interval.  p(U): two-sided Mann-Whitney U over repetitions "
-		"(* below 0.05).  n/a: not measured here.\n\n", SB_IV_MIN_REPS);
+		"(* below 0.05).\nn/a: not measured here; a measured 0 prints 0 (both 0: each "
+		"repetition of both sides measured 0, no change).\n\n", SB_IV_MIN_REPS);
 }
 
 /* each directory's files, a line each, for the reader to go to next (the summary's
@@ -483,63 +597,116 @@ static void files_written(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, i
 	}
 }
 
-static int summary_text(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
-			size_t errlen)
+/* specs[k], its reference strategy replaced where refs names one for its family
+ * (the kernel table's reference is a mode, not a strategy: never replaced) */
+static struct spec spec_with(size_t k, const struct sb_summary_ref *refs)
 {
-	int ntables = 0, nnoisy = 0, reps = 0;
+	struct spec s = specs[k];
 
-	fprintf(o, f == SB_CMP_MARKDOWN ? "## Summary\n\n" : "Summary\n\n");
+	for (const struct sb_summary_ref *r = refs; r && r->family; r++)
+		if (!strcmp(r->family, s.family) && s.ref_strategy)
+			s.ref_strategy = r->strategy;
+	return s;
+}
+
+/* what tables() found: out[0] tables, out[1] the most repetitions, out[2] paired sections */
+struct found {
+	const struct sb_summary_ref *refs;
+	int out[3];
+};
+
+/* each directory's tables, c2c classes, paired sections */
+static int tables(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, struct found *fd,
+		  char *err, size_t errlen)
+{
+	const struct sb_summary_ref *refs = fd->refs;
+	int *out = fd->out;
+
 	for (int d = 0; d < n; d++) {
-		for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+		for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]) && !ab_only(dirs[d]); k++) {
+			struct spec s = spec_with(k, refs);
 			struct sb_results r;
 
-			if (sb_results_load(dirs[d], specs[k].metric, &r, err, errlen))
+			if (sb_results_load(dirs[d], s.metric, &r, err, errlen))
 				return -1;
-			spec_table(o, f, &specs[k], &r, &ntables);
+			spec_table(o, f, &s, &r, &out[0]);
 			for (int i = 0; i < r.n; i++)
-				if (r.bm[i].nreps > reps)
-					reps = r.bm[i].nreps;
+				if (r.bm[i].nreps > out[1])
+					out[1] = r.bm[i].nreps;
 			sb_results_free(&r);
 		}
 	}
 	for (int d = 0; d < n; d++) {
 		struct sb_results r;
 
+		if (ab_only(dirs[d]))
+			continue;
 		if (sb_results_load(dirs[d], "one_way_ns", &r, err, errlen))
 			return -1;
 		c2c_classes(o, f, &r);
 		sb_results_free(&r);
 	}
 	for (int d = 0; d < n; d++)
-		ab_section(o, f, dirs[d]);
-	if (!ntables)
-		fprintf(o, "No family here has its reference point in the same run (window: "
-			"spinlock, lock: pthread_spin, shootdown: immediate): nothing to compare.\n\n");
-	else {
+		if (ab_section(o, f, dirs[d], &out[2], err, errlen))
+			return -1;
+	return 0;
+}
+
+/* "nothing to compare", naming the references looked for */
+static void no_table(FILE *o, const struct sb_summary_ref *refs)
+{
+	fprintf(o, "No family here has its reference point in the same run (");
+	for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+		struct spec s = spec_with(k, refs);
+
+		if (s.ref_strategy)
+			fprintf(o, "%s%s: %s", k ? ", " : "", s.family, s.ref_strategy);
+	}
+	fprintf(o, "): nothing to compare\n(stratbench summary --reference=FAMILY:STRATEGY "
+		"names another reference).\n\n");
+}
+
+static int summary_text(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n,
+			const struct sb_summary_ref *refs, char *err, size_t errlen)
+{
+	struct found fd = { refs, { 0 } };
+	int *got = fd.out, nnoisy = 0, nres = 0;
+
+	fprintf(o, f == SB_CMP_MARKDOWN ? "## Summary\n\n" : "Summary\n\n");
+	if (tables(o, f, dirs, n, &fd, err, errlen))
+		return -1;
+	for (int d = 0; d < n; d++)
+		nres += !ab_only(dirs[d]);
+	if (got[0]) {
 		legend(o);
-		precision_note(o, reps);
+		precision_note(o, got[1]);
+	} else if (nres || !got[2]) {
+		no_table(o, refs);
 	}
 	for (int d = 0; d < n; d++) {
 		struct sb_results r;
 
+		if (ab_only(dirs[d]))
+			continue;
 		if (sb_results_load(dirs[d], "ops_per_s", &r, err, errlen))
 			return -1;
 		noisy_points(o, f, &r, &nnoisy);
 		preempted_points(o, f, &r);
 		sb_results_free(&r);
 	}
-	if (!nnoisy)
+	if (!nnoisy && nres)
 		fprintf(o, "Noisy points: none (every CV of ops/s within its run's threshold, or "
 			"single repetitions).\n");
-	fprintf(o, "\n");
+	if (nres)
+		fprintf(o, "\n");
 	files_written(o, f, dirs, n);
 	fprintf(o, "\n");
 	return 0;
 }
 
 /* Printed only once every directory read: a failing input prints nothing, not half. */
-int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n, char *err,
-		     size_t errlen)
+int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n,
+		     const struct sb_summary_ref *refs, char *err, size_t errlen)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -550,7 +717,7 @@ int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	rc = summary_text(m, f, dirs, n, err, errlen);
+	rc = summary_text(m, f, dirs, n, refs, err, errlen);
 	if (fclose(m) && !rc) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
@@ -563,7 +730,7 @@ int sb_summary_print(FILE *o, enum sb_cmp_fmt f, const char *const *dirs, int n,
 
 /* path.partial written by print, synced, renamed to path */
 static int write_one(const char *path, enum sb_cmp_fmt f, const char *const *dirs, int n,
-		     char *err, size_t errlen)
+		     const struct sb_summary_ref *refs, char *err, size_t errlen)
 {
 	char tmp[SB_PATH];
 	FILE *o;
@@ -574,7 +741,7 @@ static int write_one(const char *path, enum sb_cmp_fmt f, const char *const *dir
 		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	rc = sb_summary_print(o, f, dirs, n, err, errlen);
+	rc = sb_summary_print(o, f, dirs, n, refs, err, errlen);
 	if (fflush(o) || ferror(o) || fsync(fileno(o))) {
 		if (!rc)
 			snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
@@ -591,16 +758,22 @@ static int write_one(const char *path, enum sb_cmp_fmt f, const char *const *dir
 	return sb_file_commit(tmp, path, err, errlen);
 }
 
-int sb_summary_write(const char *dir, const char *const *dirs, int n, char *err, size_t errlen)
+int sb_summary_write_ref(const char *dir, const char *const *dirs, int n,
+			 const struct sb_summary_ref *refs, bool print, char *err, size_t errlen)
 {
 	char path[SB_PATH];
 
-	if (sb_summary_print(stdout, SB_CMP_TEXT, dirs, n, err, errlen))
+	if (print && sb_summary_print(stdout, SB_CMP_TEXT, dirs, n, refs, err, errlen))
 		return -1;
 	fflush(stdout);
 	sb_pathf(path, "%s/summary.txt", dir);
-	if (write_one(path, SB_CMP_TEXT, dirs, n, err, errlen))
+	if (write_one(path, SB_CMP_TEXT, dirs, n, refs, err, errlen))
 		return -1;
 	sb_pathf(path, "%s/summary.md", dir);
-	return write_one(path, SB_CMP_MARKDOWN, dirs, n, err, errlen);
+	return write_one(path, SB_CMP_MARKDOWN, dirs, n, refs, err, errlen);
+}
+
+int sb_summary_write(const char *dir, const char *const *dirs, int n, char *err, size_t errlen)
+{
+	return sb_summary_write_ref(dir, dirs, n, NULL, true, err, errlen);
 }
