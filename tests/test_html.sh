@@ -332,7 +332,7 @@ check "compare page: the %Change figure drawn" drawn "$tmp/cmp.dom" "$tmp/cmp.ht
 rows=$(sed -n '/<table class="changelog">/,/<\/table>/p' "$tmp/cmp.dom" | grep -c '^<tr')
 check "compare page: a row per compared point ($rows)" [ "$rows" -eq "$(($(wc -l <"$tmp/cmp.csv") - 1))" ]
 verdicts=$(sed -n '/<table class="changelog">/,/<\/table>/p' "$tmp/cmp.dom" |
-	grep -cE '<td class="n">(\[[-+0-9.e]+, [-+0-9.e]+\] (changed|~)|n too small: need 3|n/a|preempted: members on CPU [0-9]+ % of the run(; steal [0-9]+ %)?)</td>')
+	grep -cE '<td class="n">(\[[-+0-9.e]+, [-+0-9.e]+\] (changed|~)|n too small: need 3|n/a|preempted: on CPU [0-9]+ %(; steal [0-9]+ %)?)</td>')
 check "compare page: each %Change with its interval and verdict ($verdicts of $rows)" [ "$verdicts" -eq "$rows" ]
 check "compare page: the verdicts explained" grep -q 'changed when it excludes 0 %' "$tmp/cmp.dom"
 flags=$(sed -n '/<table class="changelog">/,/<\/table>/p' "$tmp/cmp.dom" | grep -o '⚠ noisy' | wc -l)

@@ -123,7 +123,7 @@ static void forced(void)
 	      "the guest switched them: %g involuntary of %g", num(seen, "ctx_involuntary"),
 	      num(seen, "ctx_switches"));
 	MARK_CHECK(sb_preempt_entry(seen, mark, sizeof(mark)) &&
-		   strstr(mark, "preempted: members on CPU "),
+		   strstr(mark, "preempted: on CPU "),
 		   "the forced point is marked: \"%s\"", mark);
 }
 
@@ -159,10 +159,10 @@ static void recorded(void)
 
 	/* the host took the vCPU: off CPU, no switch seen in the guest */
 	MARK_CHECK(marks(entry(50, 0, 0, 12), mark, sizeof(mark)) &&
-		   !strcmp(mark, "preempted: members on CPU 50 % of the run; steal 12 %"),
+		   !strcmp(mark, "preempted: on CPU 50 %; steal 12 %"),
 		   "host preemption's text: \"%s\"", mark);
 	MARK_CHECK(marks(entry(80, 30, 5, NAN), mark, sizeof(mark)) &&
-		   !strcmp(mark, "preempted: members on CPU 80 % of the run"),
+		   !strcmp(mark, "preempted: on CPU 80 %"),
 		   "guest preemption, steal unknown: \"%s\"", mark);
 	/* steal alone (no paravirtual steal accounting: the CPU time includes it) */
 	MARK_CHECK(marks(entry(99, 0, 0, 12), mark, sizeof(mark)), "steal 12 %%: \"%s\"", mark);
@@ -179,7 +179,7 @@ static void recorded(void)
 	b.runs = runs;
 	b.nruns = 3;
 	MARK_CHECK(sb_preempt_bm(&b, mark, sizeof(mark)) &&
-		   !strcmp(mark, "preempted: members on CPU 50 % of the run; steal 1 %"),
+		   !strcmp(mark, "preempted: on CPU 50 %; steal 1 %"),
 		   "the worst repetition: \"%s\"", mark);
 	b.nruns = 1;
 	CHECK(!sb_preempt_bm(&b, mark, sizeof(mark)), "a quiet repetition alone: \"%s\"", mark);

@@ -25,13 +25,13 @@ side() {	# side LABEL OPS-T OPS-C EXTRA-OF-REP-1
 mkdir -p "$tmp/old" "$tmp/new"
 side old 1000 1000 "$quiet" >"$tmp/old/gbench.json"
 side new 500 500 "$host" >"$tmp/new/gbench.json"
-mark="preempted: members on CPU 50 % of the run; steal 12 %"
+mark="preempted: on CPU 50 %; steal 12 %"
 
 "$sb" compare "$tmp/old" "$tmp/new" >"$tmp/cmp" 2>"$tmp/err"
 check "compare: the preempted row has the mark" grep -q "^ *2 .*$mark" "$tmp/cmp"
 check "compare: a quiet change keeps its verdict (broken fixture: clh)" \
 	grep -q "changed" "$tmp/cmp"
-check "compare: one mark only" [ "$(grep -c "preempted: members" "$tmp/cmp")" = 1 ]
+check "compare: one mark only" [ "$(grep -c "preempted: on CPU" "$tmp/cmp")" = 1 ]
 "$sb" compare --format=csv "$tmp/old" "$tmp/new" >"$tmp/csv" 2>>"$tmp/err"
 check "compare csv: verdict preempted" grep -q "ticket.*,preempted," "$tmp/csv"
 check "compare csv: clh is not" bash -c "! grep -q 'clh.*,preempted,' '$tmp/csv'"

@@ -19,7 +19,7 @@ void sb_html_verdicts(struct sb_html *h, const char *const *dirs, int n)
 	char err[SB_ERR_MAX], *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
-	int rc = m ? sb_summary_print(m, SB_CMP_TEXT, dirs, n, err, sizeof(err)) : -1;
+	int rc = m ? sb_summary_print(m, SB_CMP_TEXT, dirs, n, NULL, err, sizeof(err)) : -1;
 
 	if (!m)
 		snprintf(err, sizeof(err), "out of memory");

@@ -32,9 +32,10 @@ static bool preempted(json_t *e, double *on, double *steal)
 static void mark_text(double on, double steal, char *buf, size_t n)
 {
 	int len = isnan(on) ? snprintf(buf, n, "preempted")
-			    : snprintf(buf, n, "preempted: members on CPU %.0f %% of the run", on);
+			    : snprintf(buf, n, "preempted: on CPU %.0f %%", on);
 
-	if (!isnan(steal) && len > 0 && (size_t)len < n)
+	/* steal under 0.5 % rounds to 0: it would only widen the tables' cell */
+	if (!isnan(steal) && steal >= 0.5 && len > 0 && (size_t)len < n)
 		snprintf(buf + len, n - (size_t)len, "%s steal %.0f %%", isnan(on) ? ":" : ";",
 			 steal);
 }

@@ -29,8 +29,8 @@
 #define SB_PREEMPT_ON_CPU_MIN 95.0	/* %: members off CPU more than 5 % */
 #define SB_PREEMPT_STEAL_MAX 5.0	/* %: steal on the members' CPUs */
 
-/* A GB run entry: true and buf = "preempted: members on CPU 50 % of the run;
- * steal 12 %" (steal where measured) when preempted, else false and buf "". */
+/* A GB run entry: true and buf = "preempted: on CPU 50 %;
+ * steal 12 %" (steal where measured and >= 0.5 %) when preempted, else false and buf "". */
 bool sb_preempt_entry(json_t *entry, char *buf, size_t n);
 /* b's repetitions: the worst one's text (the least on CPU), as above. */
 bool sb_preempt_bm(const struct sb_bm *b, char *buf, size_t n);
