@@ -148,6 +148,18 @@ kz "$tmp/kz2" ', "us_per_page": 2'
 "$sb" summary "$tmp/kz2" >"$tmp/kzo2" 2>&1
 check "broken fixture: not measured reads n/a, never 0" \
 	bash -c "grep -E '^kernel-madvise +batched' '$tmp/kzo2' | grep -q n/a && ! grep -qE '^kernel-madvise.* both 0 ' '$tmp/kzo2'"
+# every TLB count 0 at 2 threads: the kernel flushed without IPIs, said once
+# (broken fixtures: at 1 thread zeros say nothing; a count of 1 is no such kernel)
+run "$tmp/kz3" "$(reps $K/mode:immediate/batch:512/threads:2/$P 1 1 1 ', "tlb_irqs_per_page": 0')" \
+	"$(reps $K/mode:batched/batch:512/threads:2/$P 1 1 1 ', "tlb_irqs_per_page": 0')"
+"$sb" summary "$tmp/kz3" >"$tmp/kzo3" 2>&1
+check "kernel: all TLB counts 0 at 2 threads are named" \
+	[ "$(grep -c '^Every TLB IPI count at 2 threads or more is 0' "$tmp/kzo3")" = 1 ]
+check "broken fixture: zeros at 1 thread say nothing of the kernel" \
+	bash -c "! grep -q '^Every TLB IPI count' '$tmp/kzo'"
+"$sb" summary "$tmp/k1" >"$tmp/k1o" 2>&1
+check "broken fixture: a kernel that sent IPIs is not said to send none" \
+	bash -c "! grep -q '^Every TLB IPI count' '$tmp/k1o'"
 
 # window/null under the workload model is named for what it is (broken
 # fixture: without the model, null is the harness's cost, named so)

@@ -356,6 +356,29 @@ static void window_notes(FILE *o, const struct row *rows, int n)
 		fprintf(o, "\n");
 }
 
+/* Every measured TLB IPI count 0 at 2 threads or more: a measurement of a
+ * kernel that flushes remote TLBs without IPIs, which the table must not leave
+ * a reader to take for a broken counter. */
+static void kernel_notes(FILE *o, const struct row *rows, int n)
+{
+	int nmulti = 0;
+
+	for (int i = 0; i < n; i++) {
+		double v = value_of(rows[i].b, "tlb_irqs_per_page");
+
+		if (rows[i].b->pt.threads < 2)
+			continue;
+		if (isnan(v) || v != 0)
+			return;
+		nmulti++;
+	}
+	if (nmulti)
+		fprintf(o, "Every TLB IPI count at 2 threads or more is 0: this kernel flushed the "
+			"other CPUs' TLBs without an IPI\n(broadcast invalidation, or a paravirtual "
+			"flush as in a PVM or KVM guest: docs/shootdown.md); us/page still compares "
+			"the calls.\n\n");
+}
+
 /* A directory of `run --ab` alone: its ab.json, no gbench.json (no tables) */
 static bool ab_only(const char *dir)
 {
@@ -400,6 +423,8 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 		++*ntables;
 		if (!strcmp(s->family, "window"))
 			window_notes(o, rows, n);
+		else if (s->kernel)
+			kernel_notes(o, rows, n);
 	}
 	if (nout)
 		fprintf(o, "%s: %d point%s left out: %s.\n\n", s->title, nout, nout == 1 ? "" : "s",
