@@ -47,19 +47,19 @@ check "compare exits 0 (rc=$rc: $(head -2 "$tmp/err"))" [ "$rc" -eq 0 ]
 # -1.94693, 4.01239 to the digits shown); groups by name, rows by threads
 cat >"$tmp/want" <<'TABLE'
 window/trylock place:compact
-threads  Prev    Current  %Change
-1        206585  214874   4.01239
-8        74912   74761.9  -0.200368
+threads  Prev    Current  %Change    95 % interval
+1        206585  214874   4.01239    n too small: need 3
+8        74912   74761.9  -0.200368  n too small: need 3
 
 window/trylock place:scatter
-threads  Prev    Current  %Change
-1        319785  313559   -1.94693
-4        205332  198512   -3.32145
+threads  Prev    Current  %Change   95 % interval
+1        319785  313559   -1.94693  n too small: need 3
+4        205332  198512   -3.32145  n too small: need 3
 TABLE
 check "seed table layout and numbers ($(cat "$tmp/out"))" has_text "$tmp/out" "$tmp/want"
 check "metric and labels named" grep -q "^ops_per_s: prev (.*) vs current (.*)" "$tmp/out"
 check "no p(U) or CV without repetitions" bash -c "! grep -qE '^threads.*(CV|p\(U\))' '$tmp/out'"
-check "single runs: no noise estimate said" grep -q "single runs) has no noise estimate" "$tmp/out"
+check "single runs: no noise estimate said" grep -q "of single runs (\"n too small\") has no noise estimate" "$tmp/out"
 # counter tables: one per family, per op by default (cnt:NAME/op: runs differ
 # in length), a sub-header per benchmark, rows zero on both sides dropped;
 # --totals: the cnt:NAME totals with separators; --per-second: per op x ops/s
@@ -316,11 +316,11 @@ cat >"$tmp/gb1.json" <<'J'
 J
 sed -e 's/"real_time": 2.0/"real_time": 3.0/' -e 's/"real_time": 40.0/"real_time": 30.0/' "$tmp/gb1.json" >"$tmp/gb2.json"
 "$sb" compare "$tmp/gb1.json" "$tmp/gb2.json" >"$tmp/gb" 2>&1
-check "plain GB: real_time in ns ($(cat "$tmp/gb"))" grep -qE "^- +2000 +3000 +50$" "$tmp/gb"
-check "plain GB: a name without typed point is its own row" grep -qE "^- +40 +30 +-25$" "$tmp/gb"
+check "plain GB: real_time in ns ($(cat "$tmp/gb"))" grep -qE "^- +2000 +3000 +50 +n too small: need 3$" "$tmp/gb"
+check "plain GB: a name without typed point is its own row" grep -qE "^- +40 +30 +-25 +n too small: need 3$" "$tmp/gb"
 check "plain GB: metric named" grep -q "^real_time:" "$tmp/gb"
 "$sb" compare "$tmp/gb1.json" "$tmp/gb2.json" --metric=cpu_time >"$tmp/gbc" 2>&1
-check "--metric=cpu_time" grep -qE "^- +4 +4 +0$" "$tmp/gbc"
+check "--metric=cpu_time" grep -qE "^- +4 +4 +0 +n too small: need 3$" "$tmp/gbc"
 
 # bad input: exit 2, one line naming the problem
 good="$tmp/new.json"

@@ -59,7 +59,8 @@ void sb_cmp_add(struct sb_cmp_cells *c, const char *s);
 void sb_cmp_cells_free(struct sb_cmp_cells *c);
 
 /* Adds a row's value cells: OLD's median, its CV when cvs, NEW's, its CV, %Change,
- * its 95 % interval and verdict when cvs or sig (sb_interval_fmt), p(U) to
+ * its 95 % interval and verdict (sb_cmp_fmt_row_interval; "n too small" without
+ * repetitions), p(U) to
  * p_digits digits when sig (sb_fmt_p). */
 void sb_cmp_row_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, bool cvs, bool sig,
 		      int p_digits);

@@ -166,10 +166,11 @@ static int group_table(enum sb_cmp_fmt f, const struct sb_cmp_row *rows, int nro
 		cvs |= !isnan(rows[k].cv[0]) || !isnan(rows[k].cv[1]);
 	}
 	*shown_cv |= cvs;
-	ncols += (cvs ? 2 : 0) + (cvs || sig ? 1 : 0) + (sig ? 1 : 0);
+	/* the interval column always: a %Change without a verdict is what it replaces */
+	ncols += (cvs ? 2 : 0) + 1 + (sig ? 1 : 0);
 	sb_cmp_add(&c, rows[i].threads < 0 ? "benchmark" : "threads");
 	for (k = 0; k < 7; k++)
-		if ((cvs || (k != 1 && k != 3)) && (cvs || sig || k != 5) && (sig || k != 6))
+		if ((cvs || (k != 1 && k != 3)) && (sig || k != 6))
 			sb_cmp_add(&c, head[k]);
 	for (k = i; k < end; k++) {
 		char buf[32];
@@ -204,7 +205,7 @@ static void legend(const struct sb_results r[2], const struct sb_cmp_row *rows, 
 		       "members were off their CPUs, no verdict (docs/results.md).\n\n",
 		       SB_IV_MIN_REPS);
 	if (bare)
-		printf("A %%Change without CV or interval (single runs) has no noise estimate: run "
+		printf("A %%Change of single runs (\"n too small\") has no noise estimate: run "
 		       "with --benchmark_repetitions=5 or more to know what to trust\n\n");
 	for (int i = 0; i < nrows; i++)
 		if (rows[i].old->nreps >= 2 && rows[i].new->nreps >= 2 &&

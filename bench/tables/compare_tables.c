@@ -90,10 +90,8 @@ void sb_cmp_row_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, bool c
 	}
 	sb_cmp_fmt_delta(buf, sizeof(buf), w->old->median, w->new->median);
 	sb_cmp_add(c, buf);
-	if (cvs || sig) {
-		sb_cmp_fmt_row_interval(buf, sizeof(buf), w);
-		sb_cmp_add(c, buf);
-	}
+	sb_cmp_fmt_row_interval(buf, sizeof(buf), w);
+	sb_cmp_add(c, buf);
 	if (sig) {
 		sb_fmt_p(buf, sizeof(buf), w->p, p_digits);
 		sb_cmp_add(c, buf);
