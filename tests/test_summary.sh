@@ -218,6 +218,31 @@ expect2 "--reference: an empty item" "an empty item" summary "$tmp/ref" --refere
 expect2 "--reference: empty" "reference" summary "$tmp/ref" --reference=
 check "bad --reference: nothing on stdout" [ ! -s "$tmp/o" ]
 
+# a strategy at 3 or more thread counts: a line by thread count under its
+# table (ticket +50 % at 1 thread, ~ at 2, -50 % at 4: the sign changes).
+# Broken fixture: the same at 1 and 2 threads only has no such line.
+L=lock P=place:compact
+tt() {	# tt DIR THREADS...: pthread_spin 198-202 at each, ticket as above
+	local d=$1 e=(); shift
+	for t in "$@"; do
+		e+=("$(reps $L/pthread_spin/threads:$t/$P 198 200 202)")
+		case $t in
+		1) e+=("$(reps $L/ticket/threads:1/$P 300 300 300)") ;;
+		2) e+=("$(reps $L/ticket/threads:2/$P 199 200 201)") ;;
+		4) e+=("$(reps $L/ticket/threads:4/$P 100 100 100)") ;;
+		esac
+	done
+	run "$d" "${e[@]}"
+}
+tt "$tmp/tt" 1 2 4
+tt "$tmp/tt2" 1 2
+"$sb" summary "$tmp/tt" >"$tmp/tto" 2>&1
+"$sb" summary "$tmp/tt2" >"$tmp/tt2o" 2>&1
+check "locks at 1, 2, 4 threads: ticket's line by thread count, the sign change" \
+	grep -qxF '  ticket, ops/s: changed at 1 thread (+50.0 %); within the noise at 2 threads; changed at 4 threads (-50.0 %); changes sign between 1 and 4 threads' "$tmp/tto"
+check "broken fixture: 2 thread counts, a table but no line by thread count" \
+	bash -c "grep -qE '^ticket +2 ' '$tmp/tt2o' && ! grep -q 'By thread count' '$tmp/tt2o'"
+
 # --- a run --ab directory (ab.json, no gbench.json): its paired section,
 # and every run --out ends with its summary (console, summary.txt) -------
 tiny=(--family=lock --threads=1 --placement=compact --counters=none --quiet)
@@ -231,6 +256,35 @@ check "run --ab directory: no 'nothing to compare'" bash -c "! grep -q 'nothing 
 mkdir -p "$tmp/abcut" && head -c 300 "$tmp/ab/ab.json" >"$tmp/abcut/ab.json"
 expect2 "broken fixture: a cut ab.json alone" "ab.json" summary "$tmp/abcut"
 check "a cut ab.json: nothing on stdout" [ ! -s "$tmp/o" ]
+
+# --- a comparison at several thread counts: where its verdict appears,
+# shrinks or changes sign (tables/trend.c), the issue's 16-core numbers.
+# Broken fixture: the same comparison at one thread count has no such line.
+abside() {	# abside SPEC THREADS
+	printf '{"spec": "%s", "name": "window/%s/threads:%s/place:compact", "point": {"family": "window", "strategy": "%s", "lock": null, "threads": %s, "placement": "compact", "params": {}}, "iterations": 1000}' "$1" "$1" "$2" "$1" "$2"
+}
+abmetric() {	# abmetric NAME RATIO LO HI
+	printf '{"metric": "%s", "ratio": %s, "ratio_lo": %s, "ratio_hi": %s, "confidence": 0.95, "coverage": 0.95, "interval": "exact", "k": 53, "p_value": 0.01}' "$@"
+}
+abcmp() {	# abcmp THREADS OPS_RATIO LO HI PAGES_RATIO LO HI
+	printf '{"a": %s, "b": %s, "trial_time_s": 0.01, "pairs": 20, "elapsed_s": 1, "stop": "pairs", "results": [%s, %s]}' \
+		"$(abside spinlock "$1")" "$(abside trylock "$1")" "$(abmetric ops_per_s "$2" "$3" "$4")" \
+		"$(abmetric admitted_pages_per_s "$5" "$6" "$7")"
+}
+abdoc() { local IFS=,; printf '{"schema": 1, "label": null, "comparisons": [%s]}\n' "$*"; }
+mkdir -p "$tmp/abt" "$tmp/abt1"
+abdoc "$(abcmp 1 0.976 0.970 0.985 1.01 0.99 1.02)" "$(abcmp 2 0.971 0.960 0.980 1.002 0.98 1.03)" \
+	"$(abcmp 4 1.002 0.984 1.023 1.111 1.09 1.13)" "$(abcmp 8 0.994 0.975 1.012 1.097 1.08 1.11)" \
+	"$(abcmp 16 1.001 0.981 1.021 1.047 1.02 1.07)" >"$tmp/abt/ab.json"
+abdoc "$(abcmp 4 1.002 0.984 1.023 1.111 1.09 1.13)" >"$tmp/abt1/ab.json"
+"$sb" summary "$tmp/abt" >"$tmp/abto" 2>&1
+"$sb" summary "$tmp/abt1" >"$tmp/abt1o" 2>&1
+check "ab.json at 1-16 threads: ops/s changed at 1-2, within the noise from 4" \
+	grep -qxF '  spinlock -> trylock, ops/s: changed at 1-2 threads (-2.4 %, -2.9 %); within the noise from 4 threads (4, 8, 16)' "$tmp/abto"
+check "ab.json at 1-16 threads: admitted pages/s appears at 4, shrinks by more than half" \
+	grep -qxF '  spinlock -> trylock, admitted pages/s: within the noise at 1-2 threads (1, 2); changed from 4 threads (+11.1 %, +9.7 %, +4.7 %); shrinks from +11.1 % at 4 to +4.7 % at 16 threads' "$tmp/abto"
+check "broken fixture: one thread count, no line by thread count" \
+	bash -c "grep -q 'spinlock -> trylock (window, threads:4' '$tmp/abt1o' && ! grep -q 'By thread count' '$tmp/abt1o'"
 
 "$sb" run "${tiny[@]}" --strategy=pthread_spin,tas --benchmark_min_time=0.001 --out="$tmp/run" >"$tmp/runo" 2>"$tmp/rune"
 check "run --out: summary.txt and summary.md written" [ -s "$tmp/run/summary.txt" ] && [ -s "$tmp/run/summary.md" ]

@@ -4,6 +4,7 @@
  * the window's fidelity counters from a throughput point's mode=fidelity twin).
  * Rows match by typed fields only: family, threads, placement, parameters. */
 #include "tables/summary.h"
+#include "tables/trend.h"
 #include "results/preempt.h"
 
 #include <dirent.h>
@@ -82,6 +83,19 @@ static bool same_but(const struct sb_point_fields *a, const struct sb_point_fiel
 	sb_params_str(&a->params, key ? skip : NULL, pa, sizeof(pa));
 	sb_params_str(&b->params, key ? skip : NULL, pb, sizeof(pb));
 	return !strcmp(pa, pb);
+}
+
+/* a and b have the same values (or both none) of keys[0..n) */
+static bool same_params(const struct sb_point_fields *a, const struct sb_point_fields *b,
+			const char *const *keys, int n)
+{
+	for (int k = 0; k < n; k++) {
+		const char *x = sb_params_get(&a->params, keys[k]), *y = sb_params_get(&b->params, keys[k]);
+
+		if (x != y && (!x || !y || strcmp(x, y)))
+			return false;
+	}
+	return true;
 }
 
 /* b's reference: the reference strategy's point (b's lock if it has it, else the
@@ -379,6 +393,71 @@ static void kernel_notes(FILE *o, const struct row *rows, int n)
 			"the calls.\n\n");
 }
 
+/* the heading over trend lines (tables/trend.h), once; each line's lead */
+static const char *trend_head(FILE *o, enum sb_cmp_fmt f, const char *against, int *nlines)
+{
+	if (!(*nlines)++)
+		fprintf(o, "%sBy thread count%s%s (where an effect appears, shrinks or changes "
+			"sign)%s\n", f == SB_CMP_MARKDOWN ? "**" : "", against ? ", against " : "",
+			against ? against : "", f == SB_CMP_MARKDOWN ? "**\n" : ":");
+	return f == SB_CMP_MARKDOWN ? "- " : "  ";
+}
+
+/* a table row's point for the trend: a preempted side has no verdict, two
+ * measured zeros are no change (as the table says) */
+static struct sb_trend_pt trend_pt(const struct spec *s, const struct row *w)
+{
+	struct sb_trend_pt t = { w->b->pt.threads, w->b->pt.placement, w->w.change,
+				 w->w.iv.verdict };
+
+	if (*w->w.preempt)
+		t.verdict = SB_IV_NONE;
+	else if (all_zero(w->w.old, s->metric) && all_zero(w->w.new, s->metric))
+		t.change = 0, t.verdict = SB_IV_SAME;
+	return t;
+}
+
+/* Under a family table (rows sorted by row_order): each strategy, lock and varying
+ * parameters against the reference, where it has 3 or more thread counts. */
+static void table_trends(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const struct row *rows,
+			 int n)
+{
+	struct sb_trend_pt *t = calloc((size_t)n + 1, sizeof(*t));
+	const char *vary[4];
+	char constant[512], what[512], pv[256], line[2048];
+	int nvary = varying(rows, n, s, vary, 4, constant, sizeof(constant)), nlines = 0;
+
+	for (int i = 0, j; t && i < n; i = j) {
+		const struct sb_point_fields *p = &rows[i].b->pt;
+		int k = 0;
+
+		for (j = i; j < n && !strcmp(rows[j].b->pt.strategy, p->strategy) &&
+			    !strcmp(rows[j].b->pt.lock, p->lock) &&
+			    same_params(&rows[j].b->pt, p, vary, nvary); j++)
+			if (rows[j].w.new)
+				t[k++] = trend_pt(s, &rows[j]);
+		sb_trend_sort(t, k);
+		if (sb_trend_nthreads(t, k) < 3)
+			continue;
+		*pv = '\0';
+		for (int v = 0; v < nvary; v++) {
+			const char *val = sb_params_get(&p->params, vary[v]);
+
+			if (strlen(pv) + strlen(vary[v]) + 40 < sizeof(pv))
+				snprintf(pv + strlen(pv), sizeof(pv) - strlen(pv), " %s=%.32s", vary[v],
+					 val ? val : "-");
+		}
+		snprintf(what, sizeof(what), "%s%s%s%s, %s", p->strategy, *p->lock ? "/" : "", p->lock,
+			 pv, s->metric_label);
+		sb_trend_line(line, sizeof(line), what, t, k);
+		fprintf(o, "%s%s\n", trend_head(o, f, s->ref_strategy ? s->ref_strategy : s->ref_val,
+						&nlines), line);
+	}
+	if (nlines)
+		fprintf(o, "\n");
+	free(t);
+}
+
 /* A directory of `run --ab` alone: its ab.json, no gbench.json (no tables) */
 static bool ab_only(const char *dir)
 {
@@ -425,6 +504,7 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 			window_notes(o, rows, n);
 		else if (s->kernel)
 			kernel_notes(o, rows, n);
+		table_trends(o, f, s, rows, n);
 	}
 	if (nout)
 		fprintf(o, "%s: %d point%s left out: %s.\n\n", s->title, nout, nout == 1 ? "" : "s",
@@ -527,6 +607,75 @@ static void preempted_points(FILE *o, enum sb_cmp_fmt f, const struct sb_results
 	}
 }
 
+/* "ops/s" of "ops_per_s", "admitted pages/s" of "admitted_pages_per_s" */
+static void metric_words(char *buf, size_t n, const char *name)
+{
+	size_t k = strlen(name);
+
+	if (k > 6 && !strcmp(name + k - 6, "_per_s"))
+		snprintf(buf, n, "%.*s/s", (int)(k - 6), name);
+	else
+		snprintf(buf, n, "%s", name);
+	for (char *q = buf; *q; q++)
+		if (*q == '_')
+			*q = ' ';
+}
+
+/* c[i]'s metric name as a trend point: changed where the paired interval of B/A
+ * excludes 1 (as its line says), ~ where it holds it; no interval: no verdict */
+static struct sb_trend_pt ab_pt(const struct sb_ab_cmp *c, const char *name)
+{
+	struct sb_trend_pt t = { c->a.threads, c->a.placement, NAN, SB_IV_NONE };
+
+	for (int m = 0; m < c->nmetrics; m++) {
+		const struct sb_paired *st = &c->m[m].st;
+
+		if (strcmp(c->m[m].name, name) || st->n < 1 || !isfinite(st->lo) || !isfinite(st->hi))
+			continue;
+		t.change = sb_pct_change(st->ratio);
+		t.verdict = st->lo > 1 || st->hi < 1 ? SB_IV_CHANGED : SB_IV_SAME;
+	}
+	return t;
+}
+
+/* Under the pairs: each comparison (A -> B, family) measured at 2 or more thread
+ * counts, a line per metric: where along them its verdict appears, shrinks or
+ * changes sign (tables/trend.h).  A comparison is keyed by its first point. */
+static void ab_trends(FILE *o, const struct sb_ab_cmp *c, int n)
+{
+	struct sb_trend_pt *t = calloc((size_t)n + 1, sizeof(*t));
+	char what[512], words[64], line[2048];
+	int nlines = 0;
+
+	for (int i = 0; t && i < n; i++) {
+		bool seen = false;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(c[j].a_spec, c[i].a_spec) && !strcmp(c[j].b_spec, c[i].b_spec) &&
+			       !strcmp(c[j].a.family, c[i].a.family);
+		for (int m = 0; !seen && m < c[i].nmetrics; m++) {
+			int k = 0;
+
+			for (int j = i; j < n; j++)
+				if (!strcmp(c[j].a_spec, c[i].a_spec) &&
+				    !strcmp(c[j].b_spec, c[i].b_spec) &&
+				    !strcmp(c[j].a.family, c[i].a.family))
+					t[k++] = ab_pt(&c[j], c[i].m[m].name);
+			sb_trend_sort(t, k);
+			if (sb_trend_nthreads(t, k) < 2)
+				break;
+			metric_words(words, sizeof(words), c[i].m[m].name);
+			snprintf(what, sizeof(what), "%s -> %s, %s", c[i].a_spec, c[i].b_spec, words);
+			sb_trend_line(line, sizeof(line), what, t, k);
+			if (!nlines++)
+				fprintf(o, "By thread count (where an effect appears, shrinks or changes "
+					"sign):\n");
+			fprintf(o, "  %s\n", line);
+		}
+	}
+	free(t);
+}
+
 /* DIR/ab.json's pairs (run --ab), resolving what medians cannot, with 95 % intervals;
  * -1 with err only where the pairs are all DIR holds (ab_only) and cannot be read. */
 static int ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir, int *nab, char *err,
@@ -546,6 +695,7 @@ static int ab_section(FILE *o, enum sb_cmp_fmt f, const char *dir, int *nab, cha
 		fprintf(o, "**Paired A/B** (alternating trials in the same run: the %%Change of B "
 			"over A with its 95 %% interval)\n\n```\n");
 	sb_ab_print_section(o, dir, c, n);
+	ab_trends(o, c, n);
 	if (f == SB_CMP_MARKDOWN)
 		fprintf(o, "```\n");
 	fprintf(o, "\n");

@@ -7,8 +7,10 @@
  * verdict (changed, ~, n too small: stats.h) and, at 2+ repetitions a side, p(U);
  * points with no subject (simulated shootdowns at 1 thread: no remote CPU) left out
  * once with the reason; window notes (null under the workload model, points with no
- * reset); then ab.json's pairs (a `run --ab` directory: those alone), the noisy
- * points one a line, and each directory's files.  The directories are only read.
+ * reset); then ab.json's pairs (a `run --ab` directory: those alone), under the
+ * pairs and the tables where along the thread counts a verdict appears, shrinks or
+ * changes sign (tables/trend.h), the noisy points one a line, and each directory's
+ * files.  The directories are only read.
  */
 #ifndef STRATBENCH_SUMMARY_H
 #define STRATBENCH_SUMMARY_H
