@@ -3,7 +3,7 @@
 # follows the verdict of the 95 % interval of the change (its whisker):
 # solid green a change up, hatched red a change down (it reads in black and
 # white too), light grey within the noise (the interval holds 0), an empty
-# outline where there is no interval (n too small).  A point noisy on either
+# outline where there is no verdict (n too small, or a side preempted).  A point noisy on either
 # side (CV above its run's threshold) keeps its fill and gets a red dashed
 # border.  The family lines start in the left margin, on an opaque box: no
 # axis or grid line runs through them.  Shaped in C (bench/figures/fig_compare.c).
@@ -37,7 +37,7 @@ do for [t in "png svg"] {
 	     datafile using (bar(0)):0:(abs($2) / 2):(h) \
 		with boxxyerror fs solid 0.35 lc rgb "#9a9a9a" dt 1 title "~ (the interval holds 0)", \
 	     datafile using (strcol(8) eq "-" ? bar(2) : NaN):0:(abs($2) / 2):(h) \
-		with boxxyerror fs empty lc rgb "#606060" dt 1 title "no interval (n too small)", \
+		with boxxyerror fs empty lc rgb "#606060" dt 1 title "no verdict (n too small, or preempted)", \
 	     datafile using ($4 > 0 ? $2 / 2 : NaN):0:(abs($2) / 2):(h) \
 		with boxxyerror lc rgb "#e00000" lw 2 dt 2 fs empty border \
 		title (nnoisy > 0 ? noisykey : ""), \

@@ -173,6 +173,13 @@ check "title: machine and common parameters" grep -q '^plottitle = "window throu
 check "keys: the policies alone" [ "$(grep -c '^KEY\[[123]\] = "\(spinlock\|trylock\|recheck\)/queued"$' "$gp")" -eq 3 ]
 check "keys do not repeat the parameters" bash -c "! grep '^KEY' '$gp' | grep -q 'clock\|compact\|mode'"
 check "y axis names its unit" grep -q '^YLABEL\[2\] = "window calls/s, all threads (median)"' "$gp"
+# every reference line is named under the plot: no "reference line (black): "
+# with nothing after it (broken fixture: the same file with its label emptied)
+nolabel() { ! grep -q '^REFLABEL\[[0-9]*\] = ""$' "$@"; }
+check "reference lines named: every REFLABEL has text" nolabel "$P"/*.gp
+sed 's/^REFLABEL\[1\] = ".*"$/REFLABEL[1] = ""/' "$gp" >"$tmp/nolabel.gp"
+nolabel_broken() { ! nolabel "$@"; }
+check "broken fixture: an empty REFLABEL is caught" nolabel_broken "$tmp/nolabel.gp"
 # the window comparison: each policy ÷ spinlock with its 95 % interval, on a
 # y axis fitted to the ratios (absolute lines hid a 3 % difference)
 wd=$P/window-throughput-compact.dat

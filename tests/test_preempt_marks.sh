@@ -50,4 +50,15 @@ if "$sb" plot "$tmp/new" >/dev/null 2>>"$tmp/err" && [ -f "$tmp/new/index.html" 
 else
 	bad "plot wrote no index.html: $(tail -2 "$tmp/err")"
 fi
+# plot --compare: a preempted bar has no verdict fill (2), a quiet change keeps
+# its own (broken fixture: clh, changed down, must read -1)
+if "$sb" plot --compare "$tmp/old" "$tmp/new" >/dev/null 2>>"$tmp/err"; then
+	dat=$(ls "$tmp"/new/plots/compare-vs-*.dat 2>/dev/null | head -1)
+	check "plot --compare: ticket has no verdict fill" \
+		grep -qE $'^ticket\t[-0-9.]*\t[-0-9.]*\t[01]\t2\t' "$dat"
+	check "plot --compare: clh keeps its changed-down fill" \
+		grep -qE $'^clh\t[-0-9.]*\t[-0-9.]*\t[01]\t-1\t' "$dat"
+else
+	bad "plot --compare failed: $(tail -2 "$tmp/err")"
+fi
 finish test_preempt_marks

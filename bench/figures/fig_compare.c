@@ -2,10 +2,12 @@
  * both have (matched as `stratbench compare` does: group, threads, placement; by name for plain
  * Google Benchmark JSON), filled by the verdict of the 95 % bootstrap interval of the change
  * (stats/interval.c, its whisker): changed up, changed down, ~ (the interval holds 0), or no
- * interval (n too small).  A noisy bar (CV above its run's threshold on either side) keeps its
- * fill and gets a red dashed border: a noisy outline instead of the fill hid every verdict.
+ * verdict (n too small, or a side preempted: results/preempt.h).  A noisy bar (CV above its
+ * run's threshold on either side) keeps its fill and gets a red dashed border: a noisy
+ * outline instead of the fill hid every verdict.
  * The metric: ops_per_s where both have it, else real_time, as compare's default. */
 #include "figures/figure.h"
+#include "results/preempt.h"
 
 #include "stats/stats.h"
 
@@ -17,6 +19,7 @@ struct bar {
 	const struct sb_bm *old, *new;
 	double change, p;
 	bool noisy;
+	bool preempted;			/* a side's members were off their CPUs: no verdict */
 	struct sb_interval iv;		/* the 95 % interval of the %Change, its verdict */
 };
 
@@ -74,6 +77,7 @@ static int match(struct cmp *c)
 	for (int i = 0; i < c->r[0].n; i++)
 		for (int j = 0; j < c->r[1].n; j++) {
 			const struct sb_bm *o = &c->r[0].bm[i], *n = &c->r[1].bm[j];
+			char mark[96];
 			struct bar *b;
 
 			if (!same_point(o, n) || isnan(o->median) || isnan(n->median) ||
@@ -88,6 +92,8 @@ static int match(struct cmp *c)
 			b->p = o->nreps >= 2 && n->nreps >= 2 ?
 			       sb_mann_whitney_p(o->reps, o->nreps, n->reps, n->nreps) : NAN;
 			b->noisy = noisy(&c->r[0], o, c->metric) || noisy(&c->r[1], n, c->metric);
+			b->preempted = sb_preempt_bm(o, mark, sizeof(mark)) ||
+				       sb_preempt_bm(n, mark, sizeof(mark));
 			if (sb_interval_unpaired(o->reps, o->nreps, n->reps, n->nreps, &b->iv))
 				return -1;
 		}
@@ -147,9 +153,12 @@ static int make_rows(const struct cmp *c, struct row *rows)
 	return k;
 }
 
-/* the bar's fill: 1 changed up, -1 changed down, 0 within the noise (~), 2 no interval */
-static int verdict(const struct sb_interval *iv, double change)
+/* the bar's fill: 1 changed up, -1 changed down, 0 within the noise (~), 2 no
+ * verdict (no interval, or preempted: results/preempt.h keeps it out of verdicts) */
+static int verdict(const struct sb_interval *iv, double change, bool preempted)
 {
+	if (preempted)
+		return 2;
 	if (iv->verdict == SB_IV_CHANGED)
 		return change >= 0 ? 1 : -1;
 	return iv->verdict == SB_IV_SAME ? 0 : 2;
@@ -174,7 +183,7 @@ static void write_rows(const struct cmp *c, struct sb_gp *g, const struct row *r
 		}
 		fprintf(f, "%s\t%.6g\t", rows[k].label, b->change);
 		fprintf(f, isnan(b->p) ? "-" : "%.4g", b->p);
-		fprintf(f, "\t%d\t%d\t", b->noisy, verdict(&b->iv, b->change));
+		fprintf(f, "\t%d\t%d\t", b->noisy, verdict(&b->iv, b->change, b->preempted));
 		fprintf(f, isnan(b->iv.lo) ? "NaN\tNaN\t-\n" : "%.6g\t%.6g\t-\n", b->iv.lo, b->iv.hi);
 		*nnoisy += b->noisy;
 		lo = fmin(lo, isnan(b->iv.lo) ? b->change : fmin(b->change, b->iv.lo));

@@ -142,6 +142,9 @@ static void ratio_panel(struct sb_lines *ls)
 	ls->nref = 1;
 	ls->refy[0] = 1;
 	snprintf(ls->refkey[0], sizeof(ls->refkey[0]), "1 = spinlock (left panel)");
+	/* the key is the right panel's: the line is named under the plot */
+	snprintf(ls->reflabel[0], sizeof(ls->reflabel[0]),
+		 "1 = spinlock's ops/s (left panel: above it faster, below slower)");
 }
 
 static int draw(struct sb_plot *p, const struct sb_bm *like)
