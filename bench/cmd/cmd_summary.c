@@ -76,13 +76,14 @@ static int parse_refs(char *buf, struct sb_summary_ref *refs, int max, char *err
 
 	if (!len || *buf == ',' || buf[len - 1] == ',' || strstr(buf, ",,"))
 		return sb_cmd_err(err, errlen, "--reference: an empty item in '%s'", buf);
+	memset(refs, 0, sizeof(*refs) * (size_t)max);
 	for (char *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
 		if (n == max - 1)
 			return sb_cmd_err(err, errlen, "--reference: at most %d", max - 1);
 		if (parse_ref(it, &refs[n], err, errlen))
 			return -1;
 		for (int i = 0; i < n; i++)
-			if (!strcmp(refs[i].family, refs[n].family))
+			if (refs[i].family == refs[n].family)	/* both from family_names[] */
 				return sb_cmd_err(err, errlen, "--reference: two references for %s",
 						  refs[n].family);
 		n++;

@@ -43,11 +43,12 @@ int sb_plan_key_counts(const struct sb_topo *t, int *out, int max)
 
 bool sb_plan_same_cpus(const int *a, const int *b, int n)
 {
-	int *sa = malloc(sizeof(int) * (size_t)n * 2), *sb = sa + n;
+	int *sa = malloc(sizeof(int) * (size_t)n * 2), *sb;
 	bool same;
 
 	if (!sa)
 		return !memcmp(a, b, sizeof(int) * (size_t)n);
+	sb = sa + n;
 	memcpy(sa, a, sizeof(int) * (size_t)n);
 	memcpy(sb, b, sizeof(int) * (size_t)n);
 	qsort(sa, (size_t)n, sizeof(int), cmp_int);

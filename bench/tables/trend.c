@@ -64,13 +64,13 @@ struct out {
 /* o->buf[k..len) gets the format; k stays below len (a cut line, never an overrun) */
 static void put(struct out *o, const char *fmt, ...)
 {
+	size_t room = o->k + 1 < o->len ? o->len - o->k : 0;
 	va_list ap;
 	int r;
 
-	if (o->k + 1 >= o->len)
-		return;
 	va_start(ap, fmt);
-	r = vsnprintf(o->buf + o->k, o->len - o->k, fmt, ap);
+	/* NOLINT: clang-tidy 14's valist checker loses the va_start above */
+	r = room ? vsnprintf(o->buf + o->k, room, fmt, ap) : 0;	/* NOLINT */
 	va_end(ap);
 	if (r > 0)
 		o->k = o->k + (size_t)r < o->len ? o->k + (size_t)r : o->len - 1;
