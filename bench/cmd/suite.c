@@ -59,7 +59,7 @@ struct suite {
 		 "--fault-ns=200", "--migrate-ns=1000"
 #define WINDOW_MODEL WORKLOAD, "--mode=both"
 /* The thread counts where the answer can change, chosen from the machine
- * (sb_plan_key_counts: 1, 2, a package's cores, all cores, all PUs), each on the placements that differ there (auto): stage_argv
+ * (sb_topo_key_counts: 1, 2, a package's cores, all cores, all PUs), each on the placements that differ there (auto): stage_argv
  * puts the list in place of KEY_THREADS.  SB_SUITE_THREADS=LIST replaces
  * it (tests: "auto" restores the old sweep, which must break the bound). */
 #define KEY_THREADS "--threads=@machine"
@@ -270,7 +270,7 @@ static int machine_plan(struct user *u, double budget, char *err, size_t errlen)
 	c = malloc(sizeof(int) * (size_t)(sb_topo_npus(t) + 4));
 	n = !c ? -1 : env && *env ? sb_topo_thread_counts(t, env, c, sb_topo_npus(t) + 4, err,
 							  errlen) :
-			sb_plan_key_counts(t, c, sb_topo_npus(t) + 4);
+			sb_topo_key_counts(t, c, sb_topo_npus(t) + 4);
 	k = (size_t)snprintf(u->threads, sizeof(u->threads), "--threads=");
 	u->ncmp = 0;
 	for (int i = 0; i < n && k < sizeof(u->threads); i++) {

@@ -92,3 +92,21 @@ int sb_topo_thread_counts(const struct sb_topo *t, const char *spec, int *out, i
 	}
 	return k;
 }
+
+int sb_topo_key_counts(const struct sb_topo *t, int *out, int max)
+{
+	int npus = sb_topo_npus(t), ncores = sb_topo_ncores(t);
+	int npkg = sb_topo_npackages(t) > 0 ? sb_topo_npackages(t) : 1;
+	int nnodes = sb_topo_nnodes(t) > 0 ? sb_topo_nnodes(t) : 1;
+	/* one package split into nodes (sub-NUMA clustering): a node's cores
+	 * are where the answer can change; with 2 or more packages the
+	 * package's cores (cores) and 2 threads (scatter) cross them already */
+	int per_node = npkg == 1 && nnodes > 1 ? ncores / nnodes : 0;
+	int v[] = { 1, 2, per_node, ncores / npkg, ncores, npus };
+	int k = 0;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		k = add(out, k, max, v[i], npus);
+	qsort(out, (size_t)k, sizeof(int), cmp_int);
+	return k;
+}

@@ -83,6 +83,11 @@ extern const char *const sb_topo_placements[];
 int sb_topo_thread_counts(const struct sb_topo *t, const char *spec, int *out, int max,
 			  char *err, size_t errlen);
 
+/* The thread counts where a suite's answer can change (sweep.c): 1, 2, a package's
+ * cores (a node's too where one package is split into nodes), all cores, all PUs, sorted,
+ * repeats dropped (1,2,12,24,48 on a 2-socket 12-core SMT2 machine); at most max. */
+int sb_topo_key_counts(const struct sb_topo *t, int *out, int max);
+
 int sb_topo_check_bindable(const struct sb_topo *t, char *err, size_t errlen);
 
 /* Memory bound to NUMA node `node` (page aligned, zeroed); NULL with err set.

@@ -54,11 +54,7 @@ void sb_plan_free(void);
 /* every planned point, the latest first (->next); registered unless --resume skipped it */
 const struct sb_point *sb_plan_points(void);
 
-/* counts.c: the thread counts where a suite's answer can change: 1, 2, a
- * package's cores (a node's too where one package is split into nodes),
- * all cores, all PUs, sorted, repeats dropped (1,2,12,24,48 on a 2-socket 12-core SMT2
- * machine); at most max. */
-int sb_plan_key_counts(const struct sb_topo *t, int *out, int max);
+/* counts.c (the thread counts themselves: sb_topo_key_counts, machine/topo.h) */
 /* the placements --placement=auto keeps at threads: compact, cores and
  * scatter less those that land on the same set of CPUs, in whatever order
  * (0: none plans); _same_cpus: whether two plans of n are one set */

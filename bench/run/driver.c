@@ -137,6 +137,17 @@ static void steal_mark(struct sb_drive *d, const struct sb_drive_team *t,
 	if (!sb_stat_read(NULL, t->cpus, n, &now, err, sizeof(err)))
 		d->steal_pct = sb_steal_pct(before, &now);
 }
+/* the counters and the per-member arrays of a point, once its rounds are over */
+static void drive_release(struct sb_drive *d)
+{
+	sb_counters_close(d->cnt);
+	d->cnt = NULL;
+	free(d->ops);
+	d->ops = NULL;
+	free(d->cpu_ns);
+	d->cpu_ns = NULL;
+}
+
 
 int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_drive_team *t,
 		      struct sb_drive *d)
@@ -204,12 +215,7 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 	sb_team_destroy(d->team);
 	d->team = NULL;
 	if (failed) {
-		sb_counters_close(d->cnt);
-		d->cnt = NULL;
-		free(d->ops);
-		d->ops = NULL;
-		free(d->cpu_ns);
-		d->cpu_ns = NULL;
+		drive_release(d);
 		return -1;
 	}
 	return 0;
@@ -258,12 +264,7 @@ void sb_drive_report_counters(sb_state *st, struct sb_drive *d)
 	}
 	if (*sb_counters_label(d->cnt))
 		sb_state_append_label(st, sb_counters_label(d->cnt));
-	sb_counters_close(d->cnt);
-	d->cnt = NULL;
-	free(d->ops);
-	d->ops = NULL;
-	free(d->cpu_ns);
-	d->cpu_ns = NULL;
+	drive_release(d);
 }
 
 void sb_drive_report(sb_state *st, struct sb_drive *d)
