@@ -66,34 +66,34 @@ check "single runs: no noise estimate said" grep -q "of single runs (\"n too sma
 check "one counter table per family" [ "$(grep -c 'counters per op' "$tmp/out")" -eq 2 ]
 check "window counter table" grep -q '^window counters per op' "$tmp/out"
 check "locks counter table" grep -q '^locks counters per op' "$tmp/out"
-check "counter header names the unit" grep -qE '^Event \(per op\) +Before +After +%Change$' "$tmp/out"
-check "per op, small values without e-notation" grep -qE '^  cs +0.00000104872 +0.000001 +-4.64566$' "$tmp/out"
-check "a second benchmark in the family table" grep -qE '^  migrations +0.5 +0.5 +0$' "$tmp/out"
+check "counter header names the unit" grep -qE '^Event \(per op\) +Before +After +%Change +95 % interval$' "$tmp/out"
+check "per op, small values without e-notation" grep -qE '^  cs +0.00000104872 +0.000001 +-4.64566 +n too small: need 3$' "$tmp/out"
+check "a second benchmark in the family table" grep -qE '^  migrations +0.5 +0.5 +0 +n too small: need 3$' "$tmp/out"
 check "benchmark sub-headers" bash -c "grep -qx '$T/threads:8/place:compact' '$tmp/out' && grep -qx '$T/threads:4/place:scatter' '$tmp/out'"
-check "vmstat row per op" grep -qE '^  vmstat:numa_hint_faults +0.25 +0.5 +100$' "$tmp/out"
-check "interrupts row per op" grep -qE '^  irq:TLB@team +3 +4 +33.3333$' "$tmp/out"
+check "vmstat row per op" grep -qE '^  vmstat:numa_hint_faults +0.25 +0.5 +100 +n too small: need 3$' "$tmp/out"
+check "interrupts row per op" grep -qE '^  irq:TLB@team +3 +4 +33.3333 +n too small: need 3$' "$tmp/out"
 check "per op: no totals by default" bash -c "! grep -qE '14,285,708|totals per run' '$tmp/out'"
 "$sb" compare "$tmp/old" "$tmp/new.json" --totals >"$tmp/tot" 2>&1
-check "--totals: the header and title" eval "grep -qE '^Event \(per run\) +Before +After +%Change$' '$tmp/tot' && grep -q '^window counters totals per run' '$tmp/tot'"
-check "--totals: separators and %Change" grep -qE '^  cs +14,285,708 +13,818,546 +-3.27014$' "$tmp/tot"
-check "--totals: a second benchmark" grep -qE '^  migrations +1,180,621 +1,149,960 +-2.59702$' "$tmp/tot"
-check "--totals: vmstat row" grep -qE '^  vmstat:numa_hint_faults +26,907 +72,692 +170.16$' "$tmp/tot"
-check "--totals: a measured 0 is 0, 0 to 48 is 'from 0', never n/a" grep -qE '^  vmstat:numa_huge_pte_updates +0 +48 +from 0$' "$tmp/tot"
+check "--totals: the header and title" eval "grep -qE '^Event \(per run\) +Before +After +%Change +95 % interval$' '$tmp/tot' && grep -q '^window counters totals per run' '$tmp/tot'"
+check "--totals: separators and %Change" grep -qE '^  cs +14,285,708 +13,818,546 +-3.27014 +n too small: need 3$' "$tmp/tot"
+check "--totals: a second benchmark" grep -qE '^  migrations +1,180,621 +1,149,960 +-2.59702 +n too small: need 3$' "$tmp/tot"
+check "--totals: vmstat row" grep -qE '^  vmstat:numa_hint_faults +26,907 +72,692 +170.16 +n too small: need 3$' "$tmp/tot"
+check "--totals: a measured 0 is 0, 0 to 48 is 'from 0', never n/a" grep -qE '^  vmstat:numa_huge_pte_updates +0 +48 +from 0 +n too small: need 3$' "$tmp/tot"
 check "zero on both sides dropped" bash -c "! grep -q 'zero' '$tmp/out' && ! grep -q 'zero' '$tmp/tot'"
 check "--totals: per-op values and harness counters stay out" \
 	bash -c "! grep -qE '1.04872e-06|0.00000104872|/op|^ *jain' '$tmp/tot'"
 "$sb" compare "$tmp/old" "$tmp/new.json" --per-second >"$tmp/pers" 2>&1
 check "--per-second: per op x ops/s ($(grep -m1 '^  irq' "$tmp/pers"))" \
-	eval "grep -qE '^Event \(per s\) +Before' '$tmp/pers' && grep -qE '^  irq:TLB@team +224,736 +299,048 +33.0662$' '$tmp/pers'"
+	eval "grep -qE '^Event \(per s\) +Before' '$tmp/pers' && grep -qE '^  irq:TLB@team +224,736 +299,048 +33.0662 +n too small: need 3$' '$tmp/pers'"
 expect2 "--totals and --per-second together" "choose one" compare "$tmp/old" "$tmp/new.json" --totals --per-second
 # broken fixtures: a nonzero 'zero' shows; only /op counters make no totals
 sed 's/"cnt:zero": 0,/"cnt:zero": 7,/' "$tmp/new.json" >"$tmp/nz.json"
 "$sb" compare "$tmp/old" "$tmp/nz.json" --totals >"$tmp/nz" 2>&1
-check "broken fixture: a nonzero row is kept" grep -qE '^  zero +0 +7 +from 0$' "$tmp/nz"
+check "broken fixture: a nonzero row is kept" grep -qE '^  zero +0 +7 +from 0 +n too small: need 3$' "$tmp/nz"
 sed -E 's/"cnt:([A-Za-z@:_]+)": [0-9]+,//g' "$tmp/new.json" >"$tmp/perop.json"
 "$sb" compare "$tmp/old/gbench.json" "$tmp/perop.json" --totals >"$tmp/perop" 2>&1
 check "broken fixture: without NEW's totals no After value ($(grep -m1 '^  cs' "$tmp/perop"))" \
-	grep -qE '^  cs +14,285,708 +n/a +n/a$' "$tmp/perop"
+	grep -qE '^  cs +14,285,708 +n/a +n/a +n too small: need 3$' "$tmp/perop"
 
 # The issue's +444 %: two runs of lock/mcs/threads:2 as long as Google
 # Benchmark chose (10,000 iterations, then 98,216): the totals rise 444 %,

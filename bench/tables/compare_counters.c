@@ -169,7 +169,7 @@ static const char *family_of(const struct sb_cmp_row *w)
 
 /* one event's cells, or nothing when it is 0 (or unmeasured) on both sides */
 static bool event_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, const char *name,
-			enum sb_cmp_unit u, bool iv_col)
+			enum sb_cmp_unit u)
 {
 	double *x = malloc(sizeof(double) * (size_t)(w->old->nruns + 1));
 	double *y = malloc(sizeof(double) * (size_t)(w->new->nruns + 1));
@@ -188,20 +188,18 @@ static bool event_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, cons
 		sb_cmp_add(c, va);
 		sb_cmp_fmt_delta(ch, sizeof(ch), b, a);
 		sb_cmp_add(c, ch);
-		if (iv_col) {
-			if (sb_interval_unpaired(x, m, y, n, &iv))
-				iv.verdict = SB_IV_NONE;
-			sb_cmp_fmt_interval(ch, sizeof(ch), &iv, b, a);
-			sb_cmp_add(c, ch);
-		}
+		if (sb_interval_unpaired(x, m, y, n, &iv))
+			iv.verdict = SB_IV_NONE;
+		sb_cmp_fmt_interval(ch, sizeof(ch), &iv, b, a);
+		sb_cmp_add(c, ch);
 	}
 	free(x);
 	free(y);
 	return shown;
 }
 
-/* the rows of family fam (left-out ones skipped): the interval column where a
- * benchmark has repetitions on both sides (single runs: the seed's table) */
+/* the rows of family fam (left-out ones skipped), each %Change with its interval
+ * and verdict ("n too small: need 3" where a side has no repetitions) */
 static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp_row *rows,
 			 int nrows, enum sb_cmp_unit u)
 {
@@ -216,12 +214,7 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 	const char *head[] = { head_of[u], "Before", "After", "%Change", "95 % interval" };
 	struct sb_cmp_cells c = { 0 };
 	char title[600];
-	int events = 0, ncols = 4;
-
-	for (int i = 0; i < nrows; i++)
-		if (!rows[i].no_subject && !strcmp(family_of(&rows[i]), fam) &&
-		    rows[i].old->nruns >= 2 && rows[i].new->nruns >= 2)
-			ncols = 5;
+	int events = 0, ncols = 5;	/* the interval always: "n too small" for single runs */
 	for (int k = 0; k < ncols; k++)
 		sb_cmp_add(&c, head[k]);
 	for (int i = 0; i < nrows; i++) {
@@ -233,7 +226,7 @@ static void family_table(enum sb_cmp_fmt f, const char *fam, const struct sb_cmp
 		for (int e = 0; nk && e < ncols; e++)
 			sb_cmp_add(&c, e ? "" : rows[i].old->name);
 		for (int k = 0; k < nk; k++)
-			events += event_cells(&c, &rows[i], names[k], u, ncols == 5);
+			events += event_cells(&c, &rows[i], names[k], u);
 		if (nk && c.n == sub + ncols) {	/* no event shown: no sub-header */
 			for (int e = sub; e < c.n; e++)
 				free(c.v[e]);
