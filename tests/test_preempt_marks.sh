@@ -16,11 +16,13 @@ has_str() { [[ "$(cat "$1")" == *"$2"* ]]; }
 T=lock/ticket/threads:2/place:compact C=lock/clh/threads:2/place:compact
 quiet=', "on_cpu_pct": 99.5, "ctx_switches": 1, "ctx_involuntary": 1, "steal_pct": 0'
 host=', "on_cpu_pct": 50.2, "ctx_switches": 0, "ctx_involuntary": 0, "steal_pct": 12'
+# each repetition also counts task-clock, per op = its ops (so both change)
+ent() { entry "$1" "$2" "$3" "$4" "$5, \"cnt:task-clock\": $2, \"cnt:task-clock/op\": $2"; }
 side() {	# side LABEL OPS-T OPS-C EXTRA-OF-REP-1
-	doc "$1" "$(entry $T "$2" "" 0 "$quiet")" "$(entry $T "$(($2 + 10))" "" 1 "$4")" \
-		"$(entry $T "$(($2 + 20))" "" 2 "$quiet")" "$(entry $T "$(($2 + 10))" median 0 "$quiet")" \
-		"$(entry $C "$3" "" 0 "$quiet")" "$(entry $C "$(($3 + 10))" "" 1 "$quiet")" \
-		"$(entry $C "$(($3 + 20))" "" 2 "$quiet")" "$(entry $C "$(($3 + 10))" median 0 "$quiet")"
+	doc "$1" "$(ent $T "$2" "" 0 "$quiet")" "$(ent $T "$(($2 + 10))" "" 1 "$4")" \
+		"$(ent $T "$(($2 + 20))" "" 2 "$quiet")" "$(ent $T "$(($2 + 10))" median 0 "$quiet")" \
+		"$(ent $C "$3" "" 0 "$quiet")" "$(ent $C "$(($3 + 10))" "" 1 "$quiet")" \
+		"$(ent $C "$(($3 + 20))" "" 2 "$quiet")" "$(ent $C "$(($3 + 10))" median 0 "$quiet")"
 }
 mkdir -p "$tmp/old" "$tmp/new"
 side old 1000 1000 "$quiet" >"$tmp/old/gbench.json"
@@ -32,6 +34,12 @@ check "compare: the preempted row has the mark" grep -q "^ *2 .*$mark" "$tmp/cmp
 check "compare: a quiet change keeps its verdict (broken fixture: clh)" \
 	grep -q "changed" "$tmp/cmp"
 check "compare: one mark only" [ "$(grep -c "preempted: on CPU" "$tmp/cmp")" = 1 ]
+# the counter tables: the preempted point's counters get no verdict either
+# (broken fixture: clh's task-clock per op changed as much, and says so)
+check "compare counters: ticket's task-clock reads preempted" \
+	bash -c "grep -A1 '^$T' '$tmp/cmp' | grep -qE '^  task-clock .* preempted\$'"
+check "compare counters: clh's task-clock keeps its verdict" \
+	bash -c "grep -A1 '^$C' '$tmp/cmp' | grep -qE '^  task-clock .* changed\$'"
 "$sb" compare --format=csv "$tmp/old" "$tmp/new" >"$tmp/csv" 2>>"$tmp/err"
 check "compare csv: verdict preempted" grep -q "ticket.*,preempted," "$tmp/csv"
 check "compare csv: clh is not" bash -c "! grep -q 'clh.*,preempted,' '$tmp/csv'"

@@ -190,7 +190,11 @@ static bool event_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, cons
 		sb_cmp_add(c, ch);
 		if (sb_interval_unpaired(x, m, y, n, &iv))
 			iv.verdict = SB_IV_NONE;
-		sb_cmp_fmt_interval(ch, sizeof(ch), &iv, b, a);
+		/* a preempted point's counters get no verdict either (results/preempt.h) */
+		if (*w->preempt)
+			snprintf(ch, sizeof(ch), "preempted");
+		else
+			sb_cmp_fmt_interval(ch, sizeof(ch), &iv, b, a);
 		sb_cmp_add(c, ch);
 	}
 	free(x);
