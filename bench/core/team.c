@@ -33,8 +33,7 @@ struct sb_deadline {
 struct sb_member {
 	SB_CACHE_ALIGNED uint64_t ops;	/* written by the member, read after done */
 	uint64_t end_ns;
-	uint64_t cpu_ns;		/* its thread's CPU time over fn, this round */
-	uint64_t csw_vol, csw_inv;	/* its context switches over fn, this round */
+	struct sb_member_use use;	/* its thread over its part, this round */
 	int bind_status;		/* 0 ok, else errno-like; -2 wrong CPU */
 	int seen_cpu;
 	pthread_t thread;
@@ -62,7 +61,7 @@ struct sb_team {
 	cpu_set_t saved;		/* caller's affinity, restored on destroy */
 	bool restore;
 	uint64_t *ops;			/* result snapshot */
-	uint64_t *cpu_ns;		/* result snapshot */
+	struct sb_member_use *use;	/* result snapshot */
 	struct sb_member *m;		/* n members, cache-line padded */
 	/* the watcher's line(s): member 0 and the watcher, between rounds */
 	SB_CACHE_ALIGNED struct sb_deadline dl;
@@ -95,53 +94,46 @@ static void bind_error(const struct sb_team *t, int i, int rc, char *err, size_t
 			 strerror(rc));
 }
 
-/* This thread's CPU time: what the scheduler (and, with paravirtual steal
- * accounting, the hypervisor) let it run; 0 if the clock is missing. */
-static uint64_t thread_cpu_ns(void)
+/* This thread's CPU time (what the scheduler, and with paravirtual steal
+ * accounting the hypervisor, let it run) and context switches so far into
+ * u; false where either cannot be read. */
+static bool thread_use(struct sb_member_use *u)
 {
 	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* This thread's voluntary and involuntary context switches so far. */
-static void thread_csw(uint64_t *vol, uint64_t *inv)
-{
 	struct rusage ru;
 
-	if (getrusage(RUSAGE_THREAD, &ru)) {
-		*vol = *inv = 0;
-		return;
-	}
-	*vol = (uint64_t)ru.ru_nvcsw;
-	*inv = (uint64_t)ru.ru_nivcsw;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) || getrusage(RUSAGE_THREAD, &ru))
+		return false;
+	u->cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	u->csw_vol = (uint64_t)ru.ru_nvcsw;
+	u->csw_inv = (uint64_t)ru.ru_nivcsw;
+	return true;
 }
 
 static void run_member(struct sb_team *t, struct sb_member *m)
 {
 	struct sb_round r = { .quota = t->quota, .stop = &t->stop };
-	uint64_t cpu0, vol0, inv0, vol1, inv1;
+	struct sb_member_use u0, u1;
+	bool ok;
 
 	if (t->each) {
 		t->each(m->tid, t->each_arg);
 		return;
 	}
-	/* inside the timed region, as the hooks: two calls of about a
-	 * microsecond, against rounds of milliseconds */
-	thread_csw(&vol0, &inv0);
-	cpu0 = thread_cpu_ns();
+	/* around the hooks, so that their counters do not see these two system
+	 * calls (a few microseconds each end, against rounds of milliseconds) */
+	ok = thread_use(&u0);
 	if (t->hooks.enter)
 		t->hooks.enter(m->tid, t->hooks.arg);
 	m->ops = t->fn(m->tid, &r, t->arg);
 	m->end_ns = sb_now_ns();
-	m->cpu_ns = thread_cpu_ns() - cpu0;
-	thread_csw(&vol1, &inv1);
-	m->csw_vol = vol1 - vol0;
-	m->csw_inv = inv1 - inv0;
 	if (t->hooks.leave)
 		t->hooks.leave(m->tid, t->hooks.arg);
+	ok = thread_use(&u1) && ok;
+	m->use.ok = ok;
+	m->use.cpu_ns = ok ? u1.cpu_ns - u0.cpu_ns : 0;
+	m->use.csw_vol = ok ? u1.csw_vol - u0.csw_vol : 0;
+	m->use.csw_inv = ok ? u1.csw_inv - u0.csw_inv : 0;
 }
 
 static void *worker(void *p)
@@ -276,7 +268,7 @@ static void team_free(struct sb_team *t)
 	if (t->restore)
 		pthread_setaffinity_np(pthread_self(), sizeof(t->saved), &t->saved);
 	free(t->ops);
-	free(t->cpu_ns);
+	free(t->use);
 	free(t->m);
 	free(t);
 }
@@ -300,7 +292,14 @@ struct sb_team *sb_team_create(int n, const int *cpus, sb_team_fn fn, void *arg,
 	}
 	memset(t->m, 0, sizeof(*t->m) * n);
 	t->ops = calloc(n, sizeof(*t->ops));
-	t->cpu_ns = calloc(n, sizeof(*t->cpu_ns));
+	t->use = calloc(n, sizeof(*t->use));
+	if (!t->ops || !t->use) {
+		free(t->ops);
+		free(t->use);
+		free(t->m);
+		free(t);
+		goto nomem;
+	}
 	t->n = n;
 	t->fn = fn;
 	t->arg = arg;
@@ -420,22 +419,18 @@ int sb_team_run_until(struct sb_team *t, uint64_t quota, uint64_t limit_ns,
 	last = start;
 	res->total_ops = 0;
 	res->max_ops = 0;
-	res->csw_vol = 0;
-	res->csw_inv = 0;
 	for (i = 0; i < t->n; i++) {
 		if (t->m[i].end_ns > last)
 			last = t->m[i].end_ns;
 		t->ops[i] = t->m[i].ops;
-		t->cpu_ns[i] = t->m[i].cpu_ns;
-		res->csw_vol += t->m[i].csw_vol;
-		res->csw_inv += t->m[i].csw_inv;
+		t->use[i] = t->m[i].use;
 		res->total_ops += t->m[i].ops;
 		if (t->m[i].ops > res->max_ops)
 			res->max_ops = t->m[i].ops;
 	}
 	res->elapsed_ns = last - start;
 	res->ops = t->ops;
-	res->cpu_ns = t->cpu_ns;
+	res->use = t->use;
 	/* a member that ignores stop (calibrate/c2c) finishes its quota anyway:
 	 * then the deadline cut nothing */
 	res->cut = raised && res->max_ops < t->quota;

@@ -144,8 +144,8 @@ static void drive_release(struct sb_drive *d)
 	d->cnt = NULL;
 	free(d->ops);
 	d->ops = NULL;
-	free(d->cpu_ns);
-	d->cpu_ns = NULL;
+	free(d->use);
+	d->use = NULL;
 }
 
 
@@ -161,16 +161,16 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 	memset(d, 0, sizeof(*d));
 	d->n = t->n;
 	d->ops = calloc(d->n, sizeof(*d->ops));
-	d->cpu_ns = calloc(d->n, sizeof(*d->cpu_ns));
-	d->team = sb_team_create(t->n, t->cpus, t->fn, t->arg, err, sizeof(err));
+	d->use = calloc(d->n, sizeof(*d->use));
+	d->team = d->ops && d->use ? sb_team_create(t->n, t->cpus, t->fn, t->arg, err,
+						     sizeof(err)) : NULL;
 	if (!d->team) {
-		sb_state_skip_with_error(st, err);
-		free(d->ops);
-		d->ops = NULL;
-		free(d->cpu_ns);
-		d->cpu_ns = NULL;
+		sb_state_skip_with_error(st, d->ops && d->use ? err : "out of memory");
+		drive_release(d);
 		return -1;
 	}
+	for (i = 0; i < d->n; i++)
+		d->use[i].ok = true;
 	counters_open(d, pt, t->cpus);
 	steal_mark(d, t, &stat0, false);
 	while ((k = sb_state_keep_running_batch(st, SB_ROUND_MAX)) > 0) {
@@ -203,11 +203,12 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 		d->elapsed_ns += ns;
 		d->total_ops += r.total_ops;
 		d->team_ns += r.elapsed_ns;
-		d->csw_vol += r.csw_vol;
-		d->csw_inv += r.csw_inv;
 		for (i = 0; i < d->n; i++) {
 			d->ops[i] += r.ops[i];
-			d->cpu_ns[i] += r.cpu_ns[i];
+			d->use[i].cpu_ns += r.use[i].cpu_ns;
+			d->use[i].csw_vol += r.use[i].csw_vol;
+			d->use[i].csw_inv += r.use[i].csw_inv;
+			d->use[i].ok = d->use[i].ok && r.use[i].ok;
 		}
 	}
 	steal_mark(d, t, &stat0, true);
@@ -223,20 +224,28 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 
 /* How long the members were off their CPUs (docs/results.md "Preemption"):
  * the least on-CPU member, since one descheduled member stalls a FIFO lock's
- * whole queue; absent where the driver ran its own rounds. */
+ * whole queue, with its own context switches (whether it was switched out or
+ * blocked); absent where the driver ran its own rounds, or where a member's
+ * thread clock or getrusage failed. */
 static void report_preemption(sb_state *st, const struct sb_drive *d)
 {
-	double least = INFINITY;
+	int least = 0;
 
-	if (!d->cpu_ns || !d->team_ns)
+	if (!d->use || !d->team_ns)
 		return;
-	for (int i = 0; i < d->n; i++)
-		least = fmin(least, (double)d->cpu_ns[i]);
-	sb_state_counter(st, "on_cpu_pct", 100.0 * least / (double)d->team_ns,
+	for (int i = 0; i < d->n; i++) {
+		if (!d->use[i].ok)
+			goto steal;
+		if (d->use[i].cpu_ns < d->use[least].cpu_ns)
+			least = i;
+	}
+	sb_state_counter(st, "on_cpu_pct", 100.0 * (double)d->use[least].cpu_ns /
+			 (double)d->team_ns, SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "ctx_switches", (double)(d->use[least].csw_vol +
+			 d->use[least].csw_inv), SB_COUNTER_DEFAULT);
+	sb_state_counter(st, "ctx_involuntary", (double)d->use[least].csw_inv,
 			 SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "ctx_switches", (double)(d->csw_vol + d->csw_inv),
-			 SB_COUNTER_DEFAULT);
-	sb_state_counter(st, "ctx_involuntary", (double)d->csw_inv, SB_COUNTER_DEFAULT);
+steal:
 	if (!isnan(d->steal_pct))
 		sb_state_counter(st, "steal_pct", d->steal_pct, SB_COUNTER_DEFAULT);
 }

@@ -121,11 +121,11 @@ struct sb_drive {
 	struct sb_counters *cnt;	/* the run's --counters, NULL: none */
 	bool deadline;			/* some round had a deadline (sb_drive_run_team) */
 	uint64_t rounds_cut;		/* rounds their deadline ended early */
-	/* preemption (sb_drive_run_team): the team's time, each member's CPU
-	 * time in it, their context switches, the steal on their CPUs */
+	/* preemption (sb_drive_run_team): the team's time, what each member
+	 * used of it over all rounds (ok: every round's reading was), the steal
+	 * on their CPUs */
 	uint64_t team_ns;
-	uint64_t *cpu_ns;
-	uint64_t csw_vol, csw_inv;
+	struct sb_member_use *use;
 	double steal_pct;		/* NaN: unknown (no steal column, < 1 jiffy) */
 };
 /* The run's --counters (NULL: none): each member opens them on its own thread
@@ -164,8 +164,10 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 void sb_drive_report_counters(sb_state *st, struct sb_drive *d);
 /* ops_per_s, ns_per_op, ops_min, ops_max, jain, cnt:NAME and cnt:NAME/op, and
  * after sb_drive_run_team the preemption counters (docs/results.md): on_cpu_pct
- * (the least of the members' CPU time in % of the rounds' time), ctx_switches,
- * ctx_involuntary, steal_pct (where the kernel counts steal); frees d. */
+ * (the least of the members' CPU time in % of the rounds' time), that member's
+ * ctx_switches and ctx_involuntary (all three absent where a thread clock or
+ * getrusage failed: unavailable, never 0), steal_pct (where the kernel counts
+ * steal); frees d. */
 void sb_drive_report(sb_state *st, struct sb_drive *d);
 
 /* SIGINT and SIGTERM to handler (NULL: default), SA_RESTART: run, suite, --ab stop */

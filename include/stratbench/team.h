@@ -72,18 +72,26 @@ typedef uint64_t (*sb_team_fn)(int tid, const struct sb_round *round, void *arg)
 
 struct sb_team;
 
+/* A member's thread over its part of a round: CPU time (against elapsed_ns,
+ * the time it was off its CPU: preempted by the guest, by the host, or
+ * blocked) and context switches; ok false where the thread clock or
+ * getrusage failed: then none of it is known. */
+struct sb_member_use {
+	uint64_t cpu_ns;
+	uint64_t csw_vol;	/* voluntary context switches (it blocked) */
+	uint64_t csw_inv;	/* involuntary ones (the guest preempted it) */
+	bool ok;
+};
+
 struct sb_team_result {
 	uint64_t elapsed_ns;	/* common start → last finish */
 	uint64_t total_ops;
 	uint64_t max_ops;	/* the most ops of one member: the fastest quota
 				 * member's where serving members return 0 */
 	const uint64_t *ops;	/* per member, valid until the next round */
-	/* per member (valid as ops): its thread's CPU time over its part of the
-	 * round, against elapsed_ns the time it was off its CPU (preempted by the
-	 * guest's scheduler, by the host, or blocked) */
-	const uint64_t *cpu_ns;
-	uint64_t csw_vol;	/* the members' voluntary context switches (blocked) */
-	uint64_t csw_inv;	/* and involuntary ones (the guest preempted them) */
+	/* per member (valid as ops): what its thread used of its part of the
+	 * round (struct sb_member_use) */
+	const struct sb_member_use *use;
 	bool cut;		/* the deadline raised stop and no member reached
 				 * the quota: the round did fewer ops than asked */
 };
