@@ -162,6 +162,15 @@ check "no subject: no regression from it, the 2-thread one only (rc=$rc)" \
 "$sb" compare "$tmp/sd1.json" "$tmp/sd3.json" >"$tmp/sdb" 2>&1
 if left_out "$tmp/sdb"; then bad "broken fixture: a shootdown that flushed was left out"; else ok; fi
 check "broken fixture: its row and counters shown" eval "grep -qE '^1 +1001 ' '$tmp/sdb' && grep -q '^  task-clock' '$tmp/sdb'"
+# the --html page leaves out the same rows, said once (broken fixture: the
+# flushed 1-thread shootdown is a row there too)
+"$sb" compare "$tmp/sd1.json" "$tmp/sd2.json" --html="$tmp/sd.html" >/dev/null 2>&1
+"$sb" compare "$tmp/sd1.json" "$tmp/sd3.json" --html="$tmp/sdb.html" >/dev/null 2>&1
+html_rows1() { grep -c '<tr><td class="n">1</td>' "$1"; }
+check "html: no 1-thread row, left out once" eval "[ \$(html_rows1 '$tmp/sd.html') -eq 0 ] &&
+	[ \$(grep -c 'Left out: 2 comparisons: no remote CPU' '$tmp/sd.html') -eq 1 ]"
+check "broken fixture: html shows the flushed 1-thread row" \
+	eval "[ \$(html_rows1 '$tmp/sdb.html') -ge 1 ] && ! grep -q 'Left out: 2' '$tmp/sdb.html'"
 "$sb" compare "$tmp/sd1.json" "$tmp/sd2.json" --format=csv >"$tmp/sdc"
 check "csv: a row left out says why, 21 fields ($(grep -m1 'left out' "$tmp/sdc"))" \
 	eval "grep -q '^$S/batch:1/threads:1/place:compact,.*,1,,,,,,,3,3,,,,,,,,,left out,no remote CPU to flush' '$tmp/sdc' && ! awk -F, 'NF != 21' '$tmp/sdc' | grep -q ."

@@ -43,6 +43,9 @@ check "compare counters: clh's task-clock keeps its verdict" \
 "$sb" compare --format=csv "$tmp/old" "$tmp/new" >"$tmp/csv" 2>>"$tmp/err"
 check "compare csv: verdict preempted" grep -q "ticket.*,preempted," "$tmp/csv"
 check "compare csv: clh is not" bash -c "! grep -q 'clh.*,preempted,' '$tmp/csv'"
+check "compare csv: ticket's interval is the mark, no bounds (clh keeps its own)" \
+	bash -c "grep -q '^lock/ticket.*,-49.505,n/a,n/a,.*,preempted,$mark\$' '$tmp/csv' &&
+		grep -q '^lock/clh.*,-49.505,-50.98,-48,.*,worse,changed\$' '$tmp/csv'"
 "$sb" compare --fail-above=5 "$tmp/old" "$tmp/new" >/dev/null 2>"$tmp/fail"
 rc=$?
 check "fail-above: clh's regression counts (rc $rc)" [ "$rc" = 3 ]

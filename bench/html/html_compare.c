@@ -41,16 +41,14 @@ static void group_row(struct sb_html *h, const struct sb_results r[2],
 		sb_html_el(h, "td", "n", buf);
 	side_cells(h, &r[0], w->old, w->cv[0], w->noisy[0], cvs);
 	side_cells(h, &r[1], w->new, w->cv[1], w->noisy[1], cvs);
-	sb_cmp_fmt_change(buf, sizeof(buf), w->change);
+	sb_cmp_fmt_delta(buf, sizeof(buf), w->old->median, w->new->median);
 	sb_html_raw(h, "<td class=\"n\" title=\"");
 	sb_html_text(h, w->verdict ? w->verdict : "", false);
 	sb_html_raw(h, "\">");
 	sb_html_text(h, buf, false);
 	sb_html_raw(h, "</td>");
-	if (cvs || sig) {
-		sb_cmp_fmt_row_interval(buf, sizeof(buf), w);
-		sb_html_el(h, "td", "n", buf);
-	}
+	sb_cmp_fmt_row_interval(buf, sizeof(buf), w);
+	sb_html_el(h, "td", "n", buf);
 	if (sig) {
 		sb_fmt_p(buf, sizeof(buf), w->p, 4);
 		sb_html_el(h, "td", "n", buf);
@@ -64,30 +62,51 @@ static void group_row(struct sb_html *h, const struct sb_results r[2],
 static int group_table(struct sb_html *h, const struct sb_results r[2],
 		       const struct sb_cmp_row *rows, int nrows, int i)
 {
-	int end = i;
+	int end = i, kept = 0;
 	bool sig = false, cvs = false, failed = false;
 
 	while (end < nrows && !strcmp(rows[end].group, rows[i].group))
 		end++;
 	for (int k = i; k < end; k++) {
+		if (rows[k].no_subject)		/* left out, as in the text (said below) */
+			continue;
+		kept++;
 		sig |= !isnan(rows[k].p) || (rows[k].old->nreps >= 2 && rows[k].new->nreps >= 2);
 		cvs |= !isnan(rows[k].cv[0]) || !isnan(rows[k].cv[1]);
 		failed |= rows[k].old->failed || rows[k].new->failed;
 	}
+	if (!kept)
+		return end;
 	sb_html_el(h, "h3", NULL, rows[i].group);
 	sb_html_raw(h, "<div class=\"tbl\"><table class=\"changelog\"><thead><tr>");
 	sb_html_el(h, "th", NULL, rows[i].threads < 0 ? "benchmark" : "threads");
 	sb_html_raw(h, cvs ? "<th>Prev</th><th>CV</th><th>Current</th><th>CV</th><th>%Change</th>" :
 		       "<th>Prev</th><th>Current</th><th>%Change</th>");
-	if (cvs || sig)
-		sb_html_raw(h, "<th>95 % interval</th>");
+	sb_html_raw(h, "<th>95 % interval</th>");
 	if (sig)
 		sb_html_raw(h, "<th>p(U)</th>");
 	sb_html_raw(h, failed ? "<th>note</th></tr></thead><tbody>\n" : "</tr></thead><tbody>\n");
 	for (int k = i; k < end; k++)
-		group_row(h, r, &rows[k], sig, cvs, failed);
+		if (!rows[k].no_subject)
+			group_row(h, r, &rows[k], sig, cvs, failed);
 	sb_html_raw(h, "</tbody></table></div>\n");
 	return end;
+}
+
+/* the comparisons with no subject, once with their reason, as the text says */
+static void left_out(struct sb_html *h, const struct sb_cmp_row *rows, int nrows)
+{
+	const char *why = NULL;
+	int n = 0;
+
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].no_subject) {
+			why = rows[i].no_subject;
+			n++;
+		}
+	if (n)
+		sb_html_linef(h, "p", "sub", "Left out: %d comparison%s: %s.", n, n == 1 ? "" : "s",
+			      why);
 }
 
 /* never dropped silently: what only one side has */
@@ -172,6 +191,7 @@ int sb_html_compare(const char *path, const struct sb_html_cmp *c, char *err, si
 		sb_html_el(&h, "p", "warn", "No benchmark in both OLD and NEW.");
 	for (int i = 0; i < c->nrows;)
 		i = group_table(&h, r, c->rows, c->nrows, i);
+	left_out(&h, c->rows, c->nrows);
 	sb_html_raw(&h, "<h2 id=\"figure\">%Change figure</h2>\n");
 	if (changefig(&h, c->arg, c->metric, err, errlen)) {
 		sb_html_abort(&h);

@@ -49,6 +49,15 @@ void sb_cmp_fmt_row_interval(char *buf, size_t n, const struct sb_cmp_row *w);
 /* a CV as the tables show it: "3.2%", "7.5% noisy", n/a for NaN */
 void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy);
 
+/* Every repetition of b measured metric, and it is 0: a value, not "not measured". */
+bool sb_cmp_all_zero(const struct sb_bm *b, const char *metric);
+/* A flush protocol with no remote CPU (a simulated shootdown at 1 thread with
+ * --initiator=own): 0 flushes and 0 acks in every repetition.  Its time is the
+ * migration alone, the same code for every strategy, so a comparison of it is
+ * left out (compare and summary; SB_CMP_NO_REMOTE says why). */
+bool sb_cmp_no_remote(const struct sb_bm *b);
+#define SB_CMP_NO_REMOTE "no remote CPU to flush (0 flushes and 0 acks)"
+
 /* A table's cells, row after row (the first: header), strdup'd (lost: one failed). */
 struct sb_cmp_cells {
 	char **v;

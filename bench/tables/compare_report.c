@@ -46,28 +46,12 @@ static int cmp_row(const void *a, const void *b)
 	return c ? c : (x->threads > y->threads) - (x->threads < y->threads);
 }
 
-/* every repetition of b reports metric, and it is 0 */
-static bool all_zero(const struct sb_bm *b, const char *metric)
-{
-	struct sb_stat s;
-
-	sb_bm_stat(b, metric, &s);
-	return s.n > 0 && s.min == 0 && s.max == 0;
-}
-
-/* Why w compares nothing, NULL when it compares something.  A flush protocol
- * with no remote CPU (a simulated shootdown at 1 thread, --initiator=own) sends
- * no flush and gets no ack: its time is the migration alone, the same code for
- * every strategy, and a %Change of it says nothing of the strategies. */
+/* Why w compares nothing, NULL when it compares something (sb_cmp_no_remote). */
 static const char *no_subject(const struct sb_cmp_row *w)
 {
-	for (int s = 0; s < 2; s++) {
-		const struct sb_bm *b = s ? w->new : w->old;
-
-		if (!all_zero(b, "flushes_per_page") || !all_zero(b, "acks_per_page"))
-			return NULL;
-	}
-	return "no remote CPU to flush (0 flushes and 0 acks on both sides)";
+	if (sb_cmp_no_remote(w->old) && sb_cmp_no_remote(w->new))
+		return "no remote CPU to flush (0 flushes and 0 acks on both sides)";
+	return NULL;
 }
 
 int sb_cmp_rows(const struct sb_results r[2], const char *metric, int worse,
@@ -129,8 +113,9 @@ static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 		sb_fmt_value(nM, sizeof(nM), w->new->nreps ? w->new->max : NAN);
 		sb_fmt_g(cv[0], sizeof(cv[0]), w->cv[0], 4);
 		sb_fmt_g(cv[1], sizeof(cv[1]), w->cv[1], 4);
-		sb_fmt_g(lo, sizeof(lo), w->iv.lo, 4);
-		sb_fmt_g(hi, sizeof(hi), w->iv.hi, 4);
+		/* a preempted point has no verdict: no bounds, its mark for the word */
+		sb_fmt_g(lo, sizeof(lo), *w->preempt ? NAN : w->iv.lo, 4);
+		sb_fmt_g(hi, sizeof(hi), *w->preempt ? NAN : w->iv.hi, 4);
 		if (w->no_subject) {	/* no numbers: the verdict says why */
 			printf("%s,%s,%ld,,,,,,,%d,%d,,,,,,,,,left out,%s\n", w->old->name,
 			       w->group, w->threads, w->old->nreps, w->new->nreps, w->no_subject);
@@ -139,7 +124,7 @@ static void csv_rows(const struct sb_cmp_row *rows, int nrows)
 		printf("%s,%s,%ld,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s\n",
 		       w->old->name, w->group, w->threads, o, n, c, lo, hi, p, w->old->nreps,
 		       w->new->nreps, om, oM, nm, nM, cv[0], cv[1], w->noisy[0], w->noisy[1],
-		       w->verdict, sb_interval_word(&w->iv));
+		       w->verdict, *w->preempt ? w->preempt : sb_interval_word(&w->iv));
 	}
 }
 

@@ -56,6 +56,19 @@ void sb_cmp_fmt_cv(char *buf, size_t n, double cv, bool noisy)
 		snprintf(buf, n, "%.3g%%%s", cv, noisy ? " noisy" : "");
 }
 
+bool sb_cmp_all_zero(const struct sb_bm *b, const char *metric)
+{
+	struct sb_stat st;
+
+	sb_bm_stat(b, metric, &st);
+	return st.n > 0 && st.min == 0 && st.max == 0;
+}
+
+bool sb_cmp_no_remote(const struct sb_bm *b)
+{
+	return sb_cmp_all_zero(b, "flushes_per_page") && sb_cmp_all_zero(b, "acks_per_page");
+}
+
 void sb_cmp_add(struct sb_cmp_cells *c, const char *s)
 {
 	char *d = strdup(s);

@@ -29,25 +29,23 @@ struct spec {
 	const char *metric, *metric_label;
 	const char *extra[NEXTRA], *extra_label[NEXTRA];
 	const char *twin_key, *twin_val;/* extras from the twin with this value */
-	int min_threads;		/* fewer: no row, said once (why_out) */
-	const char *why_out;
+	bool no_remote_out;		/* sb_cmp_no_remote points: no row, said once */
 };
 
 static const struct spec specs[] = {
 	{ "window policies", "window", 0, "spinlock", NULL, NULL,
 	  "mode", "fidelity", "ops_per_s", "ops/s",
 	  { "stretch", "double_resets", "lost_pages" }, { "stretch", "double resets", "lost pages" },
-	  "mode", "fidelity", 0, NULL },
+	  "mode", "fidelity", false },
 	{ "locks", "lock", 0, "pthread_spin", NULL, NULL, NULL, NULL,
-	  "ops_per_s", "ops/s", { "ns_per_op", "jain" }, { "ns/op", "fairness" }, NULL, NULL, 0, NULL },
+	  "ops_per_s", "ops/s", { "ns_per_op", "jain" }, { "ns/op", "fairness" }, NULL, NULL, false },
 	{ "simulated shootdown", "shootdown", 0, "immediate", NULL, NULL, NULL,
 	  NULL, "ns_per_page", "ns/page", { "flushes_per_page", "acks_per_page" },
-	  { "flushes/page", "acks/page" }, NULL, NULL, 2,
-	  "at 1 thread there is no remote CPU: nothing to flush or acknowledge (0 flushes, 0 acks)" },
+	  { "flushes/page", "acks/page" }, NULL, NULL, true },
 	{ "kernel shootdown: batched calls", "shootdown", 1, NULL, "mode",
 	  "immediate", NULL, NULL, "tlb_irqs_per_page", "TLB IPIs/page",
 	  { "us_per_page", "cal_irqs_per_page" }, { "us/page", "call IPIs/page" }, NULL, NULL,
-	  0, NULL },
+	  false },
 };
 
 static bool has_param(const struct sb_point_fields *f, const char *key, const char *val)
@@ -217,22 +215,13 @@ static bool null_in_model(const struct sb_point_fields *f)
 	return !strcmp(f->family, "window") && !strcmp(f->strategy, "null") && m && atof(m) > 0;
 }
 
-/* every repetition measured and 0: a value, not "not measured" */
-static bool all_zero(const struct sb_bm *b, const char *metric)
-{
-	struct sb_stat st;
-
-	sb_bm_stat(b, metric, &st);
-	return st.n > 0 && st.min == 0 && st.max == 0;
-}
-
 /* the CV cell: 0 % where every repetition is 0 (sb_stat's CV is 0/0 there) */
 static void add_cv(struct sb_cmp_cells *c, const struct sb_bm *b, const char *metric,
 		   double cv, bool noisy)
 {
 	char buf[64];
 
-	sb_cmp_fmt_cv(buf, sizeof(buf), isnan(cv) && all_zero(b, metric) ? 0 : cv, noisy);
+	sb_cmp_fmt_cv(buf, sizeof(buf), isnan(cv) && sb_cmp_all_zero(b, metric) ? 0 : cv, noisy);
 	sb_cmp_add(c, buf);
 }
 
@@ -280,7 +269,7 @@ static void row_cells(struct sb_cmp_cells *c, const struct spec *s, const struct
 		sb_cmp_add(c, "");	/* no interval */
 		if (sig)
 			sb_cmp_add(c, "");
-	} else if (all_zero(w->w.old, s->metric) && all_zero(w->w.new, s->metric)) {
+	} else if (sb_cmp_all_zero(w->w.old, s->metric) && sb_cmp_all_zero(w->w.new, s->metric)) {
 		zero_cells(c, s, w, sig);
 	} else {
 		sb_cmp_row_cells(c, &w->w, true, sig, 3);
@@ -412,7 +401,7 @@ static struct sb_trend_pt trend_pt(const struct spec *s, const struct row *w)
 
 	if (*w->w.preempt)
 		t.verdict = SB_IV_NONE;
-	else if (all_zero(w->w.old, s->metric) && all_zero(w->w.new, s->metric))
+	else if (sb_cmp_all_zero(w->w.old, s->metric) && sb_cmp_all_zero(w->w.new, s->metric))
 		t.change = 0, t.verdict = SB_IV_SAME;
 	return t;
 }
@@ -480,7 +469,7 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 
 		if (!takes(s, b) || b->failed)
 			continue;
-		if (b->pt.threads < s->min_threads) {
+		if (s->no_remote_out && sb_cmp_no_remote(b)) {
 			nout++;
 			continue;
 		}
@@ -507,8 +496,8 @@ static void spec_table(FILE *o, enum sb_cmp_fmt f, const struct spec *s, const s
 		table_trends(o, f, s, rows, n);
 	}
 	if (nout)
-		fprintf(o, "%s: %d point%s left out: %s.\n\n", s->title, nout, nout == 1 ? "" : "s",
-			s->why_out);
+		fprintf(o, "%s: %d point%s left out: " SB_CMP_NO_REMOTE ".\n\n", s->title, nout,
+			nout == 1 ? "" : "s");
 	free(rows);
 }
 
