@@ -158,7 +158,9 @@ run shoot2 --family=shootdown --strategy=batched --batch=32,64 --pages=256 --thr
 run nowin --family=window --strategy=trylock --mode=both --threads=1 --interval-ms=1000 \
 	--benchmark_min_time=0.01
 run calib --family=calibrate --strategy=uncontended --benchmark_min_time=0.01
-run json --family=baseline --threads=1 "${brief[@]}" --cv-threshold=0 --benchmark_format=json
+# with --out: the run's summary goes to DIR/summary.txt, not into the JSON
+run json --family=baseline --threads=1 "${brief[@]}" --cv-threshold=0 --benchmark_format=json \
+	--out="$tmp/json.d"
 # a run that fails (its simulated machine does not fit the address space):
 # its row says error, the message is under it, no value is printed.  A
 # sanitizer's runtime reserves terabytes of address space: no ulimit -v.
@@ -209,6 +211,8 @@ if ! $sanitized; then
 	check "a failed run: no line over 160 characters" max_160 "$tmp/fail.out" "$tmp/fail.err"
 fi
 check "json: stdout is JSON" is_json "$tmp/json.out"
+check "json: the summary written, not printed" \
+	bash -c "[ -s '$tmp/json.d/summary.txt' ] && ! grep -q '^Summary' '$tmp/json.out'"
 check "json: the noisy marks on stderr" grep -q '^stratbench: noisy: baseline/' "$tmp/json.err"
 check "gbench: Google Benchmark's rows" gb_rows "$tmp/gbench.out"
 check "gbench: its context" grep -q '^sb_cpu_model: ' "$tmp/gbench.err"

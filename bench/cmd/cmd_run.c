@@ -539,18 +539,30 @@ static void run_session(struct run *r)
 	sb_console_end();
 }
 
-/* A finished run's summary (tables/summary.h) on stdout and in
- * DIR/summary.txt and .md, as a suite's; a suite's stage leaves it to the suite.
- * Not written: one line, the results stay complete. */
+/* --benchmark_format=json or csv: stdout is Google Benchmark's file, no table */
+static bool stdout_is_data(const struct sb_opts *o)
+{
+	for (int i = 1; i < o->gb_argc; i++)
+		if (!strncmp(o->gb_argv[i], "--benchmark_format=", 19) &&
+		    strcmp(o->gb_argv[i] + 19, "console"))
+			return true;
+	return false;
+}
+
+/* A finished run's summary (tables/summary.h) in DIR/summary.txt and .md, as a
+ * suite's, and on stdout unless stdout is data; a suite's stage leaves it to the
+ * suite.  Not written: one line, the results stay complete. */
 static void run_summary(const struct run *r)
 {
 	const char *dirs[1] = { r->o.out };
+	bool print = !stdout_is_data(&r->o);
 	char err[8192];
 
 	if (sb_suite_stage())
 		return;
-	printf("\n");
-	if (sb_summary_write_ref(r->o.out, dirs, 1, NULL, true, err, sizeof(err)))
+	if (print)
+		printf("\n");
+	if (sb_summary_write_ref(r->o.out, dirs, 1, NULL, print, err, sizeof(err)))
 		sb_cmd_error(0, "summary not written: %s", err);
 	else
 		sb_cmd_error(0, "summary in %s/summary.txt and %s/summary.md", r->o.out, r->o.out);
