@@ -599,7 +599,7 @@ static int planned(const char *family)
 	int n = 0;
 
 	for (int i = 0; i < sb_points_count(); i++)
-		n += !strcmp(sb_points_at(i)->family, family);
+		n += !sb_points_done_at(i) && !strcmp(sb_points_at(i)->family, family);
 	return n;
 }
 

@@ -48,7 +48,8 @@ int sb_console_rank(const struct sb_point_fields *f)
 	for (int i = 0; i < sb_points_count(); i++) {
 		const struct sb_point_fields *p = sb_points_at(i);
 
-		rank += p != f && !strcmp(p->family, f->family) && before(p, f);
+		rank += p != f && !sb_points_done_at(i) && !strcmp(p->family, f->family) &&
+			before(p, f);
 	}
 	return rank;
 }

@@ -220,8 +220,10 @@ static void add_point_as(const struct plan *p, const struct sb_what *w, int thre
 	pt->counters_off = ab && !strcmp(ab, "none");
 	pt->brief = w->brief;
 	sb_points_add(pt->name, f);
-	if (p->o->skip && p->o->skip(pt->name, p->o->skip_arg))
-		return;		/* done before (--resume): planned, not registered */
+	if (p->o->skip && p->o->skip(pt->name, p->o->skip_arg)) {
+		sb_points_set_done(pt->name);	/* done before (--resume): not registered */
+		return;
+	}
 	b = sb_bench_register(pt->name, drv->body, pt);
 	sb_bench_use_manual_time(b);
 	/* what others' limits come from runs first, whole, even interleaved

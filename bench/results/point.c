@@ -204,6 +204,7 @@ int sb_point_from_json(json_t *j, struct sb_point_fields *f, char *err, size_t e
 struct entry {
 	char *name;
 	struct sb_point_fields f;
+	bool done;		/* done before (--resume): planned, not run now */
 };
 static struct entry *table;
 static int ntable, captable;
@@ -224,8 +225,21 @@ void sb_points_add(const char *name, const struct sb_point_fields *f)
 		*had = *f;
 	} else if (SB_GROW(table, captable, ntable + 1) == 0) {
 		table[ntable].name = strdup(name);
+		table[ntable].done = false;
 		table[ntable++].f = *f;
 	}
+}
+
+void sb_points_set_done(const char *name)
+{
+	for (int i = 0; i < ntable; i++)
+		if (!strcmp(table[i].name, name))
+			table[i].done = true;
+}
+
+bool sb_points_done_at(int i)
+{
+	return i >= 0 && i < ntable && table[i].done;
 }
 
 const char *sb_points_registered(const char *run_name)

@@ -77,6 +77,10 @@ void sb_points_add(const char *name, const struct sb_point_fields *f);
 const struct sb_point_fields *sb_points_find(const char *name);
 /* The registered name in the table that run_name belongs to, NULL: none. */
 const char *sb_points_registered(const char *run_name);
+/* name was done before (--resume): in the table, not run now; _done_at: the
+ * i-th point is (the console's table waits for the others only). */
+void sb_points_set_done(const char *name);
+bool sb_points_done_at(int i);
 /* The table's points in the order added (i < sb_points_count()). */
 int sb_points_count(void);
 const struct sb_point_fields *sb_points_at(int i);
