@@ -225,11 +225,8 @@ static int draw(struct sb_plot *p, struct cmp *c, const char *old, const char *n
 	sb_plot_machine(&c->r[0], old, om, sizeof(om));
 	snprintf(title, sizeof(title), "%%Change of %s (median) from %s to %s\nnew: %s\nold: %s",
 		 c->metric, ob, nb, p->machine, om);
-	return sb_gp_draw(g, title, "%Change per point between two runs", "The fill follows the "
-			  "95 % bootstrap interval of the change (the whisker): solid green a "
-			  "change up, hatched red a change down, grey within the noise (the "
-			  "interval holds 0), an empty outline where no interval can be had (n too "
-			  "small); a red dashed border marks a point noisy on either side.", nnoisy);
+	return sb_gp_draw(g, title, "%Change per point between two runs", SB_PLOT_COMPARE_FILLS,
+			  nnoisy);
 }
 
 static int fig_compare(struct sb_plot *p)

@@ -49,5 +49,10 @@ int sb_plot_compare(const char *old, const char *new, const char *tpldir, struct
  * (.../plots/compare-vs-<OLD's base, slugged>.svg), SB_PATH bytes each; 0, or -1 (ENAMETOOLONG) */
 int sb_plot_compare_dir(const char *new, char *dir);
 int sb_plot_compare_svg(const char *old, const char *new, char *svg);
+/* What the compare figure's fills mean (its caption, and the --html page's). */
+#define SB_PLOT_COMPARE_FILLS "The fill follows the 95 % bootstrap interval of the change " \
+	"(the whisker): solid green a change up, hatched red a change down, grey within the " \
+	"noise (the interval holds 0), an empty outline where there is no verdict (n too " \
+	"small, or a side preempted); a red dashed border marks a point noisy on either side."
 
 #endif

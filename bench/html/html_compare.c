@@ -149,8 +149,7 @@ static int changefig(struct sb_html *h, const char *const arg[2], const char *me
 	snprintf(fig.title, sizeof(fig.title), "%%Change of %s (median) from OLD to NEW", metric);
 	snprintf(fig.caption[0], sizeof(fig.caption[0]), "%%Change per point between the two "
 		 "runs, drawn by stratbench plot --compare (%.250s)", fig.svg);
-	snprintf(fig.caption[1], sizeof(fig.caption[1]), "Solid: an increase, hatched: a decrease; "
-		 "an outlined bar is noisy on either side; * marks a Mann-Whitney U p below 0.05.");
+	snprintf(fig.caption[1], sizeof(fig.caption[1]), "%s", SB_PLOT_COMPARE_FILLS);
 	return sb_html_figure(h, &fig, NULL, 0, err, errlen);
 }
 

@@ -33,11 +33,17 @@ void sb_html_verdicts(struct sb_html *h, const char *const *dirs, int n)
 		sb_html_text(h, dirs[i], false);
 	}
 	sb_html_raw(h, "</code> prints them (and <code>run --suite</code> saves them as "
-		    "summary.txt): each strategy against its family's reference, with its 95 % "
-		    "interval and verdict.</p>\n");
+		    "summary.txt) up to its list of files (see Files below): each strategy "
+		    "against its family's reference, with its 95 % interval and verdict.</p>\n");
 	if (rc) {
 		sb_html_linef(h, "p", "warn", "No summary: %s", err);
 	} else {
+		/* without its list of files: the page has its own, and the summary's
+		 * (index.html, the figure count) would differ on a re-plot */
+		char *files = strstr(text, "\nFiles:\n");
+
+		if (files)
+			files[1] = '\0';
 		sb_html_raw(h, "<pre class=\"summary-text\"><code>");
 		sb_html_text(h, text, false);
 		sb_html_raw(h, "</code></pre>\n");
