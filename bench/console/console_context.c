@@ -46,14 +46,15 @@ static void machine_line(FILE *f, json_t *c)
 	char line[1024];
 
 	snprintf(line, sizeof(line), "machine: %s, %s; %s PUs, %s cores, %s package(s), "
-		 "%s NUMA node(s); Linux %s %s; steal %s", ctx(c, "sb_host"),
+		 "%s NUMA node(s); Linux %s %s", ctx(c, "sb_host"),
 		 ctx(c, "sb_cpu_model"), ctx(c, "sb_pus"), ctx(c, "sb_cores"),
 		 ctx(c, "sb_packages"), ctx(c, "sb_numa_nodes"), ctx(c, "sb_kernel"),
-		 ctx(c, "sb_arch"), ctx(c, "sb_steal"));
+		 ctx(c, "sb_arch"));
 	put(f, line);
 }
 
-/* load and busy CPUs by quiet.c (load > 0.5, a CPU over half busy), bad settings */
+/* load, steal and busy CPUs by quiet.c (load > 0.5, a CPU over half busy), bad
+ * settings; steal here, not on the machine line, which a long CPU model fills */
 static void quiet_line(FILE *f, json_t *c)
 {
 	const char *load = ctx(c, "sb_loadavg"), *busy = ctx(c, "sb_busy_cpus");
@@ -70,8 +71,9 @@ static void quiet_line(FILE *f, json_t *c)
 	if (nbusy)
 		snprintf(b, sizeof(b), "%d CPU%s busy before the run (%s)", nbusy,
 			 nbusy > 1 ? "s" : "", list ? list + 1 + strspn(list + 1, " ") : "?");
-	snprintf(line, sizeof(line), "quiet: %s; load average %s; %s; governor %s, boost %s, "
-		 "numa_balancing %s%s", l > 0.5 || nbusy ? "NO" : "yes", ld, b,
+	snprintf(line, sizeof(line), "quiet: %s; load average %s; steal %s; %s; governor %s, "
+		 "boost %s, numa_balancing %s%s", l > 0.5 || nbusy ? "NO" : "yes", ld,
+		 setting(c, "sb_steal"), b,
 		 setting(c, "sb_setting_governor"),
 		 setting(c, "sb_setting_boost"), setting(c, "sb_setting_numa_balancing"),
 		 vm ? "; a VM" : "");

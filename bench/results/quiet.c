@@ -68,9 +68,9 @@ static double steal_text(const struct sb_cpu_ticks *t0, const struct sb_cpu_tick
 	if (!t1->has_steal)
 		snprintf(buf, n, "unavailable (no steal column in /proc/stat)");
 	else if (isnan(now))
-		snprintf(buf, n, "n/a before the run (no tick passed); %.2g %% since boot", ever);
+		snprintf(buf, n, "n/a before the run (no tick passed), %.2g %% since boot", ever);
 	else
-		snprintf(buf, n, "%.2g %% before the run; %.2g %% since boot", now, ever);
+		snprintf(buf, n, "%.2g %% before the run, %.2g %% since boot", now, ever);
 	return now;
 }
 
