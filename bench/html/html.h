@@ -1,8 +1,9 @@
 /* html/ — the HTML pages: DIR/index.html and compare's page.
  * uses: core stats results tables figures
  *
- * html.h — internal to the pages (html.c, html_context.c, html_table.c, html_compare.c): one
- * static file each, no external assets, written as PATH.partial and renamed when complete.
+ * html.h — internal to the pages (html.c, html_context.c, html_table.c, html_compare.c,
+ * html_report.c): one static file each, no external assets, written as PATH.partial and
+ * renamed when complete.
  *
  * Every write goes through struct sb_html, which keeps the first failure (its errno); text from
  * results (names, context values, titles) is always escaped (sb_html_text), sb_html_raw is for

@@ -1,6 +1,7 @@
 /* tables/ — the changelog tables: compare's rows and verdicts, the table
- * printer and counter tables (compare_tables.c), the summary of a suite
- * or of results directories (summary.c).
+ * printer (compare_tables.c), the counter tables (compare_counters.c), the
+ * summary of a suite or of results directories (summary.c) and its lines by
+ * thread count (trend.c).
  * uses: core machine stats results
  *
  * compare.h — for `stratbench compare` (cmd_compare.c) and summary.c: the tables
