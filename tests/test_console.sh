@@ -38,6 +38,9 @@ run() {
 
 # max_160 FILE...: no line longer than 160 characters
 max_160() { awk 'length > 160 { bad = 1 } END { exit bad }' "$@"; }
+# cv_pct OUT: every lock row's cv cell (the 5th column) is a percentage or
+# "-": a CV of 0.0745 % cut to its 6 columns read as 0.0745, i.e. 7 %
+cv_pct() { awk '/^(tas|ticket) +[0-9]+ / && $5 !~ /%$/ && $5 != "-" { bad = 1 } END { exit bad }' "$1"; }
 
 # context_ok ERR: at most 5 lines besides stratbench's own one-line notes
 # ("stratbench: ..."), and the machine line among them
@@ -175,6 +178,9 @@ else
 fi
 run gbench --family=baseline --threads=1 "${brief[@]}" --console=gbench
 
+check "lock: every cv cell a percentage" cv_pct "$tmp/lock.out"
+printf 'tas                  1  compact     171M  0.0745     5.86  1.000\n' >"$tmp/cvcut"
+check "broken fixture: a cv cut to 0.0745 is caught" eval "! cv_pct '$tmp/cvcut'"
 for r in lock ilv window shoot shoot2 base calib nowin; do
 	check "$r: no line over 160 characters" max_160 "$tmp/$r.out" "$tmp/$r.err"
 	check "$r: at most 5 context lines" context_ok "$tmp/$r.err"
