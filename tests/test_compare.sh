@@ -71,6 +71,10 @@ check "per op, small values without e-notation" grep -qE '^  cs +0.00000104872 +
 check "a second benchmark in the family table" grep -qE '^  migrations +0.5 +0.5 +0 +n too small: need 3$' "$tmp/out"
 check "benchmark sub-headers" bash -c "grep -qx '$T/threads:8/place:compact' '$tmp/out' && grep -qx '$T/threads:4/place:scatter' '$tmp/out'"
 check "vmstat row per op" grep -qE '^  vmstat:numa_hint_faults +0.25 +0.5 +100 +n too small: need 3$' "$tmp/out"
+# an event with a run total but no per-op value is a row saying so, not dropped
+# (the same event zero in both totals is dropped: the --totals run below)
+check "a total-only event: a row of n/a pointing to --totals" \
+	grep -qE '^  vmstat:numa_huge_pte_updates +n/a +n/a +n/a +n/a: a total only \(--totals\)$' "$tmp/out"
 check "interrupts row per op" grep -qE '^  irq:TLB@team +3 +4 +33.3333 +n too small: need 3$' "$tmp/out"
 check "per op: no totals by default" bash -c "! grep -qE '14,285,708|totals per run' '$tmp/out'"
 "$sb" compare "$tmp/old" "$tmp/new.json" --totals >"$tmp/tot" 2>&1

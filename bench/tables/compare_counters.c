@@ -167,7 +167,21 @@ static const char *family_of(const struct sb_cmp_row *w)
 	return w->old->has_point ? w->old->pt.family : "benchmarks";
 }
 
-/* one event's cells, or nothing when it is 0 (or unmeasured) on both sides */
+/* name counted in b's run total, not 0 (whatever the unit shown) */
+static bool has_total(const struct sb_bm *b, const char *name)
+{
+	for (int r = 0; r < b->nruns; r++) {
+		double x = unit_value(b->runs[r], name, SB_CMP_PER_RUN);
+
+		if (!isnan(x) && x != 0)
+			return true;
+	}
+	return b->entry && unit_value(b->entry, name, SB_CMP_PER_RUN) > 0;
+}
+
+/* one event's cells, or nothing when it is 0 (or unmeasured) on both sides; an
+ * event with a run total but no value in u is a row of n/a saying so, never
+ * dropped (a total only: --totals shows it) */
 static bool event_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, const char *name,
 			enum sb_cmp_unit u)
 {
@@ -177,7 +191,9 @@ static bool event_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, cons
 	char vb[64], va[64], ch[80], label[300];
 	int m = x ? rep_values(w->old, name, u, x) : 0, n = y ? rep_values(w->new, name, u, y) : 0;
 	double b = median_of(x, m), a = median_of(y, n);
-	bool shown = !((isnan(b) || b == 0) && (isnan(a) || a == 0));
+	bool total_only = isnan(b) && isnan(a) && u != SB_CMP_PER_RUN &&
+			  (has_total(w->old, name) || has_total(w->new, name));
+	bool shown = total_only || !((isnan(b) || b == 0) && (isnan(a) || a == 0));
 
 	if (shown) {
 		fmt_count(vb, sizeof(vb), b);
@@ -191,7 +207,9 @@ static bool event_cells(struct sb_cmp_cells *c, const struct sb_cmp_row *w, cons
 		if (sb_interval_unpaired(x, m, y, n, &iv))
 			iv.verdict = SB_IV_NONE;
 		/* a preempted point's counters get no verdict either (results/preempt.h) */
-		if (*w->preempt)
+		if (total_only)
+			snprintf(ch, sizeof(ch), "n/a: a total only (--totals)");
+		else if (*w->preempt)
 			snprintf(ch, sizeof(ch), "preempted");
 		else
 			sb_cmp_fmt_interval(ch, sizeof(ch), &iv, b, a);
