@@ -44,17 +44,22 @@ static bool same_but_strategy(const struct sb_point_fields *ref, const struct sb
 	return true;
 }
 
-/* the spinlock point b is compared with, or NULL */
+/* the spinlock point b is compared with, or NULL; for a lock-free policy with
+ * spinlock under several locks, the first lock by name: not the file's order,
+ * which an interleaved run makes random */
 static const struct sb_bm *reference_of(const struct sb_plot *p, const struct sb_bm *b)
 {
+	const struct sb_bm *best = NULL;
+
 	for (int i = 0; i < p->r->n; i++) {
 		const struct sb_bm *r = &p->r->bm[i];
 
 		if (in_figure(r, b) && !strcmp(r->pt.strategy, REF_POLICY) &&
-		    same_but_strategy(&r->pt, &b->pt))
-			return r;
+		    same_but_strategy(&r->pt, &b->pt) &&
+		    (!best || strcmp(r->pt.lock, best->pt.lock) < 0))
+			best = r;
 	}
-	return NULL;
+	return best;
 }
 
 /* b's ops_per_s per repetition into v (b->nruns long); how many */
