@@ -393,4 +393,32 @@ check "machines: the CPUs in the title" grep -q 'current (CPU hostB), prev (CPU 
 check "machines: the noisy point" grep -qx 'nnoisy = 1' "$mf.gp"
 check "no gnuplot warning (compare, machines)" bash -c "! grep -qi warn '$tmp/out3' '$tmp/out4'"
 
+# a lock-free policy (cmpxchg: no lock) is compared with spinlock under the
+# first lock by name (clh before ticket), whatever the file's order: an
+# interleaved run writes its points in a random order
+lockfree_run() {	# DIR LOCKS...: cmpxchg at 500k ops/s, spinlock 1M under clh, 2M under ticket
+	local d=$1 l r
+	shift
+	for l in "$@"; do
+		pt window spinlock $l 2 compact mode:throughput "${wparams[@]}"
+		for r in 0 1 2; do rep $r "\"ops_per_s\": $([ $l = clh ] && echo 1000000 || echo 2000000)"; done
+	done
+	pt window cmpxchg "" 2 compact mode:throughput "${wparams[@]}"
+	for r in 0 1 2; do rep $r '"ops_per_s": 500000'; done
+	write_run "$d" labhost "Test CPU" current
+	"$sb" plot "$d" >/dev/null 2>&1
+}
+lockfree_ratio() {	# DAT: cmpxchg's ratio (one x value: its column)
+	awk '/^# / { on = $0 == "# cmpxchg"; next } on && NF { print $2; exit }' "$1"
+}
+lockfree_run "$tmp/lf1" ticket clh
+lockfree_run "$tmp/lf2" clh ticket
+lockfree_run "$tmp/lf3" ticket		# broken fixture: no spinlock under clh
+lf=window-throughput-compact.dat
+check "lock-free ratio: against spinlock under clh, ticket first in the file ($(lockfree_ratio "$tmp/lf1/plots/$lf"))" \
+	[ "$(lockfree_ratio "$tmp/lf1/plots/$lf")" = 0.5 ]
+check "lock-free ratio: the file's order does not change the data" cmp -s "$tmp/lf1/plots/$lf" "$tmp/lf2/plots/$lf"
+check "broken fixture: against spinlock under ticket, the check fails ($(lockfree_ratio "$tmp/lf3/plots/$lf"))" \
+	[ "$(lockfree_ratio "$tmp/lf3/plots/$lf")" != 0.5 ]
+
 finish test_plots

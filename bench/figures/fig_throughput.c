@@ -4,7 +4,8 @@
  *
  * The window family's policies differ by a few percent, which absolute lines hide (they lie on
  * top of each other): its figure gets a first panel, each policy's ratio to the spinlock policy
- * of the same fields (lock, threads, placement, parameters; any lock for a lock-free policy),
+ * of the same fields (lock, threads, placement, parameters; for a lock-free policy, spinlock
+ * under the first lock by name),
  * the median ratio with the 95 % bootstrap interval of the ratio of the medians
  * (stats/interval.c) as its bar; the absolute ops/s stay in the second panel. */
 #include "figures/figure.h"
