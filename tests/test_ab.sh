@@ -3,7 +3,9 @@
 # ticket at 1 thread with 2 ms trials.  Checks: at least 20 pairs
 # recorded, each with both sides, in an order that alternates (both
 # orders drawn); DIR/ab.json holds the documented keys, and compare DIR
-# reads it back; --precision stops on the half-width (a loose one) or at
+# reads it back; DIR/summary.txt (and .md) is what `summary DIR` prints,
+# after a run --ab alone or beside a run's results, and not after an
+# interrupted one; --precision stops on the half-width (a loose one) or at
 # --max-time (one no run reaches), saying which in one line; usage errors
 # (one side, unknown strategy, the same side twice, --precision or
 # --max-time alone, bad values, a Google Benchmark flag, an unknown
@@ -42,13 +44,24 @@ keys_ok() {
 	done
 }
 
+# summary_ok DIR: DIR/summary.txt exists and is what `summary DIR` prints
+summary_ok() {
+	[ -s "$1/summary.txt" ] && diff <("$sb" summary "$1" 2>/dev/null) "$1/summary.txt" >/dev/null
+}
+
 # --- a run: 20 pairs -----------------------------------------------------------
 "$sb" run --ab=tas,ticket "${tiny[@]}" --out="$tmp/a" >"$tmp/a.out" 2>"$tmp/a.err"
 rc=$?
 check "run --ab exits 0 (rc=$rc: $(head -2 "$tmp/a.err"))" [ "$rc" -eq 0 ]
 f=$tmp/a/ab.json
 check "ab.json written" [ -s "$f" ]
-check "nothing else written" [ "$(ls "$tmp/a")" = ab.json ]
+check "nothing else written but the summary" \
+	[ "$(ls "$tmp/a" | tr '\n' ' ')" = "ab.json summary.md summary.txt " ]
+check "summary.txt is what summary DIR prints" summary_ok "$tmp/a"
+check "summary.txt has the pairs" grep -q '^  tas -> ticket (lock, threads:1, place:compact), 20 pairs: ops_per_s' "$tmp/a/summary.txt"
+check "summary.md written" grep -q '^## Summary$' "$tmp/a/summary.md"
+check "stderr names the summary files" grep -q "^stratbench: summary in $tmp/a/summary.txt and $tmp/a/summary.md$" "$tmp/a.err"
+if grep -q '^Summary$' "$tmp/a.out"; then bad "the summary went to stdout too"; else ok; fi
 check "20 pairs, both sides each, both orders" pairs_ok "$f"
 check "documented keys" keys_ok "$f"
 check "exactly --min-pairs without --precision" [ "$(pairs "$f")" -eq 20 ]
@@ -64,6 +77,13 @@ sed 's/"first": "b"/"first": "a"/' "$f" >"$tmp/order.json"
 if pairs_ok "$tmp/order.json"; then bad "pairs_ok passed one order only"; else ok; fi
 sed 's/"half_width_pct":/"half_width":/' "$f" >"$tmp/key.json"
 if keys_ok "$tmp/key.json" 2>/dev/null; then bad "keys_ok passed a missing key"; else ok; fi
+# broken fixtures: no summary.txt beside ab.json; a summary.txt that differs
+mkdir "$tmp/nosum" "$tmp/othersum"
+cp "$f" "$tmp/nosum/ab.json"
+cp "$f" "$tmp/othersum/ab.json"
+sed 's/20 pairs/21 pairs/' "$tmp/a/summary.txt" >"$tmp/othersum/summary.txt"
+if summary_ok "$tmp/nosum"; then bad "summary_ok passed a DIR without summary.txt"; else ok; fi
+if summary_ok "$tmp/othersum"; then bad "summary_ok passed another summary.txt"; else ok; fi
 
 # --- compare DIR reads it back ----------------------------------------------
 "$sb" compare "$tmp/a" >"$tmp/c.out" 2>&1
@@ -97,6 +117,9 @@ if grep -q '^ab:   reached' "$tmp/m.out"; then bad "max-time run said reached"; 
 	--benchmark_min_time=0.01 --quiet --out="$tmp/r" >/dev/null 2>&1
 "$sb" run --ab=tas,ticket "${tiny[@]}" --out="$tmp/r" >/dev/null 2>&1
 check "ab.json beside a run's gbench.json" [ -s "$tmp/r/ab.json" ] && [ -s "$tmp/r/gbench.json" ]
+check "beside a run: summary.txt is what summary DIR prints" summary_ok "$tmp/r"
+check "beside a run: summary.txt has the pairs and the run's files" \
+	bash -c "grep -q '^  tas -> ticket' '$tmp/r/summary.txt' && grep -q '^  $tmp/r/: gbench.json results.csv .*ab.json' '$tmp/r/summary.txt'"
 "$sb" compare "$tmp/r" "$tmp/r" >"$tmp/rr.out" 2>&1
 check "compare OLD NEW shows NEW's paired section" grep -q "^Paired A/B (within run, NEW $tmp/r)" "$tmp/rr.out"
 "$sb" compare "$tmp/r" "$tmp/r" --format=csv >"$tmp/rc.out" 2>&1
@@ -114,6 +137,7 @@ rc=$?
 check "SIGINT: exit 130 (rc=$rc)" [ "$rc" -eq 130 ]
 check "SIGINT: ab.json says interrupted" grep -q '"stop": "interrupted"' "$tmp/i/ab.json"
 check "SIGINT: the interrupted line" grep -q '^ab:   interrupted with ±' "$tmp/i.out"
+check "SIGINT: no summary, as an interrupted run" [ ! -e "$tmp/i/summary.txt" ]
 
 # --- usage errors: one line, exit 2, nothing written ------------------------
 u=$tmp/u/out
@@ -140,9 +164,11 @@ expect2 "--ab with --strategy" "drop --strategy" run --ab=tas,ticket --strategy=
 	"${tiny[@]}" --out="$u"
 expect2 "--ab with --dry-run" "--dry-run and --ab do not combine" run --ab=tas,ticket \
 	"${tiny[@]}" --dry-run --out="$u"
+before=$(snap "$tmp/a")
 expect2 "a DIR that holds ab.json" "already holds" run --ab=tas,ticket "${tiny[@]}" --out="$tmp/a"
 check "nothing written by usage errors" [ ! -e "$tmp/u" ]
 check "the refused DIR kept its ab.json" cmp -s "$f" "$tmp/a/ab.json"
+check "the refused DIR kept its files, the summary too" [ "$(snap "$tmp/a")" = "$before" ]
 
 echo "test_ab: $(($(date +%s) - start)) s"
 finish test_ab

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test_suite.sh STRATBENCH — `stratbench run --suite=NAME`: --dry-run lists
 # every stage's benchmarks and a time estimate and writes nothing; a quick
-# suite writes both stages' results, suite.json, the plots' index and the
-# summary (console, summary.txt, summary.md), under the names --dry-run
-# listed; a directory holding results is refused; options narrow the run
+# suite writes both stages' results, suite.json, the plots' index (linking
+# summary.txt) and the summary (console, summary.txt, summary.md), under
+# the names --dry-run listed; a directory holding results is refused; options narrow the run
 # to its first stage; Ctrl-C stops it with the results kept (130) and
 # --resume=DIR finishes it; usage errors: one line, exit 2, nothing written.
 set -u
@@ -99,6 +99,12 @@ check "summary: the seed's paired comparisons, each with its interval" \
 check "summary: the files of both stages" bash -c "grep -q '^  $tmp/q/: gbench.json results.csv runs.jsonl .*suite.json ab.json index.html plots/ ([0-9]* figures)' '$tmp/q/summary.txt' && grep -q '^  $tmp/q/kernel/: gbench.json' '$tmp/q/summary.txt'"
 check "summary.md: the kernel table" grep -q '^\*\*kernel shootdown: batched calls against immediate' "$tmp/q/summary.md"
 check "stderr names the summary files" grep -q "summary in $tmp/q/summary.txt" "$tmp/q.err"
+# links_summary PAGE: the page links summary.txt, with no "No summary.txt" note
+links_summary() { grep -qF '<a href="summary.txt">summary.txt</a>' "$1" && ! grep -q 'No summary.txt' "$1"; }
+check "index.html of the first plot links summary.txt (written before the plots)" \
+	links_summary "$tmp/q/index.html"
+sed 's|<a href="summary.txt">summary.txt</a>||' "$tmp/q/index.html" >"$tmp/nolink.html"
+check "broken: a page without the link fails" fails links_summary "$tmp/nolink.html"
 check "the suite says its estimate at the start" grep -qE '^stratbench: suite: about [0-9]+ s by its estimate' "$tmp/q.err"
 check "each stage says its estimate" [ "$(grep -cE '^stratbench: suite stage [1-3]/3: [a-z]+ -> .* \(estimate: about [0-9]+ s\)$' "$tmp/q.err")" -eq 3 ]
 check "the estimates are recorded" [ "$(grep -c '"estimate_s": [0-9.]*[1-9]' "$tmp/q/suite.json")" -eq 3 ]

@@ -2,7 +2,8 @@
  * (Google Benchmark JSON with our context), DIR/results.csv, DIR/runs.jsonl
  * (one line per finished benchmark), DIR/windows.jsonl (one line per
  * finished window fidelity benchmark, when there is one) and DIR/run.json
- * (what --resume needs); a finished run ends with its summary (summary.txt).
+ * (what --resume needs); a finished run ends with its summary (summary.txt),
+ * as does a `run --ab` that wrote DIR/ab.json (ab_end).
  * SIGINT/SIGTERM stop after the benchmark run in flight: the files are
  * finished and renamed, the exit status is 130/143; a second signal kills.
  * Every write is checked: a file gets its final name only once it is
@@ -549,23 +550,22 @@ static bool stdout_is_data(const struct sb_opts *o)
 	return false;
 }
 
-/* A finished run's summary (tables/summary.h) in DIR/summary.txt and .md, as a
- * suite's, and on stdout unless stdout is data; a suite's stage leaves it to the
- * suite.  Not written: one line, the results stay complete. */
-static void run_summary(const struct run *r)
+/* A finished run's summary (tables/summary.h) in out/summary.txt and .md, as a
+ * suite's, and on stdout when print; a suite's stage leaves it to the suite.
+ * Not written: one line, the results stay complete. */
+static void run_summary(const char *out, bool print)
 {
-	const char *dirs[1] = { r->o.out };
-	bool print = !stdout_is_data(&r->o);
+	const char *dirs[1] = { out };
 	char err[8192];
 
 	if (sb_suite_stage())
 		return;
 	if (print)
 		printf("\n");
-	if (sb_summary_write_ref(r->o.out, dirs, 1, NULL, print, err, sizeof(err)))
+	if (sb_summary_write_ref(out, dirs, 1, NULL, print, err, sizeof(err)))
 		sb_cmd_error(0, "summary not written: %s", err);
 	else
-		sb_cmd_error(0, "summary in %s/summary.txt and %s/summary.md", r->o.out, r->o.out);
+		sb_cmd_error(0, "summary in %s/summary.txt and %s/summary.md", out, out);
 }
 
 /* The files closed and given their final names, or, when nothing ran, DIR
@@ -609,10 +609,19 @@ static void run_end(struct run *r)
 		else
 			sb_cmd_error(0, "results in %s/ (gbench.json, results.csv)", out);
 		if (!got_signal)
-			run_summary(r);
+			run_summary(out, !stdout_is_data(&r->o));
 	}
 	if (got_signal)
 		r->rc = 128 + got_signal;
+}
+
+/* A `run --ab --out=DIR` that wrote DIR/ab.json (ab.c refuses a DIR
+ * that held one: it is this run's) and was not interrupted: its summary, as a
+ * run's, saved only (its console has the ab: lines, the same pairs). */
+static void ab_end(const struct run *r)
+{
+	if (r->o.out && r->rc != SB_EXIT_USAGE && r->rc < 128 && sb_dir_has(r->o.out, "ab.json"))
+		run_summary(r->o.out, false);
 }
 
 static int run_main(int argc, char **argv)
@@ -622,6 +631,7 @@ static int run_main(int argc, char **argv)
 	int step = run_begin(&r, &ab);
 
 	if (ab) {
+		ab_end(&r);
 		sb_opts_free(&r.o);
 		return r.rc;
 	}

@@ -374,27 +374,34 @@ static int record(const char *dir, const struct suite *s, const struct user *u, 
 
 /* --- after the stages ---------------------------------------------------- */
 
-/* plots, then the summary, of the stage directories that hold results */
+/* plots, then the summary, of the stage directories that hold results.  DIR's
+ * summary.txt is written before the plots too, for DIR/index.html to link it (the
+ * page lists the files there), then again with the plots' files in its list;
+ * summary.md, the last file (suite_end), only after them.  Stopped in the plots:
+ * no summary, as an interrupted run. */
 static void finish(const char *dir, char **dirs, int n)
 {
 	const char *have[16];
 	char err[8192];
 	int k = 0;
 
-	for (int i = 0; i < n && k < 16; i++) {
-		char *pv[] = { "plot", dirs[i], NULL };
-
-		if (!sb_dir_has(dirs[i], "results.csv"))
-			continue;
-		have[k++] = dirs[i];
-		if (spawn_finish(spawn_start(pv, -1, false)))
-			sb_cmd_error(0, "suite: the plots of %s were not all drawn (see above); the "
-				     "results are complete", dirs[i]);
-		if (got_signal)
-			return;
-	}
+	for (int i = 0; i < n && k < 16; i++)
+		if (sb_dir_has(dirs[i], "results.csv"))
+			have[k++] = dirs[i];
 	if (!k)
 		return;
+	sb_summary_write_text(dir, have, k, err, sizeof(err));	/* if not: said below */
+	for (int i = 0; i < k; i++) {
+		char *pv[] = { "plot", (char *)have[i], NULL };
+
+		if (spawn_finish(spawn_start(pv, -1, false)))
+			sb_cmd_error(0, "suite: the plots of %s were not all drawn (see above); the "
+				     "results are complete", have[i]);
+		if (got_signal) {
+			sb_rundir_remove(dir, "summary.txt");
+			return;
+		}
+	}
 	printf("\n");
 	if (sb_summary_write(dir, have, k, err, sizeof(err)))
 		sb_cmd_error(0, "suite: summary not written: %s", err);

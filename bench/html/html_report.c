@@ -205,8 +205,9 @@ void sb_html_files(struct sb_html *h, const char *dir)
 	sb_html_raw(h, " when this page was written, linked relative to it.");
 	sb_pathf(path, "%s/summary.txt", dir);
 	if (access(path, F_OK))
-		sb_html_raw(h, " No summary.txt yet: <code>run --suite</code> writes it after the "
-			    "plots (the same tables are at the top of this page).");
+		sb_html_raw(h, " No summary.txt: a run writes it when it finishes (a suite, in its "
+			    "own directory, before the plots); the same tables are at the top of this "
+			    "page.");
 	sb_html_raw(h, "</p>\n<ul class=\"files\">\n");
 	files_of(h, dir, "", 0);
 	sb_html_raw(h, "</ul>\n");

@@ -937,6 +937,15 @@ int sb_summary_write_ref(const char *dir, const char *const *dirs, int n,
 	return write_one(path, SB_CMP_MARKDOWN, dirs, n, refs, err, errlen);
 }
 
+int sb_summary_write_text(const char *dir, const char *const *dirs, int n, char *err,
+			  size_t errlen)
+{
+	char path[SB_PATH];
+
+	sb_pathf(path, "%s/summary.txt", dir);
+	return write_one(path, SB_CMP_TEXT, dirs, n, NULL, err, errlen);
+}
+
 int sb_summary_write(const char *dir, const char *const *dirs, int n, char *err, size_t errlen)
 {
 	return sb_summary_write_ref(dir, dirs, n, NULL, true, err, errlen);

@@ -42,4 +42,9 @@ int sb_summary_write(const char *dir, const char *const *dirs, int n, char *err,
 int sb_summary_write_ref(const char *dir, const char *const *dirs, int n,
 			 const struct sb_summary_ref *refs, bool print, char *err, size_t errlen);
 
+/* dir/summary.txt alone, as sb_summary_write_ref writes it (a suite's, before its
+ * plots: the page they write links what is there); 0, or -1 with err. */
+int sb_summary_write_text(const char *dir, const char *const *dirs, int n, char *err,
+			  size_t errlen);
+
 #endif
