@@ -196,7 +196,7 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 	d->n = t->n;
 	d->ops = calloc(d->n, sizeof(*d->ops));
 	d->team = d->ops && use_open(d) ? sb_team_create(t->n, t->cpus, t->fn, t->arg, err,
-						     sizeof(err)) : NULL;
+							  sizeof(err)) : NULL;
 	if (!d->team) {
 		sb_state_skip_with_error(st, d->ops && d->use ? err : "out of memory");
 		drive_release(d);
