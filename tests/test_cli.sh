@@ -222,6 +222,10 @@ for c in us_per_page pages_per_s calls_per_page tlb_irqs_per_page tlb_irqs_per_p
 		'NR > 1 { k++; if ($c == "" || $NF != "") { bad = 1; exit } } END { if (bad) exit 1; exit k == n ? 0 : 1 }' \
 		"$tmp/k/results.csv"
 done
+# the preemption counters (in extra), as every team family's: docs/results.md
+check "kernel-madvise: on_cpu_pct and its switches in every row" awk -v n=$nk \
+	'NR > 1 && /on_cpu_pct=[0-9]/ && /ctx_switches=[0-9]/ && /ctx_involuntary=[0-9]/ { k++ }
+	END { exit k == n ? 0 : 1 }' "$tmp/k/results.csv"
 check "kernel-madvise names" grep -q '^shootdown/kernel-madvise/immediate/batch:32/threads:1/place:compact,shootdown,kernel-madvise,,1,compact,mode=immediate;batch=32,' "$tmp/k/results.csv"
 check "kernel-madvise batched calls 1/32 per page" awk -F, -v c="$(col "$tmp/k/results.csv" calls_per_page)" \
 	'$1 ~ /batched\/batch:32\// { f = 1; if ($c != 0.03125) { bad = 1; exit } } END { if (bad) exit 1; exit !f }' "$tmp/k/results.csv"

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/drivers.h"
 #include "results/preempt.h"
 #include "run/gbench.h"
 #include "run/run.h"
@@ -29,13 +30,27 @@ static const bool broken = true;
 static const bool broken = false;
 #endif
 
-static int mark_failed;	/* the checks the broken fixture must fail */
+#ifdef SB_TEST_NO_KERNEL_USE
+static const bool broken_kernel = true;
+#else
+static const bool broken_kernel = false;
+#endif
+
+static int mark_failed;		/* the checks the broken fixtures must fail */
+static int kernel_failed;
 
 #define MARK_CHECK(cond, ...)							\
 	do {									\
 		if (!(cond)) {							\
 			mark_failed++;						\
 			if (!broken) CHECK(cond, __VA_ARGS__);			\
+		}								\
+	} while (0)
+#define KERNEL_CHECK(cond, ...)							\
+	do {									\
+		if (!(cond)) {							\
+			kernel_failed++;					\
+			if (!broken_kernel) CHECK(cond, __VA_ARGS__);		\
 		}								\
 	} while (0)
 
@@ -70,18 +85,27 @@ static void body(sb_state *st, void *arg)
 		sb_drive_report(st, &d);
 }
 
-static json_t *seen;	/* the reported run's counters, as a GB entry */
+/* the kernel shootdown's point: initiator and responder on the same CPU */
+static struct sb_point kpt;
+static struct sb_topo *ktopo;
+
+static json_t *seen, *kseen;	/* the reported runs' counters, as GB entries */
+static char kerror[256];	/* the kernel run's error, if it failed */
 
 static void hook(const struct sb_run_report *r, void *arg)
 {
+	json_t **e = strstr(r->name, "kernel") ? &kseen : &seen;
+
 	(void)arg;
+	if (r->error && e == &kseen)
+		snprintf(kerror, sizeof(kerror), "%s", r->error);
 	if (*r->aggregate || r->error)
 		return;
-	json_decref(seen);
-	seen = json_object();
-	json_object_set_new(seen, "run_type", json_string("iteration"));
+	json_decref(*e);
+	*e = json_object();
+	json_object_set_new(*e, "run_type", json_string("iteration"));
 	for (int i = 0; i < r->ncounters; i++)
-		json_object_set_new(seen, r->counter_names[i], json_real(r->counter_values[i]));
+		json_object_set_new(*e, r->counter_names[i], json_real(r->counter_values[i]));
 }
 
 static double num(json_t *e, const char *k)
@@ -89,6 +113,55 @@ static double num(json_t *e, const char *k)
 	json_t *v = json_object_get(e, k);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* kernel-madvise, immediate, 16 batches of 32 pages: each handshake waits
+ * for the other member's turn on the shared CPU (a scheduler slice); both
+ * spin while they wait, so the least on-CPU member had at most about half */
+static void kernel_point(int cpu)
+{
+	char err[256];
+	sb_bench *b;
+
+	CHECK(sb_topo_load(&ktopo, NULL, err, sizeof(err)) == 0, "%s", err);
+	if (!ktopo)
+		return;	/* no kernel point: its checks fail */
+	kpt.topo = ktopo;
+	kpt.strategy = "kernel-madvise";
+	kpt.threads = 2;
+	kpt.cpus = shared_cpu;
+	kpt.home_node = sb_topo_node_of_cpu(kpt.topo, cpu);
+	kpt.home_node = kpt.home_node < 0 ? 0 : kpt.home_node;
+	sb_params_set_bare(&kpt.f.params, "mode", "immediate");
+	sb_params_set(&kpt.f.params, "batch", "32");
+	b = sb_bench_register("t/kernel-madvise-two-on-one-cpu", sb_shootdown_kernel_driver.body,
+			      &kpt);
+	sb_bench_use_manual_time(b);
+	sb_bench_iterations(b, 16 * 32);
+}
+
+static void forced_kernel(int cpu)
+{
+	char mark[96];
+	double on = num(kseen, "on_cpu_pct");
+
+	CHECK(kseen, "the kernel point runs without error: %s", kerror);
+	printf("test_preempt: kernel-madvise initiator and responder on CPU %d: on_cpu_pct %.1f, "
+	       "ctx_switches %.0f, ctx_involuntary %.0f, steal_pct %.1f\n", cpu, on,
+	       num(kseen, "ctx_switches"), num(kseen, "ctx_involuntary"),
+	       num(kseen, "steal_pct"));
+	/* the same fields as the other families' (NaN: absent) */
+	KERNEL_CHECK(on <= 60, "the kernel point's members shared a CPU: on CPU %g %%", on);
+	KERNEL_CHECK(!isnan(num(kseen, "ctx_involuntary")) && !isnan(num(kseen, "ctx_switches")),
+		     "the kernel point's least on-CPU member's switches counted: %g involuntary "
+		     "of %g", num(kseen, "ctx_involuntary"), num(kseen, "ctx_switches"));
+	/* its responders' own count is kept beside them */
+	CHECK(!isnan(num(kseen, "responder_csw_per_batch")), "responder_csw_per_batch still "
+	      "reported");
+	if (!isnan(on))		/* absent: failed above (the blind fixture) */
+		MARK_CHECK(sb_preempt_entry(kseen, mark, sizeof(mark)) &&
+			   strstr(mark, "preempted: on CPU "),
+			   "the forced kernel point is marked: \"%s\"", mark);
 }
 
 static void forced(void)
@@ -107,10 +180,12 @@ static void forced(void)
 	b = sb_bench_register("t/two-on-one-cpu", body, &pt);
 	sb_bench_use_manual_time(b);
 	sb_bench_iterations(b, OPS);
+	kernel_point(cpu);
 	sb_gbench_on_run(hook, NULL);
 	sb_gbench_display_quiet(true);
 	rc = sb_gbench_main(1, argv);
 	CHECK(rc == 0 && seen, "runs without error: %d", rc);
+	forced_kernel(cpu);
 	if (!seen)
 		return;
 	printf("test_preempt: two members on CPU %d: on_cpu_pct %.1f, ctx_switches %.0f, "
@@ -197,8 +272,14 @@ int main(void)
 	check_phase("two members on one CPU");
 	forced();
 	json_decref(seen);
+	json_decref(kseen);
+	sb_topo_destroy(ktopo);
 	if (broken)
 		CHECK(mark_failed > 0, "the thresholds off: %d mark checks failed, want some",
 		      mark_failed);
-	return check_done(broken ? "test_preempt_disabled" : "test_preempt");
+	if (broken_kernel)
+		CHECK(kernel_failed > 0, "the kernel driver's rounds not given: %d kernel checks "
+		      "failed, want some", kernel_failed);
+	return check_done(broken ? "test_preempt_disabled" : broken_kernel ?
+			  "test_preempt_kernel_blind" : "test_preempt");
 }

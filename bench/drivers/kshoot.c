@@ -61,6 +61,7 @@ struct sb_kshoot {
 	struct kshoot_ipis ipi;
 	uint64_t by_ipi, off_mm, missed;	/* responder-batches, this round */
 	struct sb_team *team;
+	struct sb_team_result last;	/* the last round's (sb_kshoot_last) */
 };
 
 size_t sb_kshoot_page_size(void)
@@ -423,6 +424,9 @@ void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_resul
 	irq_snap_read(k, &before, err, sizeof(err));
 	getrusage(RUSAGE_SELF, &ru0);
 	sb_team_run(k->team, pages, &tr);
+#ifndef SB_TEST_NO_KERNEL_USE	/* tests/test_preempt.c's broken fixture: none kept */
+	k->last = tr;
+#endif
 	classify(k, true);	/* the round's last call: the responders' final windows */
 	getrusage(RUSAGE_SELF, &ru1);
 	irq_snap_read(k, &after, err, sizeof(err));
@@ -500,4 +504,9 @@ void sb_kshoot_unavailable(const struct sb_kshoot_result *res, char *buf, size_t
 struct sb_team *sb_kshoot_team(struct sb_kshoot *k)
 {
 	return k->team;
+}
+
+const struct sb_team_result *sb_kshoot_last(const struct sb_kshoot *k)
+{
+	return &k->last;
 }

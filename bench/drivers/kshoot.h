@@ -66,6 +66,7 @@ struct sb_kshoot_result {
 };
 
 struct sb_kshoot;
+struct sb_team_result;
 
 /* region: batch pages, page aligned, owned by the caller.  NULL and err on
  * failure (bad arguments, team creation, move_pages to home). */
@@ -76,6 +77,9 @@ void sb_kshoot_round(struct sb_kshoot *k, uint64_t pages, struct sb_kshoot_resul
 void sb_kshoot_close(struct sb_kshoot *k);
 /* The engine's team (for the --counters hooks of run/driver.c). */
 struct sb_team *sb_kshoot_team(struct sb_kshoot *k);
+/* The last round's team result: its time and each member's CPU time and
+ * switches (run/driver.c's preemption counters); valid until the next round. */
+const struct sb_team_result *sb_kshoot_last(const struct sb_kshoot *k);
 /* The run's label: which IRQ counts are unavailable and why ("" if none). */
 void sb_kshoot_unavailable(const struct sb_kshoot_result *res, char *buf, size_t len);
 size_t sb_kshoot_page_size(void);

@@ -2,7 +2,8 @@
  * simulated machine: shootdown/kernel-madvise/<immediate|batched>/batch:B/
  * threads:N/place:P, kernel-mprotect/…, kernel-move_pages/… (the engine:
  * kshoot.h).  Google Benchmark's time is the initiator's inside the calls,
- * per page; IPIs come from /proc/interrupts' TLB and CAL rows around rounds. */
+ * per page; IPIs come from /proc/interrupts' TLB and CAL rows around rounds;
+ * the preemption counters are run/driver.c's, as for every team. */
 #include "run/limits.h"
 #include "drivers/drivers.h"
 
@@ -125,7 +126,8 @@ static void kshoot_body(sb_state *st, void *arg)
 		sb_state_skip_with_error(st, err);
 		goto out;
 	}
-	/* --counters: the team's hooks around every round, reported per page */
+	/* --counters: the team's hooks around every round, reported per page;
+	 * the members' CPU time and switches against the rounds' */
 	d.team = sb_kshoot_team(k);
 	d.n = cfg.threads;
 	d.ops = calloc((size_t)d.n, sizeof(*d.ops));
@@ -134,6 +136,8 @@ static void kshoot_body(sb_state *st, void *arg)
 		uint64_t pages = res.pages, ns = res.timed_ns;
 
 		sb_kshoot_round(k, (uint64_t)n, &res);
+		/* the preemption counters, as the other families' (run.h) */
+		sb_drive_add_use(&d, sb_kshoot_last(k));
 		if (res.err) {
 			snprintf(msg, sizeof(msg), "%s failed: %s",
 				 kshoot_names[cfg.op] + strlen("kernel-"),

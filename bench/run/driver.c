@@ -98,12 +98,7 @@ static void counters_open(struct sb_drive *d, const struct sb_point *pt, const i
 	}
 }
 
-void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt)
-{
-	counters_open(d, pt, pt->cpus);
-}
-
-void sb_drive_counters_close(struct sb_drive *d)
+static void counters_close(struct sb_drive *d)
 {
 	sb_counters_end(d->cnt);
 	if (d->team)
@@ -120,23 +115,63 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
 }
 
 /* The steal on the members' CPUs (the machine's, unpinned) over the rounds:
- * before (ticks) and after (then d->steal_pct); unreadable: NaN. */
-static void steal_mark(struct sb_drive *d, const struct sb_drive_team *t,
-		       struct sb_cpu_ticks *before, bool after)
+ * before (into d->stat0) and after (then d->steal_pct); unreadable: NaN. */
+static void steal_mark(struct sb_drive *d, const int *cpus, bool after)
 {
 	struct sb_cpu_ticks now;
 	char err[128];
-	int n = t->cpus ? t->n : 0;
+	int n = cpus ? d->n : 0;
 
 	if (!after) {
-		if (sb_stat_read(NULL, t->cpus, n, before, err, sizeof(err)))
-			before->has_steal = false;
+		if (sb_stat_read(NULL, cpus, n, &d->stat0, err, sizeof(err)))
+			d->stat0.has_steal = false;
 		return;
 	}
 	d->steal_pct = NAN;
-	if (!sb_stat_read(NULL, t->cpus, n, &now, err, sizeof(err)))
-		d->steal_pct = sb_steal_pct(before, &now);
+	if (!sb_stat_read(NULL, cpus, n, &now, err, sizeof(err)))
+		d->steal_pct = sb_steal_pct(&d->stat0, &now);
 }
+
+/* The per-member use, all readings good so far; false: out of memory. */
+static bool use_open(struct sb_drive *d)
+{
+	d->use = calloc(d->n, sizeof(*d->use));
+	for (int i = 0; d->use && i < d->n; i++)
+		d->use[i].ok = true;
+	return d->use != NULL;
+}
+
+void sb_drive_add_use(struct sb_drive *d, const struct sb_team_result *r)
+{
+	if (!d->use || !r->use)	/* no round (an engine's before its first) */
+		return;
+	d->team_ns += r->elapsed_ns;
+	for (int i = 0; i < d->n; i++) {
+		d->use[i].cpu_ns += r->use[i].cpu_ns;
+		d->use[i].csw_vol += r->use[i].csw_vol;
+		d->use[i].csw_inv += r->use[i].csw_inv;
+		d->use[i].ok = d->use[i].ok && r->use[i].ok;
+	}
+}
+
+/* A driver running its own rounds (run.h). */
+void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt)
+{
+	counters_open(d, pt, pt->cpus);
+	/* no use array (out of memory): no preemption counters, the run goes on */
+	if (use_open(d)) {
+		d->steal_cpus = pt->cpus;
+		steal_mark(d, pt->cpus, false);
+	}
+}
+
+void sb_drive_counters_close(struct sb_drive *d)
+{
+	counters_close(d);
+	if (d->use)
+		steal_mark(d, d->steal_cpus, true);
+}
+
 /* the counters and the per-member arrays of a point, once its rounds are over */
 static void drive_release(struct sb_drive *d)
 {
@@ -152,7 +187,6 @@ static void drive_release(struct sb_drive *d)
 int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_drive_team *t,
 		      struct sb_drive *d)
 {
-	struct sb_cpu_ticks stat0;
 	char err[256];
 	bool failed = false;
 	int64_t k;
@@ -161,18 +195,15 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 	memset(d, 0, sizeof(*d));
 	d->n = t->n;
 	d->ops = calloc(d->n, sizeof(*d->ops));
-	d->use = calloc(d->n, sizeof(*d->use));
-	d->team = d->ops && d->use ? sb_team_create(t->n, t->cpus, t->fn, t->arg, err,
-						     sizeof(err)) : NULL;
+	d->team = d->ops && use_open(d) ? sb_team_create(t->n, t->cpus, t->fn, t->arg, err,
+							  sizeof(err)) : NULL;
 	if (!d->team) {
 		sb_state_skip_with_error(st, d->ops && d->use ? err : "out of memory");
 		drive_release(d);
 		return -1;
 	}
-	for (i = 0; i < d->n; i++)
-		d->use[i].ok = true;
 	counters_open(d, pt, t->cpus);
-	steal_mark(d, t, &stat0, false);
+	steal_mark(d, t->cpus, false);
 	while ((k = sb_state_keep_running_batch(st, SB_ROUND_MAX)) > 0) {
 		struct sb_team_result r;
 		uint64_t ns, limit = t->deadline ? round_limit_ns(st, k) : 0;
@@ -202,17 +233,12 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 		sb_state_set_iteration_time(st, gb_ns * 1e-9);
 		d->elapsed_ns += ns;
 		d->total_ops += r.total_ops;
-		d->team_ns += r.elapsed_ns;
-		for (i = 0; i < d->n; i++) {
+		for (i = 0; i < d->n; i++)
 			d->ops[i] += r.ops[i];
-			d->use[i].cpu_ns += r.use[i].cpu_ns;
-			d->use[i].csw_vol += r.use[i].csw_vol;
-			d->use[i].csw_inv += r.use[i].csw_inv;
-			d->use[i].ok = d->use[i].ok && r.use[i].ok;
-		}
+		sb_drive_add_use(d, &r);
 	}
-	steal_mark(d, t, &stat0, true);
-	sb_drive_counters_close(d);
+	steal_mark(d, t->cpus, true);
+	counters_close(d);
 	sb_team_destroy(d->team);
 	d->team = NULL;
 	if (failed) {
@@ -225,8 +251,8 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 /* How long the members were off their CPUs (docs/results.md "Preemption"):
  * the least on-CPU member, since one descheduled member stalls a FIFO lock's
  * whole queue, with its own context switches (whether it was switched out or
- * blocked); absent where the driver ran its own rounds, or where a member's
- * thread clock or getrusage failed. */
+ * blocked); absent where a driver running its own rounds gave none of them
+ * (sb_drive_add_use), or where a member's thread clock or getrusage failed. */
 static void report_preemption(sb_state *st, const struct sb_drive *d)
 {
 	int least = 0;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "machine/counters.h"
+#include "machine/procfs.h"
 #include "run/gbench.h"
 #include <stratbench/registry.h>
 #include <stratbench/team.h>
@@ -121,12 +122,15 @@ struct sb_drive {
 	struct sb_counters *cnt;	/* the run's --counters, NULL: none */
 	bool deadline;			/* some round had a deadline (sb_drive_run_team) */
 	uint64_t rounds_cut;		/* rounds their deadline ended early */
-	/* preemption (sb_drive_run_team): the team's time, what each member
-	 * used of it over all rounds (ok: every round's reading was), the steal
-	 * on their CPUs */
+	/* preemption (sb_drive_run_team, or sb_drive_add_use after each round
+	 * of a driver running its own): the team's time, what each member used
+	 * of it over all rounds (ok: every round's reading was), the steal on
+	 * their CPUs */
 	uint64_t team_ns;
 	struct sb_member_use *use;
 	double steal_pct;		/* NaN: unknown (no steal column, < 1 jiffy) */
+	struct sb_cpu_ticks stat0;	/* the steal's first reading */
+	const int *steal_cpus;		/* its CPUs (sb_drive_counters_open's point's) */
 };
 /* The run's --counters (NULL: none): each member opens them on its own thread
  * before the first round and reads them around its part of every round. */
@@ -142,9 +146,15 @@ int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *a
 		 struct sb_drive *d);
 /* A driver running its own rounds, d->team and d->n set: opens the counters
  * before its first timed round (the team's hooks are theirs until close) and
- * closes them after the last, outside the timing; sb_drive_report reports them. */
+ * closes them after the last, outside the timing; sb_drive_report reports them.
+ * The two also read the steal on the point's CPUs, and the driver gives each
+ * of its team's rounds to sb_drive_add_use: sb_drive_report then reports the
+ * same preemption counters as after sb_drive_run_team. */
 void sb_drive_counters_open(struct sb_drive *d, const struct sb_point *pt);
 void sb_drive_counters_close(struct sb_drive *d);
+/* A round's team time and its members' CPU time and switches, added to d's
+ * (a result with no use array adds nothing). */
+void sb_drive_add_use(struct sb_drive *d, const struct sb_team_result *r);
 /* sb_drive_run with n members on cpus (may share a CPU) running fn(arg); round_ns,
  * if given, is each round's time for GB and d->elapsed_ns, not the team's.
  * deadline: whether rounds have one.  It raises stop at any moment, so false
@@ -163,8 +173,9 @@ int sb_drive_run_team(sb_state *st, const struct sb_point *pt, const struct sb_d
 /* Only the --counters (for a driver reporting its own op counters); frees d. */
 void sb_drive_report_counters(sb_state *st, struct sb_drive *d);
 /* ops_per_s, ns_per_op, ops_min, ops_max, jain, cnt:NAME and cnt:NAME/op, and
- * after sb_drive_run_team the preemption counters (docs/results.md): on_cpu_pct
- * (the least of the members' CPU time in % of the rounds' time), that member's
+ * after sb_drive_run_team (or sb_drive_add_use) the preemption counters
+ * (docs/results.md): on_cpu_pct (the least of the members' CPU time in % of
+ * the rounds' time), that member's
  * ctx_switches and ctx_involuntary (all three absent where a thread clock or
  * getrusage failed: unavailable, never 0), steal_pct (where the kernel counts
  * steal); frees d. */
