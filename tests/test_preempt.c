@@ -39,19 +39,20 @@ static const bool broken_kernel = false;
 static int mark_failed;		/* the checks the broken fixtures must fail */
 static int kernel_failed;
 
+/* counted where a broken fixture must fail them, checked otherwise */
 #define MARK_CHECK(cond, ...)							\
 	do {									\
-		if (!(cond)) {							\
-			mark_failed++;						\
-			if (!broken) CHECK(cond, __VA_ARGS__);			\
-		}								\
+		if (broken)							\
+			mark_failed += !(cond);					\
+		else								\
+			CHECK(cond, __VA_ARGS__);				\
 	} while (0)
 #define KERNEL_CHECK(cond, ...)							\
 	do {									\
-		if (!(cond)) {							\
-			kernel_failed++;					\
-			if (!broken_kernel) CHECK(cond, __VA_ARGS__);		\
-		}								\
+		if (broken_kernel)						\
+			kernel_failed += !(cond);				\
+		else								\
+			CHECK(cond, __VA_ARGS__);				\
 	} while (0)
 
 #define OPS (SLOW ? 300 : 2000)
@@ -137,7 +138,7 @@ static void kernel_point(int cpu)
 	b = sb_bench_register("t/kernel-madvise-two-on-one-cpu", sb_shootdown_kernel_driver.body,
 			      &kpt);
 	sb_bench_use_manual_time(b);
-	sb_bench_iterations(b, 16 * 32);
+	sb_bench_iterations(b, (int64_t)16 * 32);
 }
 
 static void forced_kernel(int cpu)

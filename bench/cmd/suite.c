@@ -268,9 +268,12 @@ static int machine_plan(struct user *u, double budget, char *err, size_t errlen)
 	if (sb_topo_load(&t, spec, err, errlen))
 		return -1;
 	c = malloc(sizeof(int) * (size_t)(sb_topo_npus(t) + 4));
-	n = !c ? sb_cmd_err(err, errlen, "out of memory for the thread counts") :
-	    env && *env ? sb_topo_thread_counts(t, env, c, sb_topo_npus(t) + 4, err, errlen) :
-			  sb_topo_key_counts(t, c, sb_topo_npus(t) + 4);
+	if (!c)
+		n = -1, sb_cmd_err(err, errlen, "out of memory for the thread counts");
+	else if (env && *env)
+		n = sb_topo_thread_counts(t, env, c, sb_topo_npus(t) + 4, err, errlen);
+	else
+		n = sb_topo_key_counts(t, c, sb_topo_npus(t) + 4);
 	k = (size_t)snprintf(u->threads, sizeof(u->threads), "--threads=");
 	u->ncmp = 0;
 	for (int i = 0; i < n && k < sizeof(u->threads); i++) {
