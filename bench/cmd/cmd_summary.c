@@ -167,10 +167,11 @@ const struct sb_command sb_cmd_summary = {
 	.name = "summary",
 	.summary = "per family, each strategy against the family's reference, with its noise",
 	.usage = "DIR... [--format=text|markdown] [--reference=[FAMILY:]STRATEGY[,...]]",
-	.description = "The end-of-run summary that every `run --out=DIR` and `run --suite` print\n"
-		       "and save as DIR/summary.txt and DIR/summary.md, for any results\n"
-		       "directories (a suite's DIR: all its stages, as the suite saved it; a\n"
-		       "`run --ab` directory: its paired section): per family a changelog table\n"
+	.description = "The end-of-run summary that every `run --out=DIR` and `run --suite` save\n"
+		       "as DIR/summary.txt and DIR/summary.md (and print, but for `run --ab`,\n"
+		       "whose console has the pairs), for any results directories (a suite's\n"
+		       "DIR: all its stages, as the suite saved it; a `run --ab` directory: its\n"
+		       "paired section): per family a changelog table\n"
 		       "against a reference in the same run: every window policy against\n"
 		       "spinlock (ops/s, with stretch, double resets and lost pages of its\n"
 		       "fidelity twin), every lock against pthread_spin, the simulated batched\n"
