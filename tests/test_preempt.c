@@ -39,21 +39,16 @@ static const bool broken_kernel = false;
 static int mark_failed;		/* the checks the broken fixtures must fail */
 static int kernel_failed;
 
-/* counted where a broken fixture must fail them, checked otherwise */
-#define MARK_CHECK(cond, ...)							\
+/* counted (failed) where the broken fixture (broke) must fail them, checked otherwise */
+#define BROKEN_CHECK(broke, failed, cond, ...)					\
 	do {									\
-		if (broken)							\
-			mark_failed += !(cond);					\
+		if (broke)							\
+			failed += !(cond);					\
 		else								\
 			CHECK(cond, __VA_ARGS__);				\
 	} while (0)
-#define KERNEL_CHECK(cond, ...)							\
-	do {									\
-		if (broken_kernel)						\
-			kernel_failed += !(cond);				\
-		else								\
-			CHECK(cond, __VA_ARGS__);				\
-	} while (0)
+#define MARK_CHECK(cond, ...) BROKEN_CHECK(broken, mark_failed, cond, __VA_ARGS__)
+#define KERNEL_CHECK(cond, ...) BROKEN_CHECK(broken_kernel, kernel_failed, cond, __VA_ARGS__)
 
 #define OPS (SLOW ? 300 : 2000)
 
