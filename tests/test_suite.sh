@@ -26,6 +26,40 @@ grep -E '^  (window|lock|shootdown|baseline|calibrate)/' "$tmp/dry.out" | sed 's
 	sort >"$tmp/dry.names"
 check "dry-run lists window, lock and kernel points" bash -c "grep -q '^window/spinlock/' '$tmp/dry.names' && grep -q '^lock/ticket/' '$tmp/dry.names' && grep -q '^shootdown/kernel-madvise/' '$tmp/dry.names'"
 
+fails() { ! "$@" 2>/dev/null; }
+
+# --- the estimate's cost per call: measured here, once per thread count
+check "dry-run measures each stage's calls here" [ "$(grep -c '^calls: measured here' "$tmp/dry.out")" -eq 2 ]
+sed -n '/^stage main /,/^estimate/p' "$tmp/dry.out" | grep -o 'threads:[0-9]*' | cut -d: -f2 |
+	sort -nu | paste -sd, >"$tmp/dry.counts"
+sed -n '/^stage main /,/^estimate/p' "$tmp/dry.out" | sed -n 's/^calls: measured here[^:]*: //p' |
+	grep -oE '[0-9]+ threads? [0-9.]+ ms' | awk '$3 > 0 { print $1 }' | paste -sd, >"$tmp/dry.measured"
+check "one measured call cost (> 0 ms) per thread count of the stage: $(cat "$tmp/dry.measured")" \
+	bash -c "[ -s '$tmp/dry.counts' ] && cmp -s '$tmp/dry.counts' '$tmp/dry.measured'"
+# est_uses_call PLAN MS: PLAN (one 1-thread benchmark, 1000 x 0.1 ms) is
+# the model with a call of MS: 0.5 s a process, (1.9 + 1.8 x 1000) x 0.1 ms
+# timed, (3 + 1000) calls; the 1000 repetitions make the call's share
+# the whole estimate
+est_uses_call() {
+	awk -v ms="$2" '/^estimate:/ { e = $(NF - 4) } END {
+		want = 0.5 + (1.9 + 1.8 * 1000) * 0.0001 + 1003 * ms / 1000
+		if (e == "" || e - want > 0.6 || want - e > 0.6) {
+			printf "  estimate %s s, the model with a %s ms call: %.2f s\n", e, ms, want > "/dev/stderr"
+			exit 1
+		}
+	}' "$1"
+}
+one=(run --family=baseline --threads=1 --placement=compact --benchmark_repetitions=1000
+	--benchmark_min_time=0.0001 --dry-run)
+"$sb" "${one[@]}" >"$tmp/one.out" 2>&1
+ms=$(sed -n 's/^calls: measured here.*: 1 thread \([0-9.]*\) ms$/\1/p' "$tmp/one.out")
+check "a benchmark's estimate takes the call measured here ($ms ms)" est_uses_call "$tmp/one.out" "$ms"
+"$sb" "${one[@]}" --topology="synthetic:pack:1 core:2 pu:1" >"$tmp/one-model.out" 2>&1
+check "another machine's topology: the model's call, nothing measured" \
+	bash -c "! grep -q '^calls:' '$tmp/one-model.out' && grep -q '^estimate: 1 benchmarks' '$tmp/one-model.out'"
+check "broken: the model's call in place of the one measured here fails the check" \
+	fails est_uses_call "$tmp/one-model.out" "$ms"
+
 # --- the default suite planned for the lab shapes (dry runs): at most 900 s
 # by its own estimate, and every stage at the thread counts chosen from the
 # machine, on the placements that differ there
@@ -43,7 +77,6 @@ plan_ok() {
 	sed -n '/^stage seed /,/^estimate/p' "$out" | grep -q -- "--threads=$want --placement=auto " ||
 		{ echo "  $out: seed not at $want" >&2; return 1; }
 }
-fails() { ! "$@" 2>/dev/null; }
 lab() {	# lab NAME TOPOLOGY: its dry run in $tmp/NAME.plan
 	"$sb" run --suite=default --dry-run --topology="$2" --out="$tmp/lab" >"$tmp/$1.plan" 2>/dev/null
 }

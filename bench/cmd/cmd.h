@@ -82,4 +82,10 @@ bool sb_option_foreign(const char *fam, const char *a, char *who, size_t len);
 /* cmd_counters.c: the run's counters into the JSON context */
 void sb_counters_context(const struct sb_counters_spec *s);
 
+/* dry_run.c: the registered plan listed, with the run's time estimate
+ * (docs/running.md, "The estimate"), the calls' cost measured on t when it
+ * is this machine, with the run's counters cnt (NULL: none) */
+void sb_dry_run_list(int argc, char **argv, const struct sb_topo *t,
+		     const struct sb_counters_spec *cnt);
+
 #endif

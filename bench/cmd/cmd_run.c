@@ -120,115 +120,6 @@ static void on_group(const struct sb_run_report *runs, int n, const char *json, 
 	sb_progress_group(reps);
 }
 
-/* --- --dry-run ------------------------------------------------------------ */
-
-/* The time a run takes, modelled per benchmark from what Google Benchmark
- * 1.7.1 and the harness do (docs/running.md, "The estimate"):
- *  - every call of a benchmark's body starts a team of N pinned threads,
- *    opens the counters and reads /proc around its region: EST_CALL_S, plus
- *    EST_THREAD_S a member;
- *  - the first repetition searches the iteration count: about EST_PROBES
- *    short calls, and runs that end up about EST_SEARCH x min_time in all
- *    (a run that came out short of min_time is run again, longer); every
- *    repetition's reported run is about EST_GROWTH x min_time (GB aims at
- *    1.4 x; rates that move between runs overshoot);
- *  - untimed work inside a call: the kernel drivers' handshakes, re-faults
- *    and mincore make their wall time EST_KERNEL_WALL x their timed
- *    (manual) time; the simulated machine's no-migration phase adds a
- *    quarter (EST_SIM_WALL) and building it EST_SIM_CALL_S a call;
- *  - a fixed count (--limits' calibration) is one call: a line bounce or a
- *    flush round ends after 50 ms (calibrate_bench.c), 5 M uncontended ops
- *    take tens of ms: EST_FIXED_S;
- *  - the process: start, the 200 ms quiet check, the context: EST_PROCESS_S.
- * Fitted to the default and quick suites' stages on this project's 2-vCPU
- * VM under its usual load (load average 10-13): measured / estimated in
- * docs/running.md.  A quiet machine takes less per call. */
-#define EST_CALL_S 0.018
-#define EST_THREAD_S 0.001
-#define EST_PROBES 3
-#define EST_SEARCH 1.9
-#define EST_GROWTH 1.8
-#define EST_KERNEL_WALL 26.0
-#define EST_SIM_WALL 1.25
-#define EST_SIM_CALL_S 0.05
-#define EST_FIXED_S 0.12
-#define EST_PROCESS_S 0.5
-
-struct estimate {
-	double min_time, secs, c2c_secs;
-	int reps, n, runs, c2c;
-};
-
-/* One benchmark of threads members: min_time m, reps repetitions, or a
- * fixed count of iterations (> 0). */
-static double estimate_one(const struct sb_point_fields *f, double m, int64_t iterations,
-			   int reps)
-{
-	int threads = f && f->threads > 0 ? f->threads : 1;
-	double call = EST_CALL_S + EST_THREAD_S * threads, timed;
-
-	if (iterations > 0)
-		return reps * (EST_FIXED_S + EST_THREAD_S * threads);
-	timed = (EST_SEARCH + EST_GROWTH * reps) * m;
-	if (f && !strncmp(f->strategy, "kernel-", 7)) {
-		timed *= EST_KERNEL_WALL;
-	} else if (f && !strcmp(f->family, "shootdown")) {
-		timed *= EST_SIM_WALL;
-		call += EST_SIM_CALL_S;
-	}
-	return timed + (EST_PROBES + reps) * call;
-}
-
-static void dry_run_one(const char *name, double min_time, int64_t iterations, int reps,
-			void *arg)
-{
-	struct estimate *e = arg;
-	const struct sb_point_fields *f = sb_points_find(name);
-	double m = min_time > 0 ? min_time : e->min_time, secs;
-	int r = reps > 0 ? reps : e->reps;
-
-	if (iterations > 0)
-		printf("  %s  (%d x %lld iterations)\n", name, r, (long long)iterations);
-	else
-		printf("  %s  (%d x %g s)\n", name, r, m);
-	secs = estimate_one(f, m, iterations, r);
-	if (f && !strcmp(f->family, "calibrate") && !strcmp(f->strategy, "c2c")) {
-		e->c2c++;
-		e->c2c_secs += secs;
-	}
-	e->secs += secs;
-	e->runs += r;
-	e->n++;
-}
-
-static void dry_run_list(int argc, char **argv, const struct sb_topo *t)
-{
-	struct estimate e = { .min_time = 0.5, .reps = 1 };
-
-	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--benchmark_min_time=", 21))
-			e.min_time = strtod(argv[i] + 21, NULL);
-		if (!strncmp(argv[i], "--benchmark_repetitions=", 24))
-			e.reps = atoi(argv[i] + 24);
-	}
-	sb_gbench_each(argc, argv, dry_run_one, &e);
-	e.secs += EST_PROCESS_S;
-	if (e.c2c && sb_calibrate_pairs_mode(t) != SB_PAIRS_ALL &&
-	    (long)sb_topo_npus(t) * (sb_topo_npus(t) - 1) > e.c2c) {
-		/* what the heatmap would cost: every pair, both ops, at this
-		 * run's cost per pair */
-		int npus = sb_topo_npus(t), all = npus * (npus - 1) / 2;
-
-		printf("calibrate: %d c2c points (%s); --pairs=all (the heatmap) would "
-		       "measure %d pairs: %d points, about %.0f s instead of %.0f s\n", e.c2c,
-		       sb_pairs_mode_names[sb_calibrate_pairs_mode(t)], all, 2 * all,
-		       e.c2c_secs / e.c2c * 2 * all, e.c2c_secs);
-	}
-	/* suite.c reads this line back: keep its form */
-	printf("estimate: %d benchmarks, %d runs, about %.0f s (nothing was run)\n", e.n, e.runs,
-	       e.secs);
-}
-
 /* The console: its mode, and whether stdout is Google Benchmark's JSON
  * (--benchmark_format=json, one value only: cli.c). */
 static void console_begin(const struct sb_opts *o, const struct sb_counters_spec *cnt)
@@ -433,7 +324,7 @@ static int run_plan(struct run *r)
 		return filter_none(r);
 	if (r->o.dry_run) {	/* the plan and its estimate; nothing created */
 		sb_plan_say_skipped();
-		dry_run_list(r->o.gb_argc, r->o.gb_argv, r->t);
+		sb_dry_run_list(r->o.gb_argc, r->o.gb_argv, r->t, r->cnt);
 		r->rc = 0;
 		return STEP_DONE;
 	}

@@ -3,6 +3,7 @@
 #include "machine/procfs.h"
 #include "results/settings.h"
 #include "run/run.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <signal.h>
@@ -76,6 +77,33 @@ void sb_drive_free(const struct sb_point *pt, void *p, size_t size)
 	sb_topo_free(pt->topo, p, size);
 }
 
+/* The run's counters (none when off) opened on team's n members, on cpus, and
+ * read around each member's part of every round; NULL: none */
+static struct sb_counters *counters_attach(struct sb_team *team, int n, const int *cpus, bool off)
+{
+	/* opened untimed on each member's thread, read around its part of each round;
+	 * the machine-wide files around the whole timed region */
+	struct sb_counters *cnt = sb_counters_open(off ? NULL : drive_counters, n, cpus);
+
+	if (cnt) {
+		struct sb_team_hooks h = {
+			sb_counters_member_enter, sb_counters_member_leave, cnt,
+		};
+
+		sb_team_each(team, sb_counters_member_open, cnt);
+		sb_team_set_hooks(team, &h);
+		sb_counters_begin(cnt);
+	}
+	return cnt;
+}
+
+static void counters_detach(struct sb_team *team, struct sb_counters *cnt)
+{
+	sb_counters_end(cnt);
+	if (team)
+		sb_team_set_hooks(team, NULL);
+}
+
 static void counters_open(struct sb_drive *d, const struct sb_point *pt, const int *cpus)
 {
 	sb_settings_warn(stderr);
@@ -84,25 +112,12 @@ static void counters_open(struct sb_drive *d, const struct sb_point *pt, const i
 		if (!sb_console_owns())	/* else its context line said it */
 			sb_counters_note_unavailable(drive_counters, stderr);
 	}
-	/* opened untimed on each member's thread, read around its part of each round;
-	 * the machine-wide files around the whole timed region */
-	d->cnt = sb_counters_open(pt->counters_off ? NULL : drive_counters, d->n, cpus);
-	if (d->cnt) {
-		struct sb_team_hooks h = {
-			sb_counters_member_enter, sb_counters_member_leave, d->cnt,
-		};
-
-		sb_team_each(d->team, sb_counters_member_open, d->cnt);
-		sb_team_set_hooks(d->team, &h);
-		sb_counters_begin(d->cnt);
-	}
+	d->cnt = counters_attach(d->team, d->n, cpus, pt->counters_off);
 }
 
 static void counters_close(struct sb_drive *d)
 {
-	sb_counters_end(d->cnt);
-	if (d->team)
-		sb_team_set_hooks(d->team, NULL);
+	counters_detach(d->team, d->cnt);
 }
 
 int sb_drive_run(sb_state *st, const struct sb_point *pt, sb_team_fn fn, void *arg,
@@ -331,6 +346,49 @@ void sb_drive_report(sb_state *st, struct sb_drive *d)
 				 SB_COUNTER_DEFAULT);
 	}
 	sb_drive_report_counters(st, d);
+}
+
+/* --- a call's fixed cost, for --dry-run's estimate ---------------------- */
+
+static uint64_t probe_fn(int tid, const struct sb_round *r, void *arg)
+{
+	(void)tid, (void)r, (void)arg;
+	return 1;
+}
+
+/* One call's work outside the timed ops, as sb_drive_run_team does it; ns. */
+static uint64_t call_once(int n, const int *cpus)
+{
+	uint64_t t0 = sb_now_ns();
+	struct sb_team_result r;
+	struct sb_cpu_ticks s0, s1;
+	struct sb_counters *cnt;
+	struct sb_team *team;
+	char err[256];
+
+	team = sb_team_create(n, cpus, probe_fn, NULL, err, sizeof(err));
+	if (!team)
+		return 0;
+	cnt = counters_attach(team, n, cpus, false);
+	(void)sb_stat_read(NULL, cpus, n, &s0, err, sizeof(err));
+	sb_team_run(team, 1, &r);
+	(void)sb_stat_read(NULL, cpus, n, &s1, err, sizeof(err));
+	counters_detach(team, cnt);
+	sb_counters_close(cnt);
+	sb_team_destroy(team);
+	return sb_now_ns() - t0;
+}
+
+double sb_drive_call_s(int n, const int *cpus)
+{
+	double s[3];
+
+	for (int i = 0; i < 3; i++) {
+		s[i] = (double)call_once(n, cpus) * 1e-9;
+		if (s[i] <= 0)
+			return 0;
+	}
+	return sb_median(s, 3);	/* a first call pays for page faults and loading */
 }
 
 void sb_catch_stop_signals(void (*handler)(int))
