@@ -51,18 +51,12 @@ void sb_html_verdicts(struct sb_html *h, const char *const *dirs, int n)
 	free(text);
 }
 
-/* "changed" when the interval of B/A excludes 1, else "~" */
-static const char *ab_verdict(const struct sb_paired *s)
-{
-	return s->lo > 1 || s->hi < 1 ? "changed" : "~";
-}
-
 static void ab_row(struct sb_html *h, const struct sb_ab_cmp *c, int k)
 {
 	const struct sb_paired *s = &c->m[k].st;
 	char place[160], buf[160];
 
-	sb_html_raw(h, s->lo > 1 || s->hi < 1 ? "<tr class=\"changed\">" : "<tr>");
+	sb_html_raw(h, sb_paired_changed(s) ? "<tr class=\"changed\">" : "<tr>");
 	sb_point_place(&c->a, place, sizeof(place));
 	sb_html_linef(h, "td", NULL, "%s → %s", c->a_spec, c->b_spec);
 	sb_html_linef(h, "td", NULL, "%s, threads:%d, place:%s", c->a.family, c->a.threads, place);
@@ -71,7 +65,7 @@ static void ab_row(struct sb_html *h, const struct sb_ab_cmp *c, int k)
 	sb_html_linef(h, "td", "n", "%+.2f %%", sb_pct_change(s->ratio));
 	sb_html_linef(h, "td", "n", "[%+.2f, %+.2f] %.0f %%", sb_pct_change(s->lo),
 		      sb_pct_change(s->hi), 100 * s->conf);
-	sb_html_el(h, "td", "verdict", ab_verdict(s));
+	sb_html_el(h, "td", "verdict", sb_paired_changed(s) ? "changed" : "~");
 	sb_html_linef(h, "td", "n", "%.2g", s->p);
 	sb_ab_format_stop(c, buf, sizeof(buf));
 	sb_html_el(h, "td", NULL, k ? "" : buf);

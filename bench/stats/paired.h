@@ -37,6 +37,8 @@ int sb_signrank_k(int n, double alpha, bool *exact);
 int sb_paired_ratio(const double *a, const double *b, int n, double conf, struct sb_paired *out);
 /* The interval's half-width in % of the ratio: 100 (hi - lo) / (2 ratio). */
 double sb_paired_half_pct(const struct sb_paired *p);
+/* The verdict: the interval of B/A excludes 1 (a change), else ~. */
+static inline bool sb_paired_changed(const struct sb_paired *p) { return p->lo > 1 || p->hi < 1; }
 /* %Change of a ratio: 100 (r - 1). */
 static inline double sb_pct_change(double r) { return 100 * (r - 1); }
 

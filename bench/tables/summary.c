@@ -622,7 +622,7 @@ static struct sb_trend_pt ab_pt(const struct sb_ab_cmp *c, const char *name)
 		if (strcmp(c->m[m].name, name) || st->n < 1 || !isfinite(st->lo) || !isfinite(st->hi))
 			continue;
 		t.change = sb_pct_change(st->ratio);
-		t.verdict = st->lo > 1 || st->hi < 1 ? SB_IV_CHANGED : SB_IV_SAME;
+		t.verdict = sb_paired_changed(st) ? SB_IV_CHANGED : SB_IV_SAME;
 	}
 	return t;
 }
