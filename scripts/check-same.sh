@@ -32,10 +32,13 @@
 # Left out: `stratbench --version` (it prints the build's git revision) and
 # selftest (a benchmark: timing, not a reader).  PNG and SVG are compared:
 # gnuplot draws them byte for byte the same from the same .gp and .dat.
+# A dry run on this machine times a few calls (dry_run.c): its `calls:`
+# line and its estimates' numbers are masked; the synthetic topologies'
+# dry runs keep every number.
 # It fails where it should: `scripts/check-same.sh --base=4fc9575^
 # --head=4fc9575` ("dry-run: model the wall time per call; summary: c2c by
-# class") reports the changed dry-run estimates and summary tables (21
-# files), while --base=2014dc8^ --head=2014dc8 (a refactor: "summary uses
+# class") reports the changed synthetic dry-run estimates and summary
+# tables, while --base=2014dc8^ --head=2014dc8 (a refactor: "summary uses
 # sb_median") is identical.
 # Exit status: 0 identical; 1 outputs differ or a step failed; 2 usage.
 set -euo pipefail
@@ -277,9 +280,7 @@ side() {
 	fresh_work "$2" "$3"
 	cp -r "$inputs" "$work/in" && mkdir "$work/html" "$work/merge"
 	readers
-	# a dry run on this machine measures a call's cost (dry_run.c): its
-	# line and the estimates it feeds differ from run to run; the
-	# synthetic topologies' dry runs keep every number
+	# a native dry run's measured calls (see the top)
 	sed -i -E '/^calls: measured here/d; s/^(estimate: .*about )[0-9]+ s/\1N s/;
 		s/^(suite [a-z]+: about )[0-9]+ s/\1N s/; s/about [0-9]+ s instead of [0-9]+ s/about N s instead of N s/' \
 		$(ls "$cmd"/dry-*.out | grep -v synthetic)

@@ -640,8 +640,8 @@ const struct sb_option sb_run_options[] = {
 	  "their plots and the summary; other options go to its first stage (default: none; "
 	  "--out default: results/HOST-DATE)" },
 	{ "dry-run", SB_OPT_FLAG, &cur.dry_run, 0, 0, NULL, NULL,
-	  "list the benchmarks (every stage's, with --suite) and the time estimate; run "
-	  "nothing, write nothing" },
+	  "list the benchmarks (every stage's, with --suite) and the time estimate (here "
+	  "it times a few empty calls); run no benchmark, write nothing" },
 	{ "ab", SB_OPT_STRING, &cur.ab, 0, 0, NULL, "A,B[;A,B...]",
 	  "paired comparison: A and B as alternating short trials, the ratio B/A with its "
 	  "95 % interval; A, B: strategy[+key:value...] (+lock:ticket, +batch:32); "

@@ -250,7 +250,8 @@ static int run_check(struct run *r)
 	if (o->counters_ab && !sb_counters_count(r->cnt))
 		return sb_cmd_err(err, errlen, "--counters-ab compares no counters with some: "
 				  "drop --counters=none");
-	/* --dry-run binds nothing: it may plan for a lab machine's shape */
+	/* --dry-run may plan for a lab machine's shape: no bindable check (it
+	 * times its calls only on this machine's own topology) */
 	if (sb_topo_load(&r->t, o->topology, err, errlen) ||
 	    (!o->dry_run && sb_topo_check_bindable(r->t, err, errlen)))
 		return STEP_USAGE;

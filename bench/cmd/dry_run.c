@@ -1,7 +1,8 @@
 /* dry_run.c — `run --dry-run`: each planned benchmark listed with its
  * repetitions, and the time the run would take by a model of each
  * benchmark's wall time, with a call's fixed cost measured on this machine
- * (on another machine's topology, modelled).  Nothing is run or written. */
+ * (on another machine's topology, modelled).  No benchmark is run and
+ * nothing is written; on this machine a few empty calls are timed. */
 #include "cmd/cmd.h"
 
 #include <stdlib.h>
@@ -11,9 +12,10 @@
  * 1.7.1 and the harness do (docs/running.md, "The estimate"):
  *  - every call of a benchmark's body starts a team of N pinned threads,
  *    opens the counters and reads /proc around its region: on this machine
- *    that is measured (call_cost: it ranges from 1 ms at 1 thread on a
- *    quiet VM to 0.13 s at 4 threads in a TCG guest); for another machine's
- *    topology it is modelled, EST_CALL_S plus EST_THREAD_S a member;
+ *    that is measured (call_cost: from 1 ms at 1 thread on a quiet VM to
+ *    0.75 s at 8 threads in a TCG guest); for another machine's topology,
+ *    or where a team cannot be made, it is modelled, EST_CALL_S plus
+ *    EST_THREAD_S a member;
  *  - the first repetition searches the iteration count: about EST_PROBES
  *    short calls, and runs that end up about EST_SEARCH x min_time in all
  *    (a run that came out short of min_time is run again, longer); every
@@ -21,8 +23,8 @@
  *    1.4 x; rates that move between runs overshoot);
  *  - untimed work inside a call: the kernel drivers' handshakes, re-faults
  *    and mincore make their wall time EST_KERNEL_WALL x their timed
- *    (manual) time (about 20 x in the TCG guests, 8 x on a quiet VM: an
- *    upper bound there); the simulated machine's no-migration phase adds a
+ *    (manual) time (fits the TCG guests to within 25 %; a quiet VM takes
+ *    nearer 8 x: an upper bound there); the simulated machine's no-migration phase adds a
  *    quarter (EST_SIM_WALL) and building it EST_SIM_CALL_S a call;
  *  - a fixed count (--limits' calibration) is one call: a line bounce or a
  *    flush round ends after 50 ms (calibrate_bench.c), 5 M uncontended ops
@@ -41,44 +43,47 @@
 #define EST_SIM_CALL_S 0.05
 #define EST_FIXED_S 0.12
 #define EST_PROCESS_S 0.5
-/* a call's fixed cost measured on this machine, per thread count */
+/* a call's fixed cost on this machine, per thread count */
 #define EST_MEASURED_MAX 64
 
 struct estimate {
 	double min_time, secs, c2c_secs;
 	int reps, n, runs, c2c;
 	const struct sb_topo *t;	/* measured on when native, else modelled */
-	int measured;
-	struct { int threads; double secs; } call[EST_MEASURED_MAX];
+	int ncalls;
+	struct {
+		int threads;
+		double secs;
+		bool measured;		/* false: no team could be made, the model's */
+	} call[EST_MEASURED_MAX];
 };
 
 /* A call's fixed cost at f's thread count: on this machine, measured once
  * per thread count on the first such point's CPUs (sb_drive_call_s); for
- * another machine's topology, or where that cannot run, the model's. */
+ * another machine's topology, or where no team can be made there (a
+ * taskset narrower than the plan), the model's. */
 static double call_cost(struct estimate *e, const struct sb_point_fields *f, int threads)
 {
+	double model = EST_CALL_S + EST_THREAD_S * threads, secs = 0;
 	char err[256];
-	double secs = 0;
 	int *cpus, i;
 
-	for (i = 0; i < e->measured; i++)
+	for (i = 0; i < e->ncalls; i++)
 		if (e->call[i].threads == threads)
 			return e->call[i].secs;
-	if (!f || !sb_topo_is_native(e->t) || e->measured == EST_MEASURED_MAX)
-		return EST_CALL_S + EST_THREAD_S * threads;
+	if (!f || !sb_topo_is_native(e->t) || e->ncalls == EST_MEASURED_MAX)
+		return model;
 	cpus = calloc((size_t)threads, sizeof(*cpus));
 	if (cpus && !sb_topo_plan(e->t, f->placement, threads, cpus, err, sizeof(err)))
 		secs = sb_drive_call_s(threads, cpus);
 	free(cpus);
-	if (secs <= 0)
-		secs = EST_CALL_S + EST_THREAD_S * threads;
-	for (i = e->measured++; i > 0 && e->call[i - 1].threads > threads; i--)
+	for (i = e->ncalls++; i > 0 && e->call[i - 1].threads > threads; i--)
 		e->call[i] = e->call[i - 1];	/* kept in order of threads, to print */
 	e->call[i].threads = threads;
-	e->call[i].secs = secs;
-	return secs;
+	e->call[i].measured = secs > 0;
+	e->call[i].secs = secs > 0 ? secs : model;
+	return e->call[i].secs;
 }
-
 
 /* One benchmark of threads members: min_time m, reps repetitions, or a
  * fixed count of iterations (> 0). */
@@ -86,10 +91,11 @@ static double estimate_one(struct estimate *e, const struct sb_point_fields *f, 
 			   int64_t iterations, int reps)
 {
 	int threads = f && f->threads > 0 ? f->threads : 1;
-	double call = call_cost(e, f, threads), timed;
+	double call, timed;
 
-	if (iterations > 0)
+	if (iterations > 0)	/* one call, bounded in time: no search */
 		return reps * (EST_FIXED_S + EST_THREAD_S * threads);
+	call = call_cost(e, f, threads);
 	timed = (EST_SEARCH + EST_GROWTH * reps) * m;
 	if (f && !strncmp(f->strategy, "kernel-", 7)) {
 		timed *= EST_KERNEL_WALL;
@@ -122,13 +128,23 @@ static void dry_run_one(const char *name, double min_time, int64_t iterations, i
 	e->n++;
 }
 
+/* "calls: measured here, …: 1 thread 1.25 ms, 2 threads 4.01 ms" */
+static void say_calls(const struct estimate *e)
+{
+	if (!e->ncalls)
+		return;
+	printf("calls: measured here, what a call costs besides its timed ops:");
+	for (int i = 0; i < e->ncalls; i++)
+		printf("%s %d thread%s %.2f ms%s", i ? "," : "", e->call[i].threads,
+		       e->call[i].threads == 1 ? "" : "s", e->call[i].secs * 1e3,
+		       e->call[i].measured ? "" : " (modelled: no team could be made)");
+	printf("\n");
+}
+
 void sb_dry_run_list(int argc, char **argv, const struct sb_topo *t,
 		     const struct sb_counters_spec *cnt)
 {
-	static struct estimate e;
-
-	e = (struct estimate){ .min_time = 0.5, .reps = 1, .t = t };
-	sb_drive_set_counters(cnt);	/* the calls measured open the run's */
+	struct estimate e = { .min_time = 0.5, .reps = 1, .t = t };
 
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "--benchmark_min_time=", 21))
@@ -136,16 +152,11 @@ void sb_dry_run_list(int argc, char **argv, const struct sb_topo *t,
 		if (!strncmp(argv[i], "--benchmark_repetitions=", 24))
 			e.reps = atoi(argv[i] + 24);
 	}
+	sb_drive_set_counters(cnt);	/* the calls timed open the run's */
 	sb_gbench_each(argc, argv, dry_run_one, &e);
 	sb_drive_set_counters(NULL);
 	e.secs += EST_PROCESS_S;
-	if (e.measured) {
-		printf("calls: measured here, what a call costs besides its timed ops:");
-		for (int i = 0; i < e.measured; i++)
-			printf("%s %d thread%s %.2f ms", i ? "," : "", e.call[i].threads,
-			       e.call[i].threads == 1 ? "" : "s", e.call[i].secs * 1e3);
-		printf("\n");
-	}
+	say_calls(&e);
 	if (e.c2c && sb_calibrate_pairs_mode(t) != SB_PAIRS_ALL &&
 	    (long)sb_topo_npus(t) * (sb_topo_npus(t) - 1) > e.c2c) {
 		/* what the heatmap would cost: every pair, both ops, at this
@@ -158,6 +169,6 @@ void sb_dry_run_list(int argc, char **argv, const struct sb_topo *t,
 		       e.c2c_secs / e.c2c * 2 * all, e.c2c_secs);
 	}
 	/* suite.c reads this line back: keep its form */
-	printf("estimate: %d benchmarks, %d runs, about %.0f s (nothing was run)\n", e.n, e.runs,
-	       e.secs);
+	printf("estimate: %d benchmarks, %d runs, about %.0f s (no benchmark was run)\n", e.n,
+	       e.runs, e.secs);
 }

@@ -553,7 +553,7 @@ static int dry_run(const struct suite *s, const char *dir, const struct user *u)
 	}
 	printf("\n");
 	say_resolution(s, u);
-	printf("\nsuite %s: about %.0f s in all, plus the plots (nothing was run)\n", s->name,
+	printf("\nsuite %s: about %.0f s in all, plus the plots (no benchmark was run)\n", s->name,
 	       total);
 	return rc;
 }

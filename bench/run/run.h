@@ -181,12 +181,13 @@ void sb_drive_report_counters(sb_state *st, struct sb_drive *d);
  * steal); frees d. */
 void sb_drive_report(sb_state *st, struct sb_drive *d);
 
-/* SIGINT and SIGTERM to handler (NULL: default), SA_RESTART: run, suite, --ab stop */
 /* What a call of a body costs on this machine besides its timed ops, for
  * --dry-run's estimate (s): a team of n members made on cpus, the run's
- * --counters opened on it, /proc/stat read around one round of one op each,
- * all closed; the median of 3 calls, 0 when no team can be made. */
+ * --counters opened on it, /proc/stat read around one round of one op each
+ * (with a deadline, as a min_time call's), all closed; the median of 3
+ * calls, 0 when no team can be made. */
 double sb_drive_call_s(int n, const int *cpus);
+/* SIGINT and SIGTERM to handler (NULL: default), SA_RESTART: run, suite, --ab stop */
 void sb_catch_stop_signals(void (*handler)(int));
 
 #endif
