@@ -1,7 +1,10 @@
 /* lab_threads.c — where a running process's threads really are, for the lab
  * tests: `lab_threads PID` watches PID until it exits, every 10 ms stopping
  * it (SIGSTOP, so its spinning team cannot starve the watcher and the
- * snapshot is consistent), reading each thread's allowed CPUs and the CPU it
+ * snapshot is consistent: it reads only once every thread has stopped, since
+ * kill returns before they do and a thread inside sched_setaffinity already
+ * shows its new CPU list while /proc still gives its old CPU until the
+ * migration is done), reading each thread's allowed CPUs and the CPU it
  * last ran on from /proc, and letting it go on (SIGCONT).  It prints the
  * snapshot with the most distinct single-CPU threads (a new thread inherits
  * its creator's CPU until it binds itself) as "tid allowed last_cpu" lines in
@@ -94,6 +97,32 @@ static void take(int pid, struct snap *sn)
 	}
 }
 
+/* every thread of pid stopped (or gone); SIGSTOP reaches each thread on its
+ * way back to user space, so a thread in a syscall finishes it first */
+static bool all_stopped(int pid)
+{
+	char path[128];
+	struct dirent *d;
+	bool all = true;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return true;
+	while (all && (d = readdir(dir))) {
+		char st;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, atoi(d->d_name));
+		st = state_of(path, NULL);
+		all = !st || strchr("tTZX", st);
+	}
+	closedir(dir);
+	return all;
+}
+
 /* distinct single-CPU allowed lists */
 static int pinned(const struct snap *sn)
 {
@@ -130,6 +159,9 @@ int main(int argc, char **argv)
 			break;
 		if (kill(pid, SIGSTOP))
 			break;
+		/* at most about 2 s: a TCG guest's vCPUs take turns */
+		for (i = 0; i < 2000 && !all_stopped(pid); i++)
+			nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
 		take(pid, &now);
 		kill(pid, SIGCONT);
 		if (now.n && pinned(&now) > bestp) {
