@@ -13,7 +13,7 @@
  *  - every call of a benchmark's body starts a team of N pinned threads,
  *    opens the counters and reads /proc around its region: on this machine
  *    that is measured (call_cost: from 1 ms at 1 thread on a quiet VM to
- *    0.75 s at 8 threads in a TCG guest); for another machine's topology,
+ *    about 1 s at 8 threads in a TCG guest); for another machine's topology,
  *    or where a team cannot be made, it is modelled, EST_CALL_S plus
  *    EST_THREAD_S a member;
  *  - the first repetition searches the iteration count: about EST_PROBES
@@ -24,8 +24,9 @@
  *  - untimed work inside a call: the kernel drivers' handshakes, re-faults
  *    and mincore make their wall time EST_KERNEL_WALL x their timed
  *    (manual) time (fits the TCG guests to within 25 %; a quiet VM takes
- *    nearer 8 x: an upper bound there); the simulated machine's no-migration phase adds a
- *    quarter (EST_SIM_WALL) and building it EST_SIM_CALL_S a call;
+ *    nearer 8 x: an upper bound there); the simulated machine's
+ *    no-migration phase adds a quarter (EST_SIM_WALL) and building it
+ *    EST_SIM_CALL_S a call;
  *  - a fixed count (--limits' calibration) is one call: a line bounce or a
  *    flush round ends after 50 ms (calibrate_bench.c), 5 M uncontended ops
  *    take tens of ms: EST_FIXED_S;

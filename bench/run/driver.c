@@ -358,28 +358,27 @@ static uint64_t probe_fn(int tid, const struct sb_round *r, void *arg)
 	return 1;
 }
 
-/* One call's work outside the timed ops, as sb_drive_run_team does it; ns. */
+/* One call's work outside the timed ops, through sb_drive_run_team's own
+ * steps (team, counters, steal readings); ns, 0 when it cannot run. */
 static uint64_t call_once(int n, const int *cpus)
 {
 	uint64_t t0 = sb_now_ns();
+	struct sb_drive d = { .n = n };
 	struct sb_team_result r;
-	struct sb_cpu_ticks s0, s1;
-	struct sb_counters *cnt;
-	struct sb_team *team;
 	char err[256];
 	int rc;
 
-	team = sb_team_create(n, cpus, probe_fn, NULL, err, sizeof(err));
-	if (!team)
+	d.team = sb_team_create(n, cpus, probe_fn, NULL, err, sizeof(err));
+	if (!d.team)
 		return 0;
-	cnt = counters_attach(team, n, cpus, false);
-	(void)sb_stat_read(NULL, cpus, n, &s0, err, sizeof(err));
+	d.cnt = counters_attach(d.team, n, cpus, false);
+	steal_mark(&d, cpus, false);
 	/* with a deadline, as a min_time call's rounds: its watcher thread too */
-	rc = sb_team_run_until(team, 1, (uint64_t)SB_DEADLINE_MIN_NS, &r);
-	(void)sb_stat_read(NULL, cpus, n, &s1, err, sizeof(err));
-	counters_detach(team, cnt);
-	sb_counters_close(cnt);
-	sb_team_destroy(team);
+	rc = sb_team_run_until(d.team, 1, (uint64_t)SB_DEADLINE_MIN_NS, &r);
+	steal_mark(&d, cpus, true);
+	counters_close(&d);
+	sb_counters_close(d.cnt);
+	sb_team_destroy(d.team);
 	return rc ? 0 : sb_now_ns() - t0;
 }
 
