@@ -7,9 +7,13 @@
  * migration is done), reading each thread's allowed CPUs and the CPU it
  * last ran on from /proc, and letting it go on (SIGCONT).  It prints the
  * snapshot with the most distinct single-CPU threads (a new thread inherits
- * its creator's CPU until it binds itself) as "tid allowed last_cpu" lines in
- * thread-id order, which is creation order.  It only reports; the shell test
- * decides.  Exit 0, or 1 if PID never had a readable thread.
+ * its creator's CPU until it binds itself) and, of those, the one with the
+ * fewest single-CPU threads: a thread given its CPUs by pthread_attr has its
+ * creator's CPU until glibc sets them just after clone, so a snapshot in that
+ * window shows a non-member (the deadline watcher) on member 0's CPU.  Lines
+ * are "tid allowed last_cpu", in thread-id order, which is creation order.
+ * It only reports; the shell test decides.  Exit 0, or 1 if PID never had a
+ * readable thread.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -123,14 +127,21 @@ static bool all_stopped(int pid)
 	return all;
 }
 
-/* distinct single-CPU allowed lists */
-static int pinned(const struct snap *sn)
+static bool single_cpu(const char *allowed)
+{
+	return strspn(allowed, "0123456789") == strlen(allowed);
+}
+
+/* distinct single-CPU allowed lists; *threads: threads with one CPU */
+static int pinned(const struct snap *sn, int *threads)
 {
 	int i, j, n = 0;
 
+	*threads = 0;
 	for (i = 0; i < sn->n; i++) {
-		if (strspn(sn->allowed[i], "0123456789") != strlen(sn->allowed[i]))
+		if (!single_cpu(sn->allowed[i]))
 			continue;
+		++*threads;
 		for (j = 0; j < i; j++)
 			if (strcmp(sn->allowed[i], sn->allowed[j]) == 0)
 				break;
@@ -145,7 +156,7 @@ int main(int argc, char **argv)
 	static struct snap best, now;
 	struct timespec tick = { 0, 10000000L };	/* 10 ms */
 	char path[64];
-	int pid, i, bestp = -1;
+	int pid, i, bestp = -1, bestt = 0;
 
 	if (argc != 2 || (pid = atoi(argv[1])) <= 0) {
 		fprintf(stderr, "usage: lab_threads PID\n");
@@ -164,9 +175,14 @@ int main(int argc, char **argv)
 			nanosleep(&(struct timespec){ 0, 1000000L }, NULL);
 		take(pid, &now);
 		kill(pid, SIGCONT);
-		if (now.n && pinned(&now) > bestp) {
-			bestp = pinned(&now);
-			best = now;
+		if (now.n) {
+			int t, p = pinned(&now, &t);
+
+			if (p > bestp || (p == bestp && t < bestt)) {
+				bestp = p;
+				bestt = t;
+				best = now;
+			}
 		}
 		nanosleep(&tick, NULL);
 	}
