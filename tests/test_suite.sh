@@ -131,7 +131,10 @@ for f in suite.json run.json gbench.json results.csv summary.txt summary.md inde
 done
 check "no .partial file left" bash -c "! find '$tmp/q' -name '*.partial' | grep -q ."
 check "the summary is on the console" grep -q '^window policies against spinlock' "$tmp/q.out"
-check "no console line over 160 characters" bash -c "! cat '$tmp/q.out' '$tmp/q.err' | awk 'length > 160' | grep -q ."
+# docs/console.md's bound is the live table's; the summary's tables are as
+# wide as their cells (a preempted mark in the interval column takes 22)
+check "no console line over 160 characters before the summary" \
+	bash -c "! sed '/^Summary\$/,\$d' '$tmp/q.out' | cat - '$tmp/q.err' | awk 'length > 160' | grep -q ."
 check "one table per family, though interleaved" [ "$(grep -c '^window: medians of' "$tmp/q.out")" -eq 1 ]
 check "summary.txt is the console's summary" bash -c "diff <(sed -n '/^Summary$/,\$p' '$tmp/q.out') '$tmp/q/summary.txt' >/dev/null"
 check "summary.md: the window table" grep -q '^\*\*window policies against spinlock' "$tmp/q/summary.md"
