@@ -68,6 +68,16 @@ check "another machine's topology: the model's call (530 ms), nothing measured" 
 	modelled "$tmp/one-model.out"
 check "broken: that model's call in place of the one measured here fails the check" \
 	fails est_uses_call "$tmp/one-model.out" "$ms"
+# this machine, but a taskset that leaves out a CPU of the plan: no team can
+# be made, so that count takes the model (18 + 2 ms) and the line says so
+if [ "$(nproc --all)" -ge 2 ] && taskset -c 0 true 2>/dev/null; then
+	taskset -c 0 "$sb" "${one[@]}" --threads=2 >"$tmp/one-ts.out" 2>&1
+	check "a taskset narrower than the plan: that count modelled, and said" \
+		grep -q '^calls: measured here where a team could be made, .*: 2 threads 20.00 ms (modelled: no team could be made)$' "$tmp/one-ts.out"
+	check "and the estimate takes the model's 20 ms call" est_uses_call "$tmp/one-ts.out" 20
+else
+	echo "skipped: the taskset case needs 2 CPUs and taskset (nproc --all $(nproc --all))"
+fi
 
 # --- the default suite planned for the lab shapes (dry runs): at most 900 s
 # by its own estimate, and every stage at the thread counts chosen from the

@@ -132,9 +132,14 @@ static void dry_run_one(const char *name, double min_time, int64_t iterations, i
 /* "calls: measured here, …: 1 thread 1.25 ms, 2 threads 4.01 ms" */
 static void say_calls(const struct estimate *e)
 {
+	bool all = true;
+
 	if (!e->ncalls)
 		return;
-	printf("calls: measured here, what a call costs besides its timed ops:");
+	for (int i = 0; i < e->ncalls; i++)
+		all &= e->call[i].measured;
+	printf("calls: measured here%s, what a call costs besides its timed ops:",
+	       all ? "" : " where a team could be made");
 	for (int i = 0; i < e->ncalls; i++)
 		printf("%s %d thread%s %.2f ms%s", i ? "," : "", e->call[i].threads,
 		       e->call[i].threads == 1 ? "" : "s", e->call[i].secs * 1e3,
