@@ -75,7 +75,7 @@ no_tools() {
 }
 no_tools "in the bare root"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+apt-get update -qq || { sleep 20; apt-get update -qq; }	# a mirror mid-sync
 echo "check-deb: apt-get update done after $(($(date +%s) - '"$start"')) s"
 apt-get install -y -qq /tmp/'"$(basename "$deb")"' >/tmp/apt.log 2>&1 || { tail -20 /tmp/apt.log; exit 1; }
 no_tools "pulled in by the package"

@@ -25,8 +25,10 @@ lab_apt_ready() {
 		>"$lab_apt_dir/sources.list"
 	[ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ] && return 0
 	echo "lab: apt-get update of bookworm-backports (private lists in $lab_apt_dir)" >&2
+	# a mirror mid-sync is whole again in a minute (sb_apt_update)
 	lab_apt apt-get update >"$lab_apt_dir/update.log" 2>&1 ||
-		sb_die "apt-get update of bookworm-backports failed ($lab_apt_dir/update.log)"
+		{ sleep 20; lab_apt apt-get update >"$lab_apt_dir/update.log" 2>&1; } ||
+		sb_die "apt-get update of bookworm-backports failed twice ($lab_apt_dir/update.log)"
 	touch "$stamp"
 }
 
@@ -65,7 +67,7 @@ lab_kernel() {
 		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
 			awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
 		if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ]; then
-			DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || sb_die "apt-get update failed"
+			sb_apt_update
 			pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
 				awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
 		fi

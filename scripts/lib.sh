@@ -25,11 +25,25 @@ sb_need_pkgs() {
 	fi
 	echo "installing: ${missing[*]}" >&2
 	if [ -z "${SB_APT_UPDATED:-}" ]; then
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || sb_die "apt-get update failed"
+		sb_apt_update
 		SB_APT_UPDATED=1
 	fi
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
 		sb_die "apt-get install ${missing[*]} failed"
+}
+
+# sb_apt_update: apt-get update, tried 3 times 20 s apart: a mirror caught
+# in a sync ("File has unexpected size ... Mirror sync in progress?") is
+# usually whole again in a minute.  If not, apt keeps the lists it did get
+# (and the old ones of the rest), so the install goes on with a warning: it
+# fails by itself, naming the package, if what it needs is not there.
+sb_apt_update() {
+	local try
+	for try in 1 2 3; do
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 && return 0
+		[ "$try" -eq 3 ] || { echo "apt-get update failed (try $try of 3); again in 20 s" >&2; sleep 20; }
+	done
+	echo "$(basename "$0"): warning: apt-get update failed 3 times (above); installing from the package lists apt has" >&2
 }
 
 # sb_need_cross ARCH: what a full cross build for Debian's ARCH (ppc64el,
