@@ -29,7 +29,61 @@ sb_need_pkgs() {
 		SB_APT_UPDATED=1
 	fi
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+		sb_multiarch_align "${missing[@]}" ||
 		sb_die "apt-get install ${missing[*]} failed"
+}
+
+# sb_multiarch_align PKG...: only with SB_CROSS_ALIGN=1 (.ci/run, on a
+# machine thrown away after): the last try of an install of foreign
+# packages (NAME:ARCH) that apt could not resolve.  A Multi-Arch: same
+# library must have one version on every architecture, and when the
+# mirror's list for ARCH lags (bookworm-security's ppc64el list once did
+# not match its InRelease) the host's copy is at a version ARCH cannot
+# get.  Each such library is then installed on the host, on ARCH and on
+# any other architecture that has it, at the newest version all of them
+# can get: a downgrade on the host, and apt may remove -dev packages bound
+# to the old one.  Said in a warning; 1 where it does not apply.
+sb_multiarch_align() {
+	local arch pins=() out y v try
+	[ "${SB_CROSS_ALIGN:-}" = 1 ] || return 1
+	arch=$(printf '%s\n' "$@" | sed -n 's/^[^:]*:\([a-z0-9]*\)$/\1/p' | head -1)
+	[ -n "$arch" ] || return 1
+	for try in 1 2 3; do
+		out=$(apt-get install -s --no-install-recommends --allow-downgrades "$@" "${pins[@]}" 2>&1) &&
+			break
+		# "X:ARCH : Depends: Y:ARCH (>= 3) but it is not going to be installed"
+		for y in $(echo "$out" | sed -n "s/.*Depends: \([^ :]*\):$arch.* but it is not going to be installed.*/\1/p" |
+			sort -u); do
+			v=$(sb_common_version "$y" "$arch") && pins+=($(sb_arches_of "$y" "$arch" | sed "s/.*/$y:&=$v/"))
+		done
+	done
+	[ ${#pins[@]} -gt 0 ] || return 1
+	echo "$(basename "$0"): warning: SB_CROSS_ALIGN=1: libraries set to a version every architecture has: ${pins[*]}" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends --allow-downgrades \
+		"$@" "${pins[@]}" >&2
+}
+
+# sb_arches_of PKG ARCH: the host's architecture, ARCH, and every other
+# foreign one PKG is installed for, a line each
+sb_arches_of() {
+	{ dpkg --print-architecture; echo "$2"
+	  dpkg-query -W -f='${Architecture}\n' "$1:*" 2>/dev/null; } | awk '!seen[$0]++'
+}
+
+# sb_common_version PKG ARCH: the newest version of PKG (in ARCH's version
+# table, which apt-cache policy lists newest first) that apt can get for
+# every architecture sb_arches_of names; fails where there is none
+sb_common_version() {
+	local a arches
+	sb_versions() {
+		apt-cache policy "$1" | awk '/Version table:/ { t = 1; next }
+			t && $NF ~ /^[0-9]+$/ { print ($1 == "***") ? $2 : $1 }'
+	}
+	arches=$(sb_arches_of "$1" "$2")
+	for a in $arches; do
+		sb_versions "$1:$a" | awk '!seen[$0]++'
+	done | awk -v n="$(echo "$arches" | wc -l)" 'NR == FNR { c[$0]++; next }
+		c[$0] == n { print; exit }' - <(sb_versions "$1:$2") | grep .
 }
 
 # sb_apt_update: apt-get update, tried 3 times 20 s apart: a mirror caught
