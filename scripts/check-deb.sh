@@ -94,7 +94,9 @@ stratbench run --suite=default --dry-run --out=/root/D | sed -n "s/^  \([a-z]*\/
 diff /tmp/host-names names >names.diff || { echo "check-deb: the default suite differs from a checkout'"'"'s:"; head names.diff; exit 1; }
 echo "check-deb: the default suite: $(wc -l <names) benchmarks, the checkout'"'"'s names"
 stratbench run --suite=default --out=D >run.log 2>&1 || { tail -20 run.log; exit 1; }
-! awk "length > 160" run.log | grep . || { echo "check-deb: console lines over 160 characters" >&2; exit 1; }
+# the bound of the live tables (docs/console.md); the summary is not cut
+! sed "/^Summary\$/,\$d" run.log | awk "length > 160" | grep . ||
+	{ echo "check-deb: console lines over 160 characters before the summary" >&2; exit 1; }
 stratbench run --suite=quick --out=D2 >run2.log 2>&1 || { tail -20 run2.log; exit 1; }
 echo "check-deb: $(($(wc -l <D/results.csv) - 1)) result rows, $(($(wc -l <D/kernel/results.csv) - 1)) kernel"
 for f in summary.txt summary.md suite.json index.html kernel/gbench.json; do [ -s D/$f ]; done
