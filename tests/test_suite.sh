@@ -73,8 +73,11 @@ check "broken: that model's call in place of the one measured here fails the che
 if [ "$(nproc --all)" -ge 2 ] && taskset -c 0 true 2>/dev/null; then
 	taskset -c 0 "$sb" "${one[@]}" --threads=2 >"$tmp/one-ts.out" 2>&1
 	check "a taskset narrower than the plan: that count modelled, and said" \
-		grep -q '^calls: measured here where a team could be made, .*: 2 threads 20.00 ms (modelled: no team could be made)$' "$tmp/one-ts.out"
+		grep -q '^calls: modelled, none measured here, .*: 2 threads 20.00 ms (modelled: no team could be made)$' "$tmp/one-ts.out"
 	check "and the estimate takes the model's 20 ms call" est_uses_call "$tmp/one-ts.out" 20
+	taskset -c 0 "$sb" "${one[@]}" --threads=1,2 >"$tmp/two-ts.out" 2>&1
+	check "1 thread measured, 2 modelled: the line says where" \
+		grep -qE '^calls: measured here where a team could be made, .*: 1 thread [0-9.]+ ms, 2 threads 20.00 ms \(modelled: no team could be made\)$' "$tmp/two-ts.out"
 else
 	echo "skipped: the taskset case needs 2 CPUs and taskset (nproc --all $(nproc --all))"
 fi

@@ -129,17 +129,19 @@ static void dry_run_one(const char *name, double min_time, int64_t iterations, i
 	e->n++;
 }
 
-/* "calls: measured here, …: 1 thread 1.25 ms, 2 threads 4.01 ms" */
+/* "calls: measured here, …: 1 thread 1.25 ms, 2 threads 4.01 ms"; where no
+ * team could be made for a count, its cost is the model's and says so */
 static void say_calls(const struct estimate *e)
 {
-	bool all = true;
+	int measured = 0;
 
 	if (!e->ncalls)
 		return;
 	for (int i = 0; i < e->ncalls; i++)
-		all &= e->call[i].measured;
-	printf("calls: measured here%s, what a call costs besides its timed ops:",
-	       all ? "" : " where a team could be made");
+		measured += e->call[i].measured;
+	printf("calls: %s, what a call costs besides its timed ops:",
+	       measured == e->ncalls ? "measured here" :
+	       measured ? "measured here where a team could be made" : "modelled, none measured here");
 	for (int i = 0; i < e->ncalls; i++)
 		printf("%s %d thread%s %.2f ms%s", i ? "," : "", e->call[i].threads,
 		       e->call[i].threads == 1 ? "" : "s", e->call[i].secs * 1e3,

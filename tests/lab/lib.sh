@@ -123,7 +123,8 @@ broken_stratbench() {
 }
 
 # watch_threads PID OUT: "tid allowed last_cpu" per thread of PID, in
-# creation order, from the snapshot with the most pinned threads (lab_threads)
+# creation order, from the snapshot with the most distinct pinned CPUs and,
+# of those, the fewest pinned threads (lab_threads)
 watch_threads() { "$lab_threads" "$1" >"$2"; }
 
 # watch_numa PID OUT: until PID exits, keep the last /proc/PID/numa_maps lines
