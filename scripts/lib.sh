@@ -44,30 +44,41 @@ sb_need_pkgs() {
 # can get: a downgrade on the host, and apt may remove -dev packages bound
 # to the old one.  Said in a warning; 1 where it does not apply.
 sb_multiarch_align() {
-	local arch pins=() out y v try
+	local arch pins=() out y v try more ok=0
 	[ "${SB_CROSS_ALIGN:-}" = 1 ] || return 1
 	arch=$(printf '%s\n' "$@" | sed -n 's/^[^:]*:\([a-z0-9]*\)$/\1/p' | head -1)
 	[ -n "$arch" ] || return 1
-	for try in 1 2 3; do
-		out=$(apt-get install -s --no-install-recommends --allow-downgrades "$@" "${pins[@]}" 2>&1) &&
+	for try in 1 2 3 4; do
+		if out=$(LC_ALL=C apt-get install -s --no-install-recommends --allow-downgrades "$@" \
+			"${pins[@]}" 2>&1); then
+			ok=1
 			break
-		# "X:ARCH : Depends: Y:ARCH (>= 3) but it is not going to be installed"
+		fi
+		# "X:ARCH : Depends: Y:ARCH (>= 3) but it is not going to be installed";
+		# a library found one level deeper each try
+		more=0
 		for y in $(echo "$out" | sed -n "s/.*Depends: \([^ :]*\):$arch.* but it is not going to be installed.*/\1/p" |
 			sort -u); do
-			v=$(sb_common_version "$y" "$arch") && pins+=($(sb_arches_of "$y" "$arch" | sed "s/.*/$y:&=$v/"))
+			case " ${pins[*]} " in *" $y:$arch="*) continue ;; esac
+			v=$(sb_common_version "$y" "$arch") || continue
+			pins+=($(sb_arches_of "$y" "$arch" | sed "s/.*/$y:&=$v/"))
+			more=1
 		done
+		[ "$more" -eq 1 ] || return 1	# nothing (more) to align: the error stands
 	done
-	[ ${#pins[@]} -gt 0 ] || return 1
+	# only what apt's dry run took, and only if something was aligned
+	[ "$ok" -eq 1 ] && [ ${#pins[@]} -gt 0 ] || return 1
 	echo "$(basename "$0"): warning: SB_CROSS_ALIGN=1: libraries set to a version every architecture has: ${pins[*]}" >&2
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends --allow-downgrades \
 		"$@" "${pins[@]}" >&2
 }
 
-# sb_arches_of PKG ARCH: the host's architecture, ARCH, and every other
-# foreign one PKG is installed for, a line each
+# sb_arches_of PKG ARCH: ARCH and every architecture PKG is installed for
+# (the host's, an earlier cross build's), a line each
 sb_arches_of() {
-	{ dpkg --print-architecture; echo "$2"
-	  dpkg-query -W -f='${Architecture}\n' "$1:*" 2>/dev/null; } | awk '!seen[$0]++'
+	{ echo "$2"
+	  dpkg-query -W -f='${Architecture} ${db:Status-Status}\n' "$1:*" 2>/dev/null |
+		awk '$2 == "installed" { print $1 }' || true; } | awk '!seen[$0]++'
 }
 
 # sb_common_version PKG ARCH: the newest version of PKG (in ARCH's version

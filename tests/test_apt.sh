@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# test_apt.sh — scripts/lib.sh's apt steps against stub apt-get and
-# apt-cache on PATH (nothing is installed): sb_apt_update tries 3 times and
-# then goes on with a warning; sb_multiarch_align, only with
-# SB_CROSS_ALIGN=1, installs each Multi-Arch: same library apt could not
-# resolve on both architectures at the foreign candidate version, and
-# does nothing where there is no foreign package or no candidate.
+# test_apt.sh — scripts/lib.sh's apt steps against stub apt-get, apt-cache
+# and dpkg-query on PATH (nothing is installed), run as the scripts run them
+# (set -euo pipefail): sb_apt_update tries 3 times and then goes on with a
+# warning; sb_multiarch_align, only with SB_CROSS_ALIGN=1, installs each
+# Multi-Arch: same library apt could not resolve on every architecture that
+# has it at the newest version all of them can get, and does nothing where
+# there is no foreign package, no common version, or apt's dry run still
+# fails.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d /tmp/sb_apt.XXXXXX)
+tmp=$(mktemp -d /tmp/sb_apt.XXXXXX) && [ -d "$tmp" ] || { echo "test_apt: no scratch directory" >&2; exit 1; }
 [ -n "${KEEP:-}" ] || trap "rm -rf $tmp" EXIT
 . "$here/testlib.sh"
 
 mkdir -p "$tmp/bin"
 # apt-get: `update` fails $SB_STUB_UPDATE_FAILS times; `install -s`
 # (simulate) fails with apt's unmet-dependency lines until both libraries
-# are pinned; a real install is logged and succeeds
-cat >"$tmp/bin/apt-get" <<'EOF'
+# are pinned ($SB_STUB_STUCK=same|deeper: always); a real install is logged
+cat >"$tmp/bin/apt-get" <<'STUB'
 #!/bin/bash
 echo "apt-get $*" >>"$SB_STUB_LOG"
 case " $* " in
@@ -24,18 +26,24 @@ case " $* " in
 	[ "$n" -gt "${SB_STUB_UPDATE_FAILS:-0}" ] && exit 0
 	echo "E: Failed to fetch .../Packages.xz  File has unexpected size" >&2; exit 100 ;;
 *" -s "*)
-	case " $* " in *" linux-libc-dev:ppc64el="*" libssl3:ppc64el="*|*" libssl3:ppc64el="*" linux-libc-dev:ppc64el="*) exit 0 ;; esac
+	if [ -z "${SB_STUB_STUCK:-}" ]; then
+		case " $* " in *" libssl3:ppc64el="*" linux-libc-dev:ppc64el="*) exit 0 ;; esac
+	fi
 	echo "The following packages have unmet dependencies:"
+	# deeper: a new library each time, as if each pin uncovered another
+	[ "${SB_STUB_STUCK:-}" != deeper ] ||
+		echo " libx:ppc64el : Depends: libdeep$(grep -c -- ' -s ' "$SB_STUB_LOG"):ppc64el but it is not going to be installed"
 	echo " libc6-dev:ppc64el : Depends: linux-libc-dev:ppc64el but it is not going to be installed"
 	echo " libkrb5-3:ppc64el : Depends: libssl3:ppc64el (>= 3.0.0) but it is not going to be installed"
 	echo "E: Unable to correct problems, you have held broken packages."
 	exit 100 ;;
 esac
 exit 0
-EOF
-# apt-cache policy NAME:ARCH: a version table, newest first, as a host with
-# bookworm-security for amd64 and arm64 but only bookworm for ppc64el has
-cat >"$tmp/bin/apt-cache" <<'EOF'
+STUB
+# apt-cache policy NAME:ARCH: a version table, newest first, as on a host
+# with bookworm-security for amd64 and arm64 but not for ppc64el; ppc64el's
+# newest libssl3 (3.0.21) is one the host cannot get
+cat >"$tmp/bin/apt-cache" <<'STUB'
 #!/bin/bash
 inst=
 case $2 in
@@ -43,7 +51,8 @@ linux-libc-dev:amd64) vs="6.1.192-3 6.1.176-1" inst=6.1.187-1 ;;
 linux-libc-dev:ppc64el) vs="6.1.176-1" ;;
 libssl3:amd64) vs="3.0.22-1~deb12u2 3.0.20-1~deb12u2" inst=3.0.19-1~deb12u2 ;;
 libssl3:arm64) vs="3.0.22-1~deb12u2 3.0.20-1~deb12u2 3.0.17-1~deb12u2" ;;
-libssl3:ppc64el) vs="3.0.20-1~deb12u2 3.0.17-1~deb12u2" ;;
+libssl3:ppc64el) vs="3.0.21-1~deb12u2 3.0.20-1~deb12u2 3.0.17-1~deb12u2" ;;
+libdeep*:ppc64el) vs="1.0-1" ;;
 *) vs= ;;
 esac
 [ -n "${SB_STUB_NO_CANDIDATE:-}" ] && [ "${2#*:}" = ppc64el ] && vs=
@@ -52,23 +61,31 @@ for v in $vs; do
 	printf '     %s 500\n        500 http://deb.debian.org/debian bookworm/main %s Packages\n' "$v" "${2#*:}"
 done
 [ -z "$inst" ] || printf ' *** %s 100\n        100 /var/lib/dpkg/status\n' "$inst"
-EOF
-# dpkg: the host is amd64; dpkg-query: libssl3 is also installed for
-# $SB_STUB_OTHER when set
-printf '#!/bin/bash\necho amd64\n' >"$tmp/bin/dpkg"
-cat >"$tmp/bin/dpkg-query" <<'EOF'
+STUB
+# dpkg-query -W -f=... NAME:*: as dpkg-query, exit 1 where nothing matches;
+# the two libraries are installed on amd64, libssl3 on $SB_STUB_OTHER too,
+# and on i386 only as config files (not installed)
+cat >"$tmp/bin/dpkg-query" <<'STUB'
 #!/bin/bash
-case "$*" in *"libssl3:*"*) echo amd64; [ -z "${SB_STUB_OTHER:-}" ] || echo "$SB_STUB_OTHER" ;; esac
-EOF
-chmod +x "$tmp/bin/apt-get" "$tmp/bin/apt-cache" "$tmp/bin/dpkg" "$tmp/bin/dpkg-query"
+case "${*: -1}" in
+libssl3:\*) echo "amd64 installed"; echo "i386 config-files"
+	[ -z "${SB_STUB_OTHER:-}" ] || echo "$SB_STUB_OTHER installed" ;;
+linux-libc-dev:\*) echo "amd64 installed" ;;
+*) echo "dpkg-query: no packages found matching ${*: -1}" >&2; exit 1 ;;
+esac
+STUB
+chmod +x "$tmp/bin/apt-get" "$tmp/bin/apt-cache" "$tmp/bin/dpkg-query"
 export PATH="$tmp/bin:$PATH" SB_STUB_LOG="$tmp/log"
 want=(crossbuild-essential-ppc64el libhwloc-dev:ppc64el libjansson-dev:ppc64el)
 
-# run FN ARGS...: FN from lib.sh in a fresh shell, 20 s sleeps made instant
+# run FN ARGS...: FN from lib.sh in a fresh shell with the scripts' options
+# (called plainly: errexit on inside it), 20 s sleeps made instant
 run() {
 	: >"$tmp/log"
-	bash -c '. "$0/../scripts/lib.sh"; sleep() { :; }; "$@"' "$here" "$@" >"$tmp/out" 2>"$tmp/err"
+	bash -c 'set -euo pipefail; . "$0/../scripts/lib.sh"; sleep() { :; }; "$@"' \
+		"$here" "$@" >"$tmp/out" 2>"$tmp/err"
 }
+installs() { grep -v -- ' -s ' "$tmp/log" | grep '^apt-get install'; }
 
 # --- sb_apt_update
 SB_STUB_UPDATE_FAILS=2 run sb_apt_update
@@ -86,33 +103,43 @@ check "align: off without SB_CROSS_ALIGN=1: 1, apt not called (rc=$rc)" \
 	bash -c "[ $rc -eq 1 ] && [ ! -s '$tmp/log' ]"
 SB_CROSS_ALIGN=1 run sb_multiarch_align "${want[@]}"
 rc=$?
-install=$(grep -v -- ' -s ' "$tmp/log" | grep '^apt-get install')
-check "align: one real install, exit 0 (rc=$rc)" \
-	bash -c "[ $rc -eq 0 ] && [ \$(grep -v -- ' -s ' '$tmp/log' | grep -c '^apt-get install') -eq 1 ]"
-# the newest version both can get: libssl3 at 3.0.20, not the host's 3.0.22
+install=$(installs)
+check "align: one real install, exit 0 (rc=$rc: $(head -2 "$tmp/err"))" \
+	bash -c "[ $rc -eq 0 ] && [ \$(echo '$install' | grep -c .) -eq 1 ]"
+# the newest version both can get: libssl3 at 3.0.20, not ppc64el's 3.0.21
+# nor the host's 3.0.22; not on i386, where only its config files are
 for pin in linux-libc-dev:amd64=6.1.176-1 linux-libc-dev:ppc64el=6.1.176-1 \
 	libssl3:amd64=3.0.20-1~deb12u2 libssl3:ppc64el=3.0.20-1~deb12u2 libhwloc-dev:ppc64el \
 	--allow-downgrades; do
 	check "align: the install has $pin" grep -q -- " $pin\( \|$\)" <<<"$install"
 done
-check "align: no other version pinned" \
-	bash -c "! grep -qE '6\\.1\\.192|3\\.0\\.22|:arm64=' <<<'$install'"
+check "align: no other version or architecture pinned" \
+	bash -c "! grep -qE '6\\.1\\.192|3\\.0\\.2[12]|:arm64=|:i386=' <<<'$install'"
 check "align: said in a warning naming the versions" \
 	grep -q 'warning: SB_CROSS_ALIGN=1: .*linux-libc-dev:ppc64el=6.1.176-1' "$tmp/err"
 # libssl3 on arm64 too (an earlier cross build): all three at one version
 SB_CROSS_ALIGN=1 SB_STUB_OTHER=arm64 run sb_multiarch_align "${want[@]}"
-install=$(grep -v -- ' -s ' "$tmp/log" | grep '^apt-get install')
 check "align: a library also on arm64 is set there too, at 3.0.20" \
-	grep -q ' libssl3:arm64=3.0.20-1~deb12u2 ' <<<"$install"
+	grep -q ' libssl3:arm64=3.0.20-1~deb12u2 ' <<<"$(installs)"
 SB_CROSS_ALIGN=1 run sb_multiarch_align cmake make
 rc=$?
 check "align: no foreign package: 1, apt not called (rc=$rc)" \
 	bash -c "[ $rc -eq 1 ] && [ ! -s '$tmp/log' ]"
-# broken fixture: the foreign architecture has no candidate: nothing to pin,
-# so no install is forced and the caller's error stands
+# broken fixtures: nothing apt's dry run takes must be forced, so the
+# caller's error stands: no common version; pins that do not resolve it
 SB_CROSS_ALIGN=1 SB_STUB_NO_CANDIDATE=1 run sb_multiarch_align "${want[@]}"
 rc=$?
-check "align: no candidate for ppc64el: 1, no install (rc=$rc)" \
-	bash -c "[ $rc -eq 1 ] && ! grep -v -- ' -s ' '$tmp/log' | grep -q '^apt-get install'"
+check "align: no version for ppc64el: 1, no install (rc=$rc)" \
+	bash -c "[ $rc -eq 1 ] && [ -z '$(installs)' ] && ! grep -q warning '$tmp/err'"
+SB_CROSS_ALIGN=1 SB_STUB_STUCK=same run sb_multiarch_align "${want[@]}"
+rc=$?
+check "align: the dry run fails the same with the pins: 1, no install (rc=$rc)" \
+	bash -c "[ $rc -eq 1 ] && [ -z '$(installs)' ] && ! grep -q warning '$tmp/err'"
+check "align: and each library was pinned once, in 2 dry runs" \
+	bash -c "[ \$(grep -c -- ' -s ' '$tmp/log') -eq 2 ]"
+SB_CROSS_ALIGN=1 SB_STUB_STUCK=deeper run sb_multiarch_align "${want[@]}"
+rc=$?
+check "align: a new library each dry run, 4 tries: 1, no install (rc=$rc)" \
+	bash -c "[ $rc -eq 1 ] && [ -z '$(installs)' ] && [ \$(grep -c -- ' -s ' '$tmp/log') -eq 4 ]"
 
 finish test_apt
