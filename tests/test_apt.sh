@@ -127,19 +127,19 @@ check "align: no foreign package: 1, apt not called (rc=$rc)" \
 	bash -c "[ $rc -eq 1 ] && [ ! -s '$tmp/log' ]"
 # broken fixtures: nothing apt's dry run takes must be forced, so the
 # caller's error stands: no common version; pins that do not resolve it
+# refused RC WHAT: that align run returned 1, installed and warned nothing
+refused() {
+	check "align: $2: 1, no install (rc=$1)" \
+		bash -c "[ $1 -eq 1 ] && [ -z '$(installs)' ] && ! grep -q warning '$tmp/err'"
+}
+dry_runs() { [ "$(grep -c -- ' -s ' "$tmp/log")" -eq "$1" ]; }
 SB_CROSS_ALIGN=1 SB_STUB_NO_CANDIDATE=1 run sb_multiarch_align "${want[@]}"
-rc=$?
-check "align: no version for ppc64el: 1, no install (rc=$rc)" \
-	bash -c "[ $rc -eq 1 ] && [ -z '$(installs)' ] && ! grep -q warning '$tmp/err'"
+refused $? "no version for ppc64el"
 SB_CROSS_ALIGN=1 SB_STUB_STUCK=same run sb_multiarch_align "${want[@]}"
-rc=$?
-check "align: the dry run fails the same with the pins: 1, no install (rc=$rc)" \
-	bash -c "[ $rc -eq 1 ] && [ -z '$(installs)' ] && ! grep -q warning '$tmp/err'"
-check "align: and each library was pinned once, in 2 dry runs" \
-	bash -c "[ \$(grep -c -- ' -s ' '$tmp/log') -eq 2 ]"
+refused $? "the dry run fails the same with the pins"
+check "align: and each library was pinned once, in 2 dry runs" dry_runs 2
 SB_CROSS_ALIGN=1 SB_STUB_STUCK=deeper run sb_multiarch_align "${want[@]}"
-rc=$?
-check "align: a new library each dry run, 4 tries: 1, no install (rc=$rc)" \
-	bash -c "[ $rc -eq 1 ] && [ -z '$(installs)' ] && [ \$(grep -c -- ' -s ' '$tmp/log') -eq 4 ]"
+refused $? "a new library each dry run"
+check "align: it gives up after 4 dry runs" dry_runs 4
 
 finish test_apt
