@@ -25,9 +25,7 @@ lab_apt_ready() {
 		>"$lab_apt_dir/sources.list"
 	[ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ] && return 0
 	echo "lab: apt-get update of bookworm-backports (private lists in $lab_apt_dir)" >&2
-	# a mirror mid-sync is whole again in a minute (sb_apt_update)
-	lab_apt apt-get update >"$lab_apt_dir/update.log" 2>&1 ||
-		{ sleep 20; lab_apt apt-get update >"$lab_apt_dir/update.log" 2>&1; } ||
+	sb_retry 2 lab_apt apt-get update >"$lab_apt_dir/update.log" 2>&1 ||
 		sb_die "apt-get update of bookworm-backports failed twice ($lab_apt_dir/update.log)"
 	touch "$stamp"
 }

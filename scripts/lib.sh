@@ -97,18 +97,28 @@ sb_common_version() {
 		c[$0] == n { print; exit }' - <(sb_versions "$1:$2") | grep .
 }
 
-# sb_apt_update: apt-get update, tried 3 times 20 s apart: a mirror caught
-# in a sync ("File has unexpected size ... Mirror sync in progress?") is
-# usually whole again in a minute.  If not, apt keeps the lists it did get
-# (and the old ones of the rest), so the install goes on with a warning: it
-# fails by itself, naming the package, if what it needs is not there.
-sb_apt_update() {
-	local try
-	for try in 1 2 3; do
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 && return 0
-		[ "$try" -eq 3 ] || { echo "apt-get update failed (try $try of 3); again in 20 s" >&2; sleep 20; }
+# sb_retry N CMD...: CMD up to N times, 20 s apart, saying each retry;
+# CMD's last status.  For apt-get update: a mirror caught in a sync ("File
+# has unexpected size ... Mirror sync in progress?") is usually whole again
+# in a minute.
+sb_retry() {
+	local n=$1 try
+	shift
+	for ((try = 1; ; try++)); do
+		"$@" && return 0
+		[ "$try" -lt "$n" ] || return 1
+		echo "$(basename "$0"): $* failed (try $try of $n); again in 20 s" >&2
+		sleep 20
 	done
-	echo "$(basename "$0"): warning: apt-get update failed 3 times (above); installing from the package lists apt has" >&2
+}
+
+# sb_apt_update: apt-get update, tried 3 times.  If it still fails, apt
+# keeps the lists it did get (and the old ones of the rest), so the install
+# goes on with a warning: it fails by itself, naming the package, if what
+# it needs is not there.
+sb_apt_update() {
+	DEBIAN_FRONTEND=noninteractive sb_retry 3 apt-get update -qq >&2 ||
+		echo "$(basename "$0"): warning: apt-get update failed 3 times (above); installing from the package lists apt has" >&2
 }
 
 # sb_need_cross ARCH: what a full cross build for Debian's ARCH (ppc64el,
