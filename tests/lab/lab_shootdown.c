@@ -586,6 +586,7 @@ static int cmd_madvise(void)
 int main(int argc, char **argv)
 {
 	uint64_t tlb[MAXCPU];
+	const char *brk;
 	cpu_set_t set;
 	int i, rc;
 
@@ -599,8 +600,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	uncounted = getenv("LAB_SHOOTDOWN_BREAK") &&
-		    !strcmp(getenv("LAB_SHOOTDOWN_BREAK"), "uncounted");
+	brk = getenv("LAB_SHOOTDOWN_BREAK");
+	uncounted = brk && !strcmp(brk, "uncounted");
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return 1;
 	for (i = 0; i < CPU_SETSIZE && ncpu < MAXCPU; i++)
