@@ -57,18 +57,15 @@ lab_kernel() {
 	if [ -n "$k" ]; then echo "$k"; return; fi
 	if [ "$1" = backports ]; then
 		lab_apt_ready
-		pkg=$(lab_apt apt-cache depends linux-image-amd64 2>/dev/null |
-			awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }' || true)
+		pkg=$(sb_kernel_pkg linux-image-amd64 lab_apt)
 		[ -n "$pkg" ] || sb_die "cannot find linux-image-amd64 in bookworm-backports (apt-cache depends)"
 		lab_unpack_kernel "$pkg" "$dir" lab_apt apt-get
 	else
-		# apt-cache fails (100) with no lists: empty, and the update below
-		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-			awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }' || true)
+		# empty with no lists: the update below
+		pkg=$(sb_kernel_pkg linux-image-amd64)
 		if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ]; then
 			sb_apt_update
-			pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-				awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }' || true)
+			pkg=$(sb_kernel_pkg linux-image-amd64)
 		fi
 		[ -n "$pkg" ] || sb_die "cannot find Debian's linux-image-*-amd64 package (apt-cache depends linux-image-amd64)"
 		lab_unpack_kernel "$pkg" "$dir" apt-get -q

@@ -76,9 +76,7 @@ lab_ppc64() {
 	debs=$lab/debs
 	vmlinux=$(ls "$lab"/kernel/vmlinux-* 2>/dev/null | tail -1 || true)
 	if [ -z "$vmlinux" ]; then
-		kpkg=$(apt-cache depends linux-image-powerpc64le:ppc64el 2>/dev/null |
-			awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { sub(/:ppc64el$/, "", $2); print $2; exit }' ||
-			true)	# apt-cache exits 100 without ppc64el lists: the error below says so
+		kpkg=$(sb_kernel_pkg linux-image-powerpc64le:ppc64el)	# empty without ppc64el lists
 		[ -n "$kpkg" ] || sb_die "cannot find Debian's linux-image-*-powerpc64le (apt-cache depends linux-image-powerpc64le:ppc64el)"
 		lab_ppc64_debs "$debs" "$kpkg"
 		mkdir -p "$lab/kernel"

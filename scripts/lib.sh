@@ -121,6 +121,19 @@ sb_apt_update() {
 		echo "$(basename "$0"): warning: apt-get update failed 3 times (above); installing from the package lists apt has" >&2
 }
 
+# sb_kernel_pkg META [PREFIX...]: the linux-image-N-FLAVOUR package Debian's
+# kernel metapackage META depends on (its :ARCH cut), through PREFIX (a
+# private apt) if given; empty if apt has no such list (apt-cache then
+# exits 100, which pipefail must not turn into a silent exit: the caller's
+# error names the package).
+sb_kernel_pkg() {
+	local meta=$1
+	shift
+	"$@" apt-cache depends "$meta" 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { sub(/:[a-z0-9]+$/, "", $2); print $2; exit }' ||
+		true
+}
+
 # sb_need_cross ARCH: what a full cross build for Debian's ARCH (ppc64el,
 # arm64) needs: dpkg's foreign architecture, the cross compilers, the
 # harness's libraries for ARCH (multiarch), qemu-user for the man page.

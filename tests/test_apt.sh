@@ -6,7 +6,8 @@
 # Multi-Arch: same library apt could not resolve on every architecture that
 # has it at the newest version all of them can get, and does nothing where
 # there is no foreign package, no common version, or apt's dry run still
-# fails.
+# fails; sb_kernel_pkg names the kernel package, empty (not an exit) when
+# apt has no lists.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/sb_apt.XXXXXX) && [ -d "$tmp" ] || { echo "test_apt: no scratch directory" >&2; exit 1; }
@@ -43,8 +44,18 @@ STUB
 # apt-cache policy NAME:ARCH: a version table, newest first, as on a host
 # with bookworm-security for amd64 and arm64 but not for ppc64el; ppc64el's
 # newest libssl3 (3.0.21) is one the host cannot get
+# apt-cache depends META: Debian's kernel metapackage, as apt prints it
+# (:ARCH on a foreign one); exit 100 with $SB_STUB_NO_LISTS, as with no lists
 cat >"$tmp/bin/apt-cache" <<'STUB'
 #!/bin/bash
+if [ "$1" = depends ]; then
+	echo "apt-cache $*" >>"$SB_STUB_LOG"
+	[ -z "${SB_STUB_NO_LISTS:-}" ] || { echo "E: No packages found" >&2; exit 100; }
+	a=${2#*:}; [ "$a" = "$2" ] && a= || a=:$a
+	printf '%s\n  Depends: linux-image-6.1.0-57-%s%s\n  Recommends: firmware-linux-free\n' \
+		"$2" "$(echo "${2%%:*}" | sed 's/^linux-image-//')" "$a"
+	exit 0
+fi
 inst=
 case $2 in
 linux-libc-dev:amd64) vs="6.1.192-3 6.1.176-1" inst=6.1.187-1 ;;
@@ -74,7 +85,13 @@ linux-libc-dev:\*) echo "amd64 installed" ;;
 *) echo "dpkg-query: no packages found matching ${*: -1}" >&2; exit 1 ;;
 esac
 STUB
-chmod +x "$tmp/bin/apt-get" "$tmp/bin/apt-cache" "$tmp/bin/dpkg-query"
+# via CMD...: a private apt's prefix (lab_apt), logged
+cat >"$tmp/bin/via" <<'STUB'
+#!/bin/bash
+echo "via $*" >>"$SB_STUB_LOG"
+exec "$@"
+STUB
+chmod +x "$tmp/bin/apt-get" "$tmp/bin/apt-cache" "$tmp/bin/dpkg-query" "$tmp/bin/via"
 export PATH="$tmp/bin:$PATH" SB_STUB_LOG="$tmp/log"
 want=(crossbuild-essential-ppc64el libhwloc-dev:ppc64el libjansson-dev:ppc64el)
 
@@ -141,5 +158,19 @@ check "align: and each library was pinned once, in 2 dry runs" dry_runs 2
 SB_CROSS_ALIGN=1 SB_STUB_STUCK=deeper run sb_multiarch_align "${want[@]}"
 refused $? "a new library each dry run"
 check "align: it gives up after 4 dry runs" dry_runs 4
+
+# --- sb_kernel_pkg
+run sb_kernel_pkg linux-image-amd64
+check "kernel: the package linux-image-amd64 depends on ($(cat "$tmp/out"))" \
+	grep -qx linux-image-6.1.0-57-amd64 "$tmp/out"
+run sb_kernel_pkg linux-image-powerpc64le:ppc64el
+check "kernel: a foreign one, its :ppc64el cut ($(cat "$tmp/out"))" \
+	grep -qx linux-image-6.1.0-57-powerpc64le "$tmp/out"
+run sb_kernel_pkg linux-image-amd64 via
+check "kernel: through the prefix given" grep -qx "via apt-cache depends linux-image-amd64" "$tmp/log"
+SB_STUB_NO_LISTS=1 run sb_kernel_pkg linux-image-amd64
+rc=$?
+check "kernel: no lists (apt-cache exits 100): empty, status 0 under pipefail (rc=$rc)" \
+	bash -c "[ $rc -eq 0 ] && [ ! -s '$tmp/out' ]"
 
 finish test_apt
