@@ -386,12 +386,14 @@ static void print_cells(const struct sb_point_fields *f, const char *name, const
 		len = cell(line, len, sizeof(line), tb.m[i]->width, false, g ? v : tb.m[i]->title);
 		if (i == 0 && tb.cv) {
 			/* 6 columns: 0.0745% would lose its %, and read as 7 % */
-			if (isfinite(cv) && cv < 0.1)
-				snprintf(v, sizeof(v), "<0.1%%");
-			else
+			if (!isfinite(cv)) {
 				fmt_value(v, sizeof(v), F_G3, cv);
-			if (isfinite(cv) && cv >= 0.1)
+			} else if (cv < 0.1) {
+				snprintf(v, sizeof(v), "<0.1%%");
+			} else {
+				fmt_value(v, sizeof(v), F_G3, cv);
 				strcat(v, "%");
+			}
 			len = cell(line, len, sizeof(line), 6, false, g ? v : "cv");
 		}
 	}
