@@ -326,7 +326,7 @@ int main(int argc, char **argv)
 		static bool dummy;
 		static const struct sb_option extra[] = {
 			{ "test-only-undocumented", SB_OPT_FLAG, &dummy, 0, 0, NULL, NULL, "x" },
-			{ NULL },
+			{ 0 },
 		};
 		int miss;
 

@@ -655,7 +655,7 @@ const struct sb_option sb_run_options[] = {
 	  "or --max-time (default: off)" },
 	{ "max-time", SB_OPT_DOUBLE, &cur.max_time, 1, 1e6, NULL, "S",
 	  "--precision: seconds per comparison before it stops short (default: 120)" },
-	{ NULL },
+	{ 0 },
 };
 
 int sb_opts_parse(struct sb_opts *o, int argc, char **argv, char *err, size_t errlen)

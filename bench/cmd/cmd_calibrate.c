@@ -16,7 +16,7 @@ static const struct sb_option calibrate_options[] = {
 	  "pair, the heatmap; sample: O(PUs) pairs covering every relation)" },
 	{ "out", SB_OPT_STRING, &out, 0, 0, NULL, "DIR",
 	  "write DIR/gbench.json and DIR/results.csv; refuses a DIR holding results (default: none)" },
-	{ NULL },
+	{ 0 },
 };
 
 static int calibrate_main(int argc, char **argv)

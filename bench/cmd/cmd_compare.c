@@ -47,7 +47,7 @@ static const struct sb_option compare_options[] = {
 	  "counter tables per second of the run (per op x ops/s) instead of per op" },
 	{ "totals", SB_OPT_FLAG, &opt_totals, 0, 0, NULL, NULL,
 	  "counter tables as totals per run instead of per op (runs differ in length)" },
-	{ NULL },
+	{ 0 },
 };
 
 /* OLD and NEW, r[0] and r[1], loaded for *metric; without --metric, for

@@ -13,7 +13,7 @@ static const struct sb_option counters_options[] = {
 	{ "counters", SB_OPT_STRING, &list, 0, 0, NULL, "LIST",
 	  "check one list as `stratbench run --counters=LIST` reads it (default: every "
 	  "counter known)" },
-	{ NULL },
+	{ 0 },
 };
 
 static void print_spec(const struct sb_counters_spec *s)

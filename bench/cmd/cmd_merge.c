@@ -16,7 +16,7 @@ static const struct sb_option merge_options[] = {
 	  "where machines.csv and merge.json go (required; refuses a DIR holding them)" },
 	{ "metric", SB_OPT_STRING, &opt_metric, 0, 0, NULL, "NAME",
 	  "a counter, real_time or cpu_time (ns) (default: ops_per_s)" },
-	{ NULL },
+	{ 0 },
 };
 
 /* The inputs into r[0..n) (*n counts those loaded, to free), each named

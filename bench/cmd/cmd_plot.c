@@ -146,7 +146,7 @@ static bool compare;
 static const struct sb_option plot_options[] = {
 	{ "compare", SB_OPT_FLAG, &compare, 0, 0, NULL, NULL,
 	  "plot --compare OLD NEW: %Change bars of `stratbench compare OLD NEW` into NEW/plots/" },
-	{ NULL },
+	{ 0 },
 };
 
 static int plot_main(int argc, char **argv)

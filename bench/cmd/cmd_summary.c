@@ -22,7 +22,7 @@ static const struct sb_option summary_options[] = {
 	{ "reference", SB_OPT_STRING, &opt_reference, 0, 0, NULL, "[FAMILY:]STRATEGY[,...]",
 	  "each family's reference in place of its default (window spinlock, lock "
 	  "pthread_spin, shootdown immediate): --reference=tas, --reference=lock:tas,window:trylock" },
-	{ NULL },
+	{ 0 },
 };
 
 static const char *const family_names[SB_FAMILY_MAX] = {

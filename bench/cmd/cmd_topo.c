@@ -38,7 +38,7 @@ static const struct sb_option topo_options[] = {
 	{ "pairs", SB_OPT_STRING, &pairs, 0, 0, pairs_choices, "auto|all|sample",
 	  "count the latency matrix's CPU pairs per relation as calibrate would measure "
 	  "them (default auto: up to 3 per distance class)" },
-	{ NULL },
+	{ 0 },
 };
 
 /* The plan: the CPU of each of n threads. */

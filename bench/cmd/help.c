@@ -429,7 +429,7 @@ static bool want_man;
 static const struct sb_option help_options[] = {
 	{ "man", SB_OPT_FLAG, &want_man, 0, 0, NULL, NULL,
 	  "print the whole manual page, stratbench(1), as roff" },
-	{ NULL },
+	{ 0 },
 };
 
 static int help_main(int argc, char **argv)

@@ -111,7 +111,7 @@ static const struct stage default_stages[] = {
 	{ "seed", "", "the seed's question, paired: spinlock -> trylock, trylock -> cmpxchg, "
 	  "at the machine's thread counts, to +-2 % or its share of 200 s each (DIR/ab.json)",
 	  default_seed, SEED_BUDGET_S },
-	{ NULL },
+	{ 0 },
 };
 static const struct stage quick_stages[] = {
 	{ "main", "", "a smoke run of every family: 1 and 2 threads, compact, 2 repetitions "
@@ -119,7 +119,7 @@ static const struct stage quick_stages[] = {
 	{ "kernel", "kernel", "real TLB shootdowns: madvise, batch 1 and 512", quick_kernel, 0 },
 	{ "seed", "", "the seed's question, paired, briefly: 2 s a comparison (DIR/ab.json)",
 	  quick_seed, 4 * 2 },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct suite suites[] = {
@@ -127,7 +127,7 @@ static const struct suite suites[] = {
 	  "drivers, at the thread counts where the answer can change; at most 15 minutes on "
 	  "a 2-socket 176-CPU machine", default_stages },
 	{ "quick", "the same stages, briefly: a smoke test of about a minute", quick_stages },
-	{ NULL },
+	{ 0 },
 };
 
 /* --- one child `stratbench run` ----------------------------------------- */

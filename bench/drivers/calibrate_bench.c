@@ -63,7 +63,7 @@ static const struct sb_option calibrate_options[] = {
 	{ "pairs", SB_OPT_STRING, &pairs_mode, 0, 0, pairs_choices, "auto|all|sample",
 	  "latency matrix CPU pairs (default auto: up to 3 per distance class; all: every "
 	  "pair, the heatmap; sample: O(PUs) pairs covering every relation)" },
-	{ NULL },
+	{ 0 },
 };
 
 static const char *const calibrations[] = { "c2c", "uncontended", "flush", NULL };

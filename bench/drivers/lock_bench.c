@@ -24,7 +24,7 @@ static const struct sb_option lock_options[] = {
 	  "shared cache lines written inside the lock (default 0)" },
 	{ "trylock", SB_OPT_FLAG, &trylock, 0, 0, NULL, NULL,
 	  "acquire by spinning on trylock; reports trylock_success" },
-	{ NULL },
+	{ 0 },
 };
 
 static void lock_params(struct sb_params *p)

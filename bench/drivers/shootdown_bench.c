@@ -45,7 +45,7 @@ static const struct sb_option shootdown_options[] = {
 	  "simulated: flush everything above this many pages (default 33, as x86)" },
 	{ "check", SB_OPT_FLAG, &check, 0, 0, NULL, NULL,
 	  "simulated: run the checker (costs per access); reports violations" },
-	{ NULL },
+	{ 0 },
 };
 
 static int shootdown_check_options(char *err, size_t errlen)

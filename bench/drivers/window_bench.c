@@ -58,7 +58,7 @@ static const struct sb_option window_options[] = {
 	  "calibrated work after every call: the hinting fault (default 0)" },
 	{ "mode", SB_OPT_STRING, &mode, 0, 0, modes, "throughput|fidelity|both",
 	  "fidelity: per-window admit_ratio, stretch, double resets, lost pages" },
-	{ NULL },
+	{ 0 },
 };
 
 static bool calls_clock(void)
