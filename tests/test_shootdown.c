@@ -19,14 +19,6 @@
 
 #include "check.h"
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define SLOW 2
-#elif !defined(__x86_64__)
-#define SLOW 1		/* qemu-user */
-#else
-#define SLOW 0
-#endif
-
 #define ROUNDS		3
 #define QUOTA		(SLOW ? 96u : 400u)	/* pages migrated per round */
 #define BROKEN_TRIES	5

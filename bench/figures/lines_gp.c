@@ -170,6 +170,8 @@ static void write_y(const struct sb_lines *ls, struct sb_gp *g)
 
 static void write_extras(const struct sb_lines *ls, struct sb_gp *g, const char *noisykey)
 {
+	int nnote = ls->nnote + ls->zeros;	/* the notes, then "not drawn"'s */
+
 	sb_gp_num(g, "nnoisy", ls->nnoisy);
 	sb_gp_str(g, "noisykey", noisykey);
 	sb_gp_num(g, "nref", ls->nref);
@@ -183,10 +185,10 @@ static void write_extras(const struct sb_lines *ls, struct sb_gp *g, const char 
 		sb_gp_str_at(g, "REFLABEL", k + 1, ls->reflabel[k]);
 		sb_gp_num_at(g, "REFDT", k + 1, k ? 3 : 6);
 	}
-	sb_gp_num(g, "nnote", ls->nnote + ls->zeros);
-	sb_gp_array(g, "NOTE", ls->nnote + ls->zeros, true);
-	sb_gp_array(g, "NOTEDT", ls->nnote + ls->zeros, false);
-	sb_gp_array(g, "NOTELC", ls->nnote + ls->zeros ? ls->nnote + ls->zeros : 1, true);
+	sb_gp_num(g, "nnote", nnote);
+	sb_gp_array(g, "NOTE", nnote, true);
+	sb_gp_array(g, "NOTEDT", nnote, false);
+	sb_gp_array(g, "NOTELC", nnote ? nnote : 1, true);
 	sb_gp_str_at(g, "NOTELC", 1, "black");	/* parsed even when there is none */
 	for (int k = 0; k < ls->nnote; k++) {	/* dash 0: text alone */
 		sb_gp_str_at(g, "NOTE", k + 1, ls->note[k]);
